@@ -1,0 +1,84 @@
+# SpiralBench — operator (Go) and data plane (C++). `make help` lists the targets.
+SHELL := /usr/bin/env bash -o pipefail
+.SHELLFLAGS := -ec
+.DEFAULT_GOAL := help
+
+# Tool versions, pinned in one place.
+K8S_VERSION            ?= 1.35.4
+ETCD_VERSION           ?= 3.6.5
+CONTROLLER_GEN_VERSION ?= v0.20.1
+KUSTOMIZE_VERSION      ?= v5.8.2
+STATICCHECK_VERSION    ?= v0.8.2
+
+export GOTOOLCHAIN := local
+export K8S_VERSION ETCD_VERSION
+LOCALBIN       ?= $(CURDIR)/bin
+CONTROLLER_GEN ?= $(LOCALBIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
+KUSTOMIZE      ?= $(LOCALBIN)/kustomize-$(KUSTOMIZE_VERSION)
+STATICCHECK    ?= $(LOCALBIN)/staticcheck-$(STATICCHECK_VERSION)
+GO_TEST_FLAGS  ?= -count=1
+
+##@ General
+.PHONY: help
+help: ## Show the targets.
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  %-18s %s\n", $$1, $$2 } /^##@/ { printf "\n%s\n", substr($$0, 5) }' $(MAKEFILE_LIST)
+
+##@ Development
+.PHONY: manifests
+manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config/.
+	$(CONTROLLER_GEN) rbac:roleName=spiralbench-manager crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
+
+.PHONY: generate
+generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
+	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: fmt
+fmt: ## go fmt.
+	go fmt ./...
+
+.PHONY: vet
+vet: ## go vet.
+	go vet ./...
+
+.PHONY: lint
+lint: $(STATICCHECK) vet ## go vet and staticcheck.
+	$(STATICCHECK) ./...
+
+.PHONY: verify
+verify: $(CONTROLLER_GEN) lint ## Fail when generated files are stale or gofmt/vet/staticcheck complain.
+	CONTROLLER_GEN=$(CONTROLLER_GEN) hack/verify-generated.sh
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
+
+.PHONY: envtest
+envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
+	@hack/k8s-assets.sh envtest >/dev/null
+
+.PHONY: test
+test: verify test-go test-dataplane ## Everything CI runs: verify, Go unit + envtest integration tests, data plane tests.
+
+.PHONY: test-go
+test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) ./...
+
+##@ Build
+.PHONY: build
+build: generate ## Build the manager binary.
+	go build -o $(LOCALBIN)/manager ./cmd/manager
+
+.PHONY: run
+run: manifests generate ## Run the manager against the current kubeconfig.
+	go run ./cmd/manager
+
+# Data plane targets (dataplane, test-dataplane) live in their own fragment.
+-include mk/dataplane.mk
+
+##@ Tools
+$(LOCALBIN):
+	mkdir -p $@
+
+$(CONTROLLER_GEN): | $(LOCALBIN)
+	hack/go-install-tool.sh $@ sigs.k8s.io/controller-tools/cmd/controller-gen $(CONTROLLER_GEN_VERSION)
+$(KUSTOMIZE): | $(LOCALBIN)
+	hack/go-install-tool.sh $@ sigs.k8s.io/kustomize/kustomize/v5 $(KUSTOMIZE_VERSION)
+$(STATICCHECK): | $(LOCALBIN)
+	hack/go-install-tool.sh $@ honnef.co/go/tools/cmd/staticcheck $(STATICCHECK_VERSION)

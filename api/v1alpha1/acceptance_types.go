@@ -1,0 +1,133 @@
+package v1alpha1
+
+// Metric is a per-cell result an acceptance rule checks; its unit is in its name.
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds
+type Metric string
+
+const (
+	MetricRxMbps                Metric = "RxMbps"
+	MetricTxMbps                Metric = "TxMbps"
+	MetricRxMbpsStdDev          Metric = "RxMbpsStdDev"
+	MetricPacketsPerSecond      Metric = "PacketsPerSecond"
+	MetricDrops                 Metric = "Drops"
+	MetricLossPPM               Metric = "LossPPM"
+	MetricCPUTXMilliPercent     Metric = "CPUTXMilliPercent"
+	MetricCPURXMilliPercent     Metric = "CPURXMilliPercent"
+	MetricGPUSMMilliPercent     Metric = "GPUSMMilliPercent"
+	MetricLatencyP50Nanoseconds Metric = "LatencyP50Nanoseconds"
+	MetricLatencyP99Nanoseconds Metric = "LatencyP99Nanoseconds"
+)
+
+// Operator compares an observed metric with a rule's value.
+// +kubebuilder:validation:Enum=GreaterThanOrEqual;GreaterThan;LessThanOrEqual;LessThan;Equal
+type Operator string
+
+const (
+	OperatorGreaterThanOrEqual Operator = "GreaterThanOrEqual"
+	OperatorGreaterThan        Operator = "GreaterThan"
+	OperatorLessThanOrEqual    Operator = "LessThanOrEqual"
+	OperatorLessThan           Operator = "LessThan"
+	OperatorEqual              Operator = "Equal"
+)
+
+// CellScope says which cells a rule applies to.
+// +kubebuilder:validation:Enum=Headline;Each
+type CellScope string
+
+const (
+	// CellScopeHeadline is the transport's headline cell (or the first cell when the plan lacks it).
+	CellScopeHeadline CellScope = "Headline"
+	// CellScopeEach is every cell matching the selector's parameters; the rule must hold for each.
+	CellScopeEach CellScope = "Each"
+)
+
+// CellSelector picks cells by scope and, with scope Each, by parameters (unset matches any).
+//
+// +kubebuilder:validation:XValidation:rule="self.scope == 'Each' || (!has(self.payloadBytes) && !has(self.batch) && !has(self.pairs) && !has(self.targetRateMbps) && !has(self.queues))",message="cell parameters filter scope Each only: set scope: Each or remove them"
+type CellSelector struct {
+	// scope is Headline or Each.
+	// +kubebuilder:default=Headline
+	// +optional
+	Scope CellScope `json:"scope,omitempty"`
+
+	// payloadBytes matches cells of this payload.
+	// +optional
+	PayloadBytes *int32 `json:"payloadBytes,omitempty"`
+
+	// batch matches cells of this batch.
+	// +optional
+	Batch *int32 `json:"batch,omitempty"`
+
+	// pairs matches cells of this pair count.
+	// +optional
+	Pairs *int32 `json:"pairs,omitempty"`
+
+	// queues matches cells of this queue cell.
+	// +optional
+	Queues *QueueCell `json:"queues,omitempty"`
+
+	// targetRateMbps matches cells of this target rate.
+	// +optional
+	TargetRateMbps *int32 `json:"targetRateMbps,omitempty"`
+}
+
+// AcceptanceRule is one check: metric of the selected cells, operator, value.
+type AcceptanceRule struct {
+	// name identifies the rule in the Passed condition's message.
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:validation:MaxLength=63
+	// +required
+	Name string `json:"name"`
+
+	// metric to check (mean over repeats, unit in the name).
+	// +required
+	Metric Metric `json:"metric"`
+
+	// cells the rule applies to.
+	// +kubebuilder:default={}
+	// +optional
+	Cells CellSelector `json:"cells,omitempty"`
+
+	// operator compares the observed value with value.
+	// +required
+	Operator Operator `json:"operator"`
+
+	// value to compare with, in the metric's unit.
+	// +kubebuilder:validation:Minimum=0
+	// +required
+	Value int64 `json:"value"`
+}
+
+// BaselineSpec compares results with an earlier SpiralBench of the same plan.
+type BaselineSpec struct {
+	// spiralBenchName is a completed SpiralBench in the same namespace to compare with.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	SpiralBenchName string `json:"spiralBenchName"`
+
+	// maxRegressionPercent is how far RxMbps of any cell may fall below the baseline's.
+	// +kubebuilder:default=5
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MaxRegressionPercent int32 `json:"maxRegressionPercent,omitempty"`
+
+	// requireSameEnvironment fails the comparison when GPU driver, NIC firmware, kernel or
+	// image differ from the baseline's, instead of comparing anyway.
+	// +optional
+	RequireSameEnvironment bool `json:"requireSameEnvironment,omitempty"`
+}
+
+// AcceptanceSpec turns results into the Passed condition.
+type AcceptanceSpec struct {
+	// rules must all hold for Passed to be True.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Rules []AcceptanceRule `json:"rules,omitempty"`
+
+	// baseline, when set, is compared with as well.
+	// +optional
+	Baseline *BaselineSpec `json:"baseline,omitempty"`
+}

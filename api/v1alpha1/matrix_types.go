@@ -1,0 +1,97 @@
+package v1alpha1
+
+// Preset names one of DAQIRI's matrices; it fills the matrix lists left empty.
+// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve
+type Preset string
+
+const (
+	// PresetSmoke is the transport's headline cell alone.
+	PresetSmoke Preset = "Smoke"
+	// PresetSweep is DAQIRI's full matrix for the transport: raw payload x batch, RoCE message
+	// sizes, TCP/UDP message size x pairs.
+	PresetSweep Preset = "Sweep"
+	// PresetQueueScaling is the raw (TX,RX) queue matrix x payload at the headline batch.
+	PresetQueueScaling Preset = "QueueScaling"
+	// PresetDropCurve is the headline cell at target rates 1, 5, 10, 25, 50, 75, 100 Gb/s and unpaced.
+	PresetDropCurve Preset = "DropCurve"
+)
+
+// QueueCell is a number of TX queues and RX queues, each served by its own poll-mode core.
+type QueueCell struct {
+	// tx is the number of transmit queues.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=16
+	// +required
+	TX int32 `json:"tx"`
+
+	// rx is the number of receive queues.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=16
+	// +required
+	RX int32 `json:"rx"`
+}
+
+// MatrixSpec is the sweep. Every combination of its lists is a cell; cells run in the order
+// payload, batch, pairs, queues, target rate, workload, workload batch (the last varies
+// fastest). A list left empty takes the preset's values for the transport.
+type MatrixSpec struct {
+	// preset fills the lists left empty.
+	// +kubebuilder:default=Smoke
+	// +optional
+	Preset Preset `json:"preset,omitempty"`
+
+	// payloadBytes are the payload (raw, UDP), message (RoCE) or send (TCP) sizes.
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:Minimum=64
+	// +kubebuilder:validation:items:Maximum=16777216
+	// +listType=set
+	// +optional
+	PayloadBytes []int32 `json:"payloadBytes,omitempty"`
+
+	// batches are packets per burst (RawEthernet only; 1 elsewhere).
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=65536
+	// +listType=set
+	// +optional
+	Batches []int32 `json:"batches,omitempty"`
+
+	// pairs are numbers of client/server socket pairs (TCP and UDP only).
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=64
+	// +listType=set
+	// +optional
+	Pairs []int32 `json:"pairs,omitempty"`
+
+	// queues are (TX,RX) queue cells (RawEthernet only).
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	Queues []QueueCell `json:"queues,omitempty"`
+
+	// targetRatesMbps are sender rates in Mb/s for drop curves; 0 is unpaced
+	// (RawEthernet and UDP only).
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=800000
+	// +listType=set
+	// +optional
+	TargetRatesMbps []int32 `json:"targetRatesMbps,omitempty"`
+
+	// workloads are GPU workload kinds to sweep (DAQIRI's none/fft/gemm/gemm_fp16 rows); empty
+	// takes spec.workload.kind. The settings of spec.workload apply to every kind.
+	// +kubebuilder:validation:MaxItems=4
+	// +listType=set
+	// +optional
+	Workloads []WorkloadKind `json:"workloads,omitempty"`
+
+	// workloadBatchBytes are GPU working-set sizes to sweep (DAQIRI's workload batch sweep);
+	// empty takes spec.workload.batchBytes.
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=1073741824
+	// +listType=set
+	// +optional
+	WorkloadBatchBytes []int32 `json:"workloadBatchBytes,omitempty"`
+}

@@ -1,0 +1,41 @@
+package v1alpha1
+
+// RunSpec sets how each cell runs.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.cellDeadlineSeconds) || self.cellDeadlineSeconds > self.seconds + self.warmupSeconds",message="run.cellDeadlineSeconds must exceed run.seconds + run.warmupSeconds, or every cell would time out"
+type RunSpec struct {
+	// seconds measured per cell and repeat.
+	// +kubebuilder:default=30
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=3600
+	// +optional
+	Seconds int32 `json:"seconds,omitempty"`
+
+	// warmupSeconds run before the measured window and excluded from the numbers.
+	// +kubebuilder:default=2
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=600
+	// +optional
+	WarmupSeconds int32 `json:"warmupSeconds,omitempty"`
+
+	// repeats of each cell; results report mean and standard deviation over them.
+	// +kubebuilder:default=3
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=20
+	// +optional
+	Repeats int32 `json:"repeats,omitempty"`
+
+	// cellDeadlineSeconds bounds one repeat of a cell, pod start included. Unset derives it
+	// from seconds + warmupSeconds plus a start-up allowance.
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=86400
+	// +optional
+	CellDeadlineSeconds *int32 `json:"cellDeadlineSeconds,omitempty"`
+
+	// retriesPerCell is how often a failed repeat is tried again before the cell is Failed.
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10
+	// +optional
+	RetriesPerCell int32 `json:"retriesPerCell,omitempty"`
+}

@@ -1,0 +1,156 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Transport is the data path a bench measures.
+// +kubebuilder:validation:Enum=RawEthernet;RoCE;TCP;UDP
+type Transport string
+
+const (
+	// TransportRawEthernet sends raw Ethernet frames through DPDK, TX on one port and RX on the other.
+	TransportRawEthernet Transport = "RawEthernet"
+	// TransportRoCE moves messages over RDMA reliable-connected queue pairs (ibverbs).
+	TransportRoCE Transport = "RoCE"
+	// TransportTCP streams over TCP sockets, one connection per pair.
+	TransportTCP Transport = "TCP"
+	// TransportUDP sends datagrams over UDP sockets, one socket per pair.
+	TransportUDP Transport = "UDP"
+)
+
+// SpiralBenchSpec describes one benchmark: what to measure (transport, matrix, workload),
+// where (topology), how long (run), how to judge it (acceptance) and where results go.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.roce) || self.transport == 'RoCE'",message="spec.roce applies to transport RoCE only: remove it or set transport: RoCE"
+// +kubebuilder:validation:XValidation:rule="!has(self.rawEthernet) || self.transport == 'RawEthernet'",message="spec.rawEthernet applies to transport RawEthernet only: remove it or set transport: RawEthernet"
+// +kubebuilder:validation:XValidation:rule="!has(self.socket) || self.transport in ['TCP', 'UDP']",message="spec.socket applies to transports TCP and UDP only: remove it"
+// +kubebuilder:validation:XValidation:rule="!has(self.matrix.pairs) || size(self.matrix.pairs) == 0 || self.transport in ['TCP', 'UDP']",message="matrix.pairs (socket pairs) applies to TCP and UDP only: remove it for RawEthernet and RoCE"
+// +kubebuilder:validation:XValidation:rule="!has(self.matrix.batches) || self.transport == 'RawEthernet' || self.matrix.batches.all(b, b == 1)",message="matrix.batches above 1 apply to RawEthernet only (packets per burst): use 1 or remove batches"
+// +kubebuilder:validation:XValidation:rule="!has(self.matrix.queues) || size(self.matrix.queues) == 0 || self.transport == 'RawEthernet'",message="matrix.queues (TX,RX queue cells) applies to RawEthernet only: remove it"
+// +kubebuilder:validation:XValidation:rule="!has(self.matrix.targetRatesMbps) || self.transport in ['RawEthernet', 'UDP'] || self.matrix.targetRatesMbps.all(t, t == 0)",message="matrix.targetRatesMbps paces RawEthernet and UDP senders only (TCP is flow-controlled, RoCE is unpaced): use 0 or remove it"
+// +kubebuilder:validation:XValidation:rule="!(self.matrix.preset in ['DropCurve']) || self.transport in ['RawEthernet', 'UDP']",message="matrix.preset DropCurve needs a paced sender: use it with RawEthernet or UDP"
+// +kubebuilder:validation:XValidation:rule="self.matrix.preset != 'QueueScaling' || self.transport == 'RawEthernet'",message="matrix.preset QueueScaling sweeps DPDK queue cells: use it with RawEthernet only"
+// +kubebuilder:validation:XValidation:rule="!(self.transport in ['UDP', 'RawEthernet']) || !has(self.matrix.payloadBytes) || self.matrix.payloadBytes.all(p, p <= self.topology.mtu - 28)",message="UDP and RawEthernet payloads must fit one frame: each of matrix.payloadBytes must be at most topology.mtu - 28 (IPv4 + UDP headers); lower the payload or raise topology.mtu"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'RawEthernet' || self.topology.mode == 'Loopback'",message="RawEthernet runs in one pod holding both ports: set topology.mode to Loopback"
+// +kubebuilder:validation:XValidation:rule="!has(self.topology.client.cores) || !has(self.topology.client.cores.pollers) || size(self.topology.client.cores.pollers) == 0 || !has(self.matrix.queues) || self.matrix.queues.all(q, q.tx <= size(self.topology.client.cores.pollers))",message="each matrix.queues[].tx needs a TX poller core: list at least that many topology.client.cores.pollers, or leave pollers empty (unpinned)"
+// +kubebuilder:validation:XValidation:rule="!has(self.topology.server.cores) || !has(self.topology.server.cores.pollers) || size(self.topology.server.cores.pollers) == 0 || !has(self.matrix.queues) || self.matrix.queues.all(q, q.rx <= size(self.topology.server.cores.pollers))",message="each matrix.queues[].rx needs an RX poller core: list at least that many topology.server.cores.pollers, or leave pollers empty (unpinned)"
+// +kubebuilder:validation:XValidation:rule="!has(self.matrix.workloadBatchBytes) || self.matrix.workloadBatchBytes.all(b, b == 0) || (has(self.matrix.workloads) ? self.matrix.workloads.exists(w, w != 'None') : (has(self.workload) && self.workload.kind != 'None'))",message="matrix.workloadBatchBytes sizes the GPU working set: set a workload kind other than None (spec.workload.kind or matrix.workloads)"
+// +kubebuilder:validation:XValidation:rule="((!has(self.workload) || self.workload.kind == 'None') && (!has(self.matrix.workloads) || self.matrix.workloads.all(w, w == 'None'))) || (has(self.topology.server.gpus) && self.topology.server.gpus >= 1)",message="a GPU workload runs on the receiving side: set topology.server.gpus to at least 1"
+// +kubebuilder:validation:XValidation:rule="(has(self.matrix.payloadBytes) && size(self.matrix.payloadBytes) > 0 ? size(self.matrix.payloadBytes) : (self.matrix.preset == 'QueueScaling' ? 5 : (self.matrix.preset == 'Sweep' ? (self.transport == 'UDP' ? 2 : (self.transport == 'TCP' ? 3 : 5)) : 1))) * (has(self.matrix.batches) && size(self.matrix.batches) > 0 ? size(self.matrix.batches) : (self.matrix.preset == 'Sweep' && self.transport == 'RawEthernet' ? 4 : 1)) * (has(self.matrix.pairs) && size(self.matrix.pairs) > 0 ? size(self.matrix.pairs) : (self.matrix.preset == 'Sweep' && self.transport in ['TCP', 'UDP'] ? 3 : 1)) * (has(self.matrix.queues) && size(self.matrix.queues) > 0 ? size(self.matrix.queues) : (self.matrix.preset == 'QueueScaling' ? 4 : 1)) * (has(self.matrix.targetRatesMbps) && size(self.matrix.targetRatesMbps) > 0 ? size(self.matrix.targetRatesMbps) : (self.matrix.preset == 'DropCurve' ? 8 : 1)) * (has(self.matrix.workloads) && size(self.matrix.workloads) > 0 ? size(self.matrix.workloads) : 1) * (has(self.matrix.workloadBatchBytes) && size(self.matrix.workloadBatchBytes) > 0 ? size(self.matrix.workloadBatchBytes) : 1) <= 512",message="the matrix expands to more than 512 cells (payloads x batches x pairs x queues x target rates x workloads x workload batches, a preset filling empty lists): shorten the lists or split the sweep into several SpiralBenches"
+type SpiralBenchSpec struct {
+	// transport is the data path to measure: RawEthernet (DPDK, both ports in one pod),
+	// RoCE (ibverbs RC), TCP or UDP sockets.
+	// +required
+	Transport Transport `json:"transport"`
+
+	// roce holds RDMA options; only for transport RoCE.
+	// +optional
+	RoCE *RoCESpec `json:"roce,omitempty"`
+
+	// rawEthernet holds DPDK options; only for transport RawEthernet.
+	// +optional
+	RawEthernet *RawEthernetSpec `json:"rawEthernet,omitempty"`
+
+	// socket holds TCP/UDP socket options; only for transports TCP and UDP.
+	// +optional
+	Socket *SocketSpec `json:"socket,omitempty"`
+
+	// topology says where the two sides run: the two cabled ports of one node (Loopback)
+	// or a server node and a client node (CrossNode), with their networks, devices and cores.
+	// +kubebuilder:default={}
+	// +optional
+	Topology TopologySpec `json:"topology,omitempty"`
+
+	// matrix is the sweep: every combination of its lists is one cell, run in order.
+	// Empty lists are filled from the preset for the chosen transport.
+	// +kubebuilder:default={}
+	// +optional
+	Matrix MatrixSpec `json:"matrix,omitempty"`
+
+	// workload is the optional GPU computation run on the received data.
+	// +optional
+	Workload *WorkloadSpec `json:"workload,omitempty"`
+
+	// run sets the duration, warm-up, repeats, deadline and retries of each cell.
+	// +kubebuilder:default={}
+	// +optional
+	Run RunSpec `json:"run,omitempty"`
+
+	// acceptance turns the results into the Passed condition.
+	// +optional
+	Acceptance *AcceptanceSpec `json:"acceptance,omitempty"`
+
+	// results names an S3-compatible bucket the results are uploaded to.
+	// +optional
+	Results *ResultsSpec `json:"results,omitempty"`
+
+	// image is the data plane container image. Empty uses the operator's default.
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Image string `json:"image,omitempty"`
+
+	// imagePullSecrets are used to pull image.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	ImagePullSecrets []corev1.LocalObjectReference `json:"imagePullSecrets,omitempty"`
+
+	// priorityClassName is given to every pod of the bench.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	PriorityClassName string `json:"priorityClassName,omitempty"`
+
+	// suspend stops the creation of new cell pods; a running cell finishes. Setting it back
+	// to false resumes the sweep where it stopped. It may change at any time.
+	// +optional
+	Suspend *bool `json:"suspend,omitempty"`
+
+	// ttlSecondsAfterFinished deletes the SpiralBench this many seconds after it completed or
+	// failed. Unset keeps it.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	TTLSecondsAfterFinished *int32 `json:"ttlSecondsAfterFinished,omitempty"`
+}
+
+// SpiralBench is a network loopback benchmark on GPU nodes.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=sb,categories=spiralbench
+// +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Cells",type=string,JSONPath=`.status.progress`
+// +kubebuilder:printcolumn:name="Best Mb/s",type=integer,JSONPath=`.status.bestRxMbps`
+// +kubebuilder:printcolumn:name="Passed",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 40",message="metadata.name must be at most 40 characters, so that the pod names derived from it stay valid"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.phase) || oldSelf.status.phase == 'Pending' || (self.spec.transport == oldSelf.spec.transport && self.spec.matrix == oldSelf.spec.matrix && self.spec.run == oldSelf.spec.run && has(self.spec.workload) == has(oldSelf.spec.workload) && (!has(self.spec.workload) || self.spec.workload == oldSelf.spec.workload) && has(self.spec.roce) == has(oldSelf.spec.roce) && (!has(self.spec.roce) || self.spec.roce == oldSelf.spec.roce) && has(self.spec.rawEthernet) == has(oldSelf.spec.rawEthernet) && (!has(self.spec.rawEthernet) || self.spec.rawEthernet == oldSelf.spec.rawEthernet) && has(self.spec.socket) == has(oldSelf.spec.socket) && (!has(self.spec.socket) || self.spec.socket == oldSelf.spec.socket) && self.spec.topology.mode == oldSelf.spec.topology.mode && self.spec.topology.mtu == oldSelf.spec.topology.mtu)",message="what a started bench measures is immutable (transport, its options, topology mode and MTU, matrix, workload, run): only suspend, placement, acceptance and results may change; delete and re-create the SpiralBench to measure something else"
+type SpiralBench struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec describes the benchmark.
+	// +required
+	Spec SpiralBenchSpec `json:"spec"`
+
+	// status reports the plan, the progress and the results.
+	// +optional
+	Status SpiralBenchStatus `json:"status,omitempty"`
+}
+
+// SpiralBenchList is a list of SpiralBench objects.
+//
+// +kubebuilder:object:root=true
+type SpiralBenchList struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []SpiralBench `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&SpiralBench{}, &SpiralBenchList{})
+}

@@ -1,0 +1,259 @@
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Phase is a one-word summary of where a bench stands; conditions carry the detail.
+// +kubebuilder:validation:Enum=Pending;Queued;Running;Suspended;Completed;Failed
+type Phase string
+
+const (
+	PhasePending   Phase = "Pending"
+	PhaseQueued    Phase = "Queued"
+	PhaseRunning   Phase = "Running"
+	PhaseSuspended Phase = "Suspended"
+	PhaseCompleted Phase = "Completed"
+	PhaseFailed    Phase = "Failed"
+)
+
+// Condition types.
+const (
+	// ConditionAccepted is True once the spec was planned; False with reason InvalidSpec otherwise.
+	ConditionAccepted = "Accepted"
+	// ConditionRunning is True while cells run.
+	ConditionRunning = "Running"
+	// ConditionCompleted is True when every cell finished (Valid, Invalid or Failed).
+	ConditionCompleted = "Completed"
+	// ConditionFailed is True when the bench could not run to the end.
+	ConditionFailed = "Failed"
+	// ConditionPassed is the acceptance verdict.
+	ConditionPassed = "Passed"
+	// ConditionResultsUploaded says whether the bucket holds the results.
+	ConditionResultsUploaded = "ResultsUploaded"
+)
+
+// Condition reasons.
+const (
+	ReasonPlanned         = "Planned"
+	ReasonInvalidSpec     = "InvalidSpec"
+	ReasonAwaitingRunner  = "AwaitingExecution"
+	ReasonNodeBusy        = "NodeBusy"
+	ReasonCellsRunning    = "CellsRunning"
+	ReasonSuspended       = "Suspended"
+	ReasonAllCellsDone    = "AllCellsFinished"
+	ReasonRulesHeld       = "RulesHeld"
+	ReasonRulesBroken     = "RulesBroken"
+	ReasonNoRules         = "NoRules"
+	ReasonUploaded        = "Uploaded"
+	ReasonUploadFailed    = "UploadFailed"
+	ReasonBaselineMissing = "BaselineMissing"
+)
+
+// CellState is the outcome of a cell.
+// +kubebuilder:validation:Enum=Pending;Running;Valid;Invalid;Failed
+type CellState string
+
+const (
+	CellPending CellState = "Pending"
+	CellRunning CellState = "Running"
+	// CellValid ran to the end and its counters agree.
+	CellValid CellState = "Valid"
+	// CellInvalid ran to the end but the measurement cannot be trusted (see message).
+	CellInvalid CellState = "Invalid"
+	// CellFailed did not run to the end within its retries.
+	CellFailed CellState = "Failed"
+)
+
+// CellParameters are the coordinates of a cell in the matrix.
+type CellParameters struct {
+	// payloadBytes of the cell.
+	PayloadBytes int32 `json:"payloadBytes"`
+	// batch (packets per burst; 1 for non-raw transports).
+	Batch int32 `json:"batch"`
+	// pairs of sockets (1 for non-socket transports).
+	Pairs int32 `json:"pairs"`
+	// queues (TX,RX); 1,1 for non-raw transports.
+	Queues QueueCell `json:"queues"`
+	// targetRateMbps of the sender; 0 is unpaced.
+	TargetRateMbps int32 `json:"targetRateMbps"`
+	// workload run on the received data.
+	Workload WorkloadKind `json:"workload"`
+	// workloadBatchBytes fed to one compute call; 0 is the receive window.
+	// +optional
+	WorkloadBatchBytes int32 `json:"workloadBatchBytes,omitempty"`
+}
+
+// Statistic is the mean and sample standard deviation over repeats.
+type Statistic struct {
+	// mean over the valid repeats.
+	Mean int64 `json:"mean"`
+	// stdDev is the sample standard deviation over the valid repeats (0 for one repeat).
+	StdDev int64 `json:"stdDev"`
+}
+
+// CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).
+type CPUBusy struct {
+	MasterMilliPercent int32 `json:"masterMilliPercent"`
+	TXMilliPercent     int32 `json:"txMilliPercent"`
+	RXMilliPercent     int32 `json:"rxMilliPercent"`
+}
+
+// GPUBusy is the GPU's SM and memory-controller utilisation in milli-percent; -1 unknown.
+type GPUBusy struct {
+	SMMilliPercent     int32 `json:"smMilliPercent"`
+	MemoryMilliPercent int32 `json:"memoryMilliPercent"`
+}
+
+// Latency percentiles of a ping-pong cell, in nanoseconds.
+type Latency struct {
+	MinNanoseconds int64 `json:"minNanoseconds"`
+	P50Nanoseconds int64 `json:"p50Nanoseconds"`
+	P99Nanoseconds int64 `json:"p99Nanoseconds"`
+	MaxNanoseconds int64 `json:"maxNanoseconds"`
+}
+
+// CellResult is one cell's aggregate over its repeats.
+type CellResult struct {
+	// index of the cell in the plan, from 0.
+	Index int32 `json:"index"`
+	// headline marks the transport's headline cell.
+	// +optional
+	Headline bool `json:"headline,omitempty"`
+	// parameters of the cell.
+	Parameters CellParameters `json:"parameters"`
+	// state of the cell.
+	State CellState `json:"state"`
+	// repeats that produced a measurement.
+	Repeats int32 `json:"repeats"`
+	// attempts made, retries included.
+	Attempts int32 `json:"attempts"`
+	// txMbps is the sender's application throughput.
+	// +optional
+	TXMbps *Statistic `json:"txMbps,omitempty"`
+	// rxMbps is the receiver's application throughput (goodput).
+	// +optional
+	RXMbps *Statistic `json:"rxMbps,omitempty"`
+	// packetsPerSecond at the receiver.
+	// +optional
+	PacketsPerSecond *Statistic `json:"packetsPerSecond,omitempty"`
+	// drops summed over repeats.
+	// +optional
+	Drops int64 `json:"drops,omitempty"`
+	// dropsKind says what was counted as drops (for example udp_gap, tcp_retrans, imissed).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	DropsKind string `json:"dropsKind,omitempty"`
+	// lossPPM is the application loss (TX - RX) / TX in parts per million, mean over repeats.
+	// +optional
+	LossPPM int64 `json:"lossPPM,omitempty"`
+	// cpu busy per role, mean over repeats.
+	// +optional
+	CPU *CPUBusy `json:"cpu,omitempty"`
+	// gpu utilisation, mean over repeats.
+	// +optional
+	GPU *GPUBusy `json:"gpu,omitempty"`
+	// latency percentiles (RoCE latency mode).
+	// +optional
+	Latency *Latency `json:"latency,omitempty"`
+	// message explains an Invalid or Failed state.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
+// CellCounts counts the cells of the plan by outcome.
+type CellCounts struct {
+	// total cells in the plan.
+	// +optional
+	Total int32 `json:"total,omitempty"`
+	// succeeded cells: Valid results.
+	// +optional
+	Succeeded int32 `json:"succeeded,omitempty"`
+	// failed cells: no result within the retries.
+	// +optional
+	Failed int32 `json:"failed,omitempty"`
+	// invalid cells: ran, but the measurement cannot be trusted.
+	// +optional
+	Invalid int32 `json:"invalid,omitempty"`
+}
+
+// Environment is what results are comparable on.
+type Environment struct {
+	// +optional
+	GPUModel string `json:"gpuModel,omitempty"`
+	// +optional
+	GPUDriver string `json:"gpuDriver,omitempty"`
+	// +optional
+	NICDriver string `json:"nicDriver,omitempty"`
+	// +optional
+	NICFirmware string `json:"nicFirmware,omitempty"`
+	// +optional
+	Kernel string `json:"kernel,omitempty"`
+	// +optional
+	Image string `json:"image,omitempty"`
+	// +optional
+	Node string `json:"node,omitempty"`
+}
+
+// Artifacts locates the uploaded results.
+type Artifacts struct {
+	// runID names this run's folder in the bucket.
+	// +optional
+	RunID string `json:"runID,omitempty"`
+	// uris of the uploaded objects (s3://bucket/key).
+	// +listType=atomic
+	// +optional
+	URIs []string `json:"uris,omitempty"`
+}
+
+// SpiralBenchStatus is the observed state of a SpiralBench.
+type SpiralBenchStatus struct {
+	// observedGeneration is the spec generation the status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// phase summarises the conditions in one word.
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
+
+	// conditions: Accepted, Running, Completed, Failed, Passed, ResultsUploaded.
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+
+	// startTime is when the first cell started.
+	// +optional
+	StartTime *metav1.Time `json:"startTime,omitempty"`
+
+	// completionTime is when the last cell finished.
+	// +optional
+	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
+
+	// cells counts the plan's cells by outcome.
+	// +optional
+	Cells CellCounts `json:"cells,omitempty"`
+
+	// progress is "finished/total" cells, for kubectl get.
+	// +optional
+	Progress string `json:"progress,omitempty"`
+
+	// bestRxMbps is the highest mean RX throughput of any valid cell.
+	// +optional
+	BestRxMbps int64 `json:"bestRxMbps,omitempty"`
+
+	// cellResults fill in as cells finish, in plan order.
+	// +listType=map
+	// +listMapKey=index
+	// +optional
+	CellResults []CellResult `json:"cellResults,omitempty"`
+
+	// environment the results were measured on.
+	// +optional
+	Environment *Environment `json:"environment,omitempty"`
+
+	// artifacts in the results bucket.
+	// +optional
+	Artifacts *Artifacts `json:"artifacts,omitempty"`
+}

@@ -1,0 +1,211 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// TopologyMode says whether both sides share one node or run on two.
+// +kubebuilder:validation:Enum=Loopback;CrossNode
+type TopologyMode string
+
+const (
+	// TopologyLoopback runs both sides on one node, across its two cabled ports.
+	TopologyLoopback TopologyMode = "Loopback"
+	// TopologyCrossNode runs the server on one node and the client on another.
+	TopologyCrossNode TopologyMode = "CrossNode"
+)
+
+// TopologySpec places the two sides of a bench. The server is the receiver and the client
+// the sender; for RawEthernet, whose single pod holds both ports, the server describes the RX
+// port and the client the TX port.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'CrossNode' || (has(self.server) && has(self.server.placement) && has(self.client) && has(self.client.placement))",message="topology.mode CrossNode needs server.placement and client.placement (a node for each side)"
+// +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'CrossNode' || !has(self.placement)",message="topology.placement is for Loopback; with CrossNode set server.placement and client.placement instead"
+// +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'CrossNode') || ((!has(self.server) || !has(self.server.placement)) && (!has(self.client) || !has(self.client.placement)))",message="with topology.mode Loopback both sides share one node: set topology.placement, not server.placement or client.placement"
+type TopologySpec struct {
+	// mode is Loopback (one node, its two cabled ports) or CrossNode (two nodes).
+	// +kubebuilder:default=Loopback
+	// +optional
+	Mode TopologyMode `json:"mode,omitempty"`
+
+	// mtu of the measured path in bytes; it bounds UDP and raw payloads (mtu - 28).
+	// +kubebuilder:default=9000
+	// +kubebuilder:validation:Minimum=576
+	// +kubebuilder:validation:Maximum=9216
+	// +optional
+	MTU int32 `json:"mtu,omitempty"`
+
+	// placement selects the node of a Loopback bench.
+	// +optional
+	Placement *Placement `json:"placement,omitempty"`
+
+	// server is the receiving side (the RX port for RawEthernet).
+	// +kubebuilder:default={}
+	// +optional
+	Server SideSpec `json:"server,omitempty"`
+
+	// client is the sending side (the TX port for RawEthernet).
+	// +kubebuilder:default={}
+	// +optional
+	Client SideSpec `json:"client,omitempty"`
+}
+
+// Placement selects a node.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.nodeName) || (!has(self.nodeSelector) && !has(self.affinity))",message="set either nodeName or nodeSelector/affinity, not both: nodeName bypasses the scheduler"
+type Placement struct {
+	// nodeName pins the pod to this node, bypassing the scheduler.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	NodeName string `json:"nodeName,omitempty"`
+
+	// nodeSelector restricts the pod to nodes with these labels.
+	// +optional
+	NodeSelector map[string]string `json:"nodeSelector,omitempty"`
+
+	// tolerations let the pod run on tainted (for example GPU-dedicated) nodes.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=atomic
+	// +optional
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+
+	// affinity constrains the node further.
+	// +optional
+	Affinity *corev1.Affinity `json:"affinity,omitempty"`
+}
+
+// SideSpec describes what one side's pod gets: networks, devices, hugepages, GPUs and cores.
+//
+// +kubebuilder:validation:XValidation:rule="!(has(self.hostNetwork) && self.hostNetwork && has(self.networks) && size(self.networks) > 0)",message="hostNetwork and networks are mutually exclusive: a host-network pod gets no Multus attachments"
+type SideSpec struct {
+	// placement selects this side's node; only with topology.mode CrossNode.
+	// +optional
+	Placement *Placement `json:"placement,omitempty"`
+
+	// hostNetwork runs the pod in the node's network namespace.
+	// +optional
+	HostNetwork bool `json:"hostNetwork,omitempty"`
+
+	// networks are Multus secondary networks (NetworkAttachmentDefinitions) attached to the pod.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	Networks []NetworkAttachment `json:"networks,omitempty"`
+
+	// address is the IP the data plane binds (server) or connects to (client). Empty uses the
+	// first secondary network's address, or the server pod's IP.
+	// +kubebuilder:validation:MaxLength=45
+	// +optional
+	Address string `json:"address,omitempty"`
+
+	// devices are extended resources requested by name: SR-IOV VFs, host devices, RDMA devices.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=map
+	// +listMapKey=resourceName
+	// +optional
+	Devices []DeviceResource `json:"devices,omitempty"`
+
+	// hugepages for DPDK packet buffers.
+	// +optional
+	Hugepages *HugepagesSpec `json:"hugepages,omitempty"`
+
+	// gpus is the number of nvidia.com/gpu to request.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=8
+	// +optional
+	GPUs int32 `json:"gpus,omitempty"`
+
+	// cores pins this side's threads to CPU cores.
+	// +optional
+	Cores *CoreMap `json:"cores,omitempty"`
+
+	// privileged runs the container privileged. By default it gets only IPC_LOCK, NET_RAW,
+	// NET_ADMIN and SYS_NICE.
+	// +optional
+	Privileged bool `json:"privileged,omitempty"`
+}
+
+// NetworkAttachment references a Multus NetworkAttachmentDefinition.
+type NetworkAttachment struct {
+	// name of the NetworkAttachmentDefinition.
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+
+	// namespace of the NetworkAttachmentDefinition; empty means the bench's namespace.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+
+	// interface is the name of the interface inside the pod (for example net1).
+	// +kubebuilder:validation:Pattern=`^[a-zA-Z0-9_.-]{1,15}$`
+	// +optional
+	Interface string `json:"interface,omitempty"`
+}
+
+// DeviceResource is an extended resource by name and count.
+type DeviceResource struct {
+	// resourceName as the device plugin advertises it, for example
+	// nvidia.com/cx7_vf, rdma/rdma_shared_device_a or openshift.io/mlnx_p0.
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[a-zA-Z0-9]([-a-zA-Z0-9_.]*[a-zA-Z0-9])?$`
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	ResourceName string `json:"resourceName"`
+
+	// count to request.
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=64
+	// +optional
+	Count int32 `json:"count,omitempty"`
+}
+
+// HugepageSize is a huge page size the kubelet exposes.
+// +kubebuilder:validation:Enum="2Mi";"1Gi"
+type HugepageSize string
+
+// HugepagesSpec requests huge pages and mounts them.
+//
+// +kubebuilder:validation:XValidation:rule="self.pageSize != '1Gi' || self.mebibytes % 1024 == 0",message="hugepages.mebibytes must be a multiple of 1024 with 1Gi pages"
+// +kubebuilder:validation:XValidation:rule="self.pageSize != '2Mi' || self.mebibytes % 2 == 0",message="hugepages.mebibytes must be even with 2Mi pages"
+type HugepagesSpec struct {
+	// pageSize is 2Mi or 1Gi.
+	// +kubebuilder:default="2Mi"
+	// +optional
+	PageSize HugepageSize `json:"pageSize,omitempty"`
+
+	// mebibytes of huge pages to request.
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=1048576
+	// +required
+	Mebibytes int32 `json:"mebibytes"`
+}
+
+// CoreMap pins threads to CPU cores, as DAQIRI's core map does: a master (orchestration)
+// core, one poll-mode core per queue or pair, and optionally a worker core per queue.
+// On the client the pollers are TX pollers, on the server RX pollers. Queue or pair i uses
+// list[i mod len]; an empty list leaves those threads unpinned.
+type CoreMap struct {
+	// master is the orchestration core; unset leaves it unpinned.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=4095
+	// +optional
+	Master *int32 `json:"master,omitempty"`
+
+	// pollers are the busy-polling cores, one per queue (raw) or pair (sockets).
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=4095
+	// +listType=atomic
+	// +optional
+	Pollers []int32 `json:"pollers,omitempty"`
+
+	// workers are the application worker cores, one per queue.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:Minimum=0
+	// +kubebuilder:validation:items:Maximum=4095
+	// +listType=atomic
+	// +optional
+	Workers []int32 `json:"workers,omitempty"`
+}

@@ -1,0 +1,126 @@
+// Package integration tests the CRD and the controller against a real kube-apiserver and
+// etcd (envtest). `make test-go` builds the binaries with hack/k8s-assets.sh and sets
+// KUBEBUILDER_ASSETS; without it every test here skips and says why.
+package integration
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zapcore"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/controllers"
+)
+
+var (
+	cfg        *rest.Config
+	k8sClient  client.Client
+	skipReason string
+	repoRoot   = filepath.Join("..", "..")
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		skipReason = "KUBEBUILDER_ASSETS is not set: run `make test-go`, which builds kube-apiserver and etcd with hack/k8s-assets.sh"
+		os.Exit(m.Run())
+	}
+	// Errors only: the reconciler's info logs would drown the test output.
+	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapcore.ErrorLevel)))
+	env := &envtest.Environment{
+		CRDDirectoryPaths:     []string{filepath.Join(repoRoot, "config", "crd", "bases")},
+		ErrorIfCRDPathMissing: true,
+	}
+	var err error
+	if cfg, err = env.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start envtest:", err)
+		os.Exit(1)
+	}
+	code := run(m)
+	if err := env.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot stop envtest:", err)
+	}
+	os.Exit(code)
+}
+
+// run starts the manager with the real reconciler beside the tests and stops it afterwards.
+func run(m *testing.M) int {
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(sbv1.AddToScheme(scheme))
+	var err error
+	if k8sClient, err = client.New(cfg, client.Options{Scheme: scheme}); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot create a client:", err)
+		return 1
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
+		return 1
+	}
+	if err := (&controllers.SpiralBenchReconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("spiralbench-controller")}).SetupWithManager(mgr); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
+		return 1
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := mgr.Start(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "manager stopped:", err)
+		}
+	}()
+	code := m.Run()
+	cancel()
+	<-done
+	return code
+}
+
+// requireEnv skips a test that needs the apiserver when it is not there.
+func requireEnv(t *testing.T) {
+	t.Helper()
+	if skipReason != "" {
+		t.Skip(skipReason)
+	}
+}
+
+// newNamespace gives each test its own namespace.
+func newNamespace(t *testing.T) string {
+	t.Helper()
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "sb-test-"}}
+	if err := k8sClient.Create(context.Background(), ns); err != nil {
+		t.Fatalf("create namespace: %v", err)
+	}
+	return ns.Name
+}
+
+// eventually polls cond until it holds or the timeout passes.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	var last string
+	for time.Now().Before(deadline) {
+		ok, detail := cond()
+		if ok {
+			return
+		}
+		last = detail
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out after %s waiting for %s; last: %s", timeout, what, last)
+}
