@@ -23,6 +23,11 @@ GO_TEST_FLAGS  ?= -count=1
 help: ## Show the targets.
 	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z_0-9-]+:.*?##/ { printf "  %-18s %s\n", $$1, $$2 } /^##@/ { printf "\n%s\n", substr($$0, 5) }' $(MAKEFILE_LIST)
 
+##@ Main commands
+.PHONY: demo
+demo: envtest ## Build everything, start a real apiserver, apply the samples and show their plans.
+	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go run ./hack/demo
+
 ##@ Development
 .PHONY: manifests
 manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config/.
@@ -31,6 +36,10 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config
 .PHONY: generate
 generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+
+.PHONY: api-docs
+api-docs: manifests ## Render docs/api-reference.md from the CRD.
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml > docs/api-reference.md
 
 .PHONY: fmt
 fmt: ## go fmt.
@@ -45,8 +54,11 @@ lint: $(STATICCHECK) vet ## go vet and staticcheck.
 	$(STATICCHECK) ./...
 
 .PHONY: verify
-verify: $(CONTROLLER_GEN) lint ## Fail when generated files are stale or gofmt/vet/staticcheck complain.
+verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are stale, kustomize cannot build, or gofmt/vet/staticcheck complain.
 	CONTROLLER_GEN=$(CONTROLLER_GEN) hack/verify-generated.sh
+	$(KUSTOMIZE) build config/default >/dev/null
+	$(KUSTOMIZE) build config/samples >/dev/null
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
 
 .PHONY: envtest

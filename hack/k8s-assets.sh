@@ -25,7 +25,9 @@ esac
 is_current() { # binary already reports the wanted version
   local flag=--version
   [[ $1 == kubectl ]] && flag="version --client"
-  [[ -x "$BIN/$1" ]] && "$BIN/$1" $flag 2>/dev/null | grep -q "v$K8S_VERSION\b"
+  local out
+  # Capture first: grep -q closing the pipe early would fail the pipeline under pipefail.
+  [[ -x "$BIN/$1" ]] && out=$("$BIN/$1" $flag 2>/dev/null) && grep -q "v$K8S_VERSION\b" <<<"$out"
 }
 
 todo=()
@@ -60,7 +62,8 @@ if ((${#todo[@]})); then
   (cd "$mod" && go build -trimpath -ldflags "-s -w$ld" -o "$BIN/" "${pkgs[@]}")
 fi
 
-if ! { [[ -x "$BIN/etcd" ]] && "$BIN/etcd" --version 2>/dev/null | grep -q "etcd Version: $ETCD_VERSION$"; }; then
+etcd_version=$([[ -x "$BIN/etcd" ]] && "$BIN/etcd" --version 2>/dev/null || true)
+if ! grep -q "etcd Version: $ETCD_VERSION$" <<<"$etcd_version"; then
   mod="$WORK/etcd-$ETCD_VERSION"; mkdir -p "$mod"
   printf 'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n' >"$mod/main.go"
   if [[ ! -f "$mod/go.sum" ]]; then

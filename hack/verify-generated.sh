@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 : "${CONTROLLER_GEN:?set CONTROLLER_GEN to the controller-gen binary}"
+CONTROLLER_GEN=$(realpath "$CONTROLLER_GEN")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tmp" 2>/dev/null || true
 (

@@ -94,22 +94,31 @@ type Statistic struct {
 
 // CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).
 type CPUBusy struct {
+	// masterMilliPercent is the orchestration core's busy share.
 	MasterMilliPercent int32 `json:"masterMilliPercent"`
-	TXMilliPercent     int32 `json:"txMilliPercent"`
-	RXMilliPercent     int32 `json:"rxMilliPercent"`
+	// txMilliPercent is the mean busy share of the sending (TX poller) cores.
+	TXMilliPercent int32 `json:"txMilliPercent"`
+	// rxMilliPercent is the mean busy share of the receiving (RX poller) cores.
+	RXMilliPercent int32 `json:"rxMilliPercent"`
 }
 
 // GPUBusy is the GPU's SM and memory-controller utilisation in milli-percent; -1 unknown.
 type GPUBusy struct {
-	SMMilliPercent     int32 `json:"smMilliPercent"`
+	// smMilliPercent is the streaming-multiprocessor utilisation (NVML).
+	SMMilliPercent int32 `json:"smMilliPercent"`
+	// memoryMilliPercent is the memory-controller utilisation (NVML).
 	MemoryMilliPercent int32 `json:"memoryMilliPercent"`
 }
 
 // Latency percentiles of a ping-pong cell, in nanoseconds.
 type Latency struct {
+	// minNanoseconds is the fastest round trip halved.
 	MinNanoseconds int64 `json:"minNanoseconds"`
+	// p50Nanoseconds is the median one-way latency.
 	P50Nanoseconds int64 `json:"p50Nanoseconds"`
+	// p99Nanoseconds is the 99th percentile one-way latency.
 	P99Nanoseconds int64 `json:"p99Nanoseconds"`
+	// maxNanoseconds is the slowest round trip halved.
 	MaxNanoseconds int64 `json:"maxNanoseconds"`
 }
 
@@ -180,18 +189,25 @@ type CellCounts struct {
 
 // Environment is what results are comparable on.
 type Environment struct {
+	// gpuModel as NVML names it, for example NVIDIA GB10.
 	// +optional
 	GPUModel string `json:"gpuModel,omitempty"`
+	// gpuDriver version.
 	// +optional
 	GPUDriver string `json:"gpuDriver,omitempty"`
+	// nicDriver name and version (ethtool -i).
 	// +optional
 	NICDriver string `json:"nicDriver,omitempty"`
+	// nicFirmware version (ethtool -i).
 	// +optional
 	NICFirmware string `json:"nicFirmware,omitempty"`
+	// kernel release of the node.
 	// +optional
 	Kernel string `json:"kernel,omitempty"`
+	// image of the data plane, by digest where known.
 	// +optional
 	Image string `json:"image,omitempty"`
+	// node the server side ran on.
 	// +optional
 	Node string `json:"node,omitempty"`
 }
