@@ -169,6 +169,80 @@ type CellResult struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Message string `json:"message,omitempty"`
+	// repeatResults are the measurements of each repeat, kept so the bucket gets one record
+	// per repeat and a restarted controller loses none.
+	// +listType=atomic
+	// +optional
+	RepeatResults []RepeatResult `json:"repeatResults,omitempty"`
+}
+
+// RepeatResult is one repeat of a cell as the data plane reported it.
+type RepeatResult struct {
+	// repeat number, from 0.
+	Repeat int32 `json:"repeat"`
+	// attempt that produced it, from 0 (retries included).
+	Attempt int32 `json:"attempt"`
+	// state of the measurement: Valid or Invalid.
+	State CellState `json:"state"`
+	// measuredMilliseconds is the length of the measured window.
+	// +optional
+	MeasuredMilliseconds int64 `json:"measuredMilliseconds,omitempty"`
+	// txMbps is the sender's application throughput.
+	// +optional
+	TXMbps int64 `json:"txMbps,omitempty"`
+	// rxMbps is the receiver's application throughput.
+	// +optional
+	RXMbps int64 `json:"rxMbps,omitempty"`
+	// txPackets sent in the measured window.
+	// +optional
+	TXPackets int64 `json:"txPackets,omitempty"`
+	// rxPackets received in the measured window.
+	// +optional
+	RXPackets int64 `json:"rxPackets,omitempty"`
+	// txBytes sent in the measured window.
+	// +optional
+	TXBytes int64 `json:"txBytes,omitempty"`
+	// rxBytes received in the measured window.
+	// +optional
+	RXBytes int64 `json:"rxBytes,omitempty"`
+	// packetsPerSecond at the receiver.
+	// +optional
+	PacketsPerSecond int64 `json:"packetsPerSecond,omitempty"`
+	// drops counted (see dropsKind).
+	// +optional
+	Drops int64 `json:"drops,omitempty"`
+	// dropsKind names what drops counts.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	DropsKind string `json:"dropsKind,omitempty"`
+	// lossPPM is (TX - RX) / TX in parts per million.
+	// +optional
+	LossPPM int64 `json:"lossPPM,omitempty"`
+	// cpu busy per role.
+	// +optional
+	CPU *CPUBusy `json:"cpu,omitempty"`
+	// gpu utilisation.
+	// +optional
+	GPU *GPUBusy `json:"gpu,omitempty"`
+	// latency percentiles (RoCE latency mode).
+	// +optional
+	Latency *Latency `json:"latency,omitempty"`
+	// message explains an Invalid state.
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
+// ActiveAttempt is the repeat attempt whose pods are running now.
+type ActiveAttempt struct {
+	// cellIndex of the cell being measured.
+	CellIndex int32 `json:"cellIndex"`
+	// repeat being measured, from 0.
+	Repeat int32 `json:"repeat"`
+	// attempt number within the cell, from 0; pod names carry it.
+	Attempt int32 `json:"attempt"`
+	// startTime is when its first pod was created; the cell deadline counts from it.
+	StartTime metav1.Time `json:"startTime"`
 }
 
 // CellCounts counts the cells of the plan by outcome.
@@ -258,6 +332,15 @@ type SpiralBenchStatus struct {
 	// bestRxMbps is the highest mean RX throughput of any valid cell.
 	// +optional
 	BestRxMbps int64 `json:"bestRxMbps,omitempty"`
+
+	// nodes this bench holds a lease on while it runs (one bench per node at a time).
+	// +listType=atomic
+	// +optional
+	Nodes []string `json:"nodes,omitempty"`
+
+	// activeAttempt is the repeat attempt running now, if any.
+	// +optional
+	ActiveAttempt *ActiveAttempt `json:"activeAttempt,omitempty"`
 
 	// cellResults fill in as cells finish, in plan order.
 	// +listType=map

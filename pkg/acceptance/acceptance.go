@@ -1,0 +1,160 @@
+// Package acceptance judges a finished bench's cell results against its rules. Pure: the
+// controller turns the verdict into the Passed condition.
+package acceptance
+
+import (
+	"fmt"
+	"strings"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// Verdict is the outcome of all rules.
+type Verdict struct {
+	Passed  bool
+	Reason  string
+	Message string
+}
+
+// Judge checks every rule against the cells it selects. A rule that selects no measured cell
+// fails: a gate must never pass because nothing was measured.
+func Judge(rules []sbv1.AcceptanceRule, cells []sbv1.CellResult) Verdict {
+	if len(rules) == 0 {
+		return Verdict{Passed: true, Reason: sbv1.ReasonNoRules, Message: "no acceptance rules"}
+	}
+	var broken, held []string
+	for _, rule := range rules {
+		if msg, ok := judgeRule(rule, cells); ok {
+			held = append(held, msg)
+		} else {
+			broken = append(broken, msg)
+		}
+	}
+	if len(broken) > 0 {
+		return Verdict{Reason: sbv1.ReasonRulesBroken, Message: "broken: " + strings.Join(broken, "; ")}
+	}
+	return Verdict{Passed: true, Reason: sbv1.ReasonRulesHeld, Message: "held: " + strings.Join(held, "; ")}
+}
+
+func judgeRule(rule sbv1.AcceptanceRule, cells []sbv1.CellResult) (string, bool) {
+	selected := Select(rule.Cells, cells)
+	if len(selected) == 0 {
+		return fmt.Sprintf("%s: no cell matches its selector", rule.Name), false
+	}
+	for _, c := range selected {
+		if c.State == sbv1.CellFailed {
+			return fmt.Sprintf("%s: cell %d failed (%s)", rule.Name, c.Index, c.Message), false
+		}
+		got, ok := Value(rule.Metric, c)
+		if !ok {
+			return fmt.Sprintf("%s: cell %d has no %s", rule.Name, c.Index, rule.Metric), false
+		}
+		if !compare(got, rule.Operator, rule.Value) {
+			return fmt.Sprintf("%s: cell %d %s = %d, want %s %d", rule.Name, c.Index, rule.Metric, got, symbol(rule.Operator), rule.Value), false
+		}
+	}
+	if len(selected) == 1 {
+		got, _ := Value(rule.Metric, selected[0])
+		return fmt.Sprintf("%s: cell %d %s = %d %s %d", rule.Name, selected[0].Index, rule.Metric, got, symbol(rule.Operator), rule.Value), true
+	}
+	return fmt.Sprintf("%s: %d cells %s %s %d", rule.Name, len(selected), rule.Metric, symbol(rule.Operator), rule.Value), true
+}
+
+// Select returns the cells a selector picks.
+func Select(sel sbv1.CellSelector, cells []sbv1.CellResult) []sbv1.CellResult {
+	var out []sbv1.CellResult
+	for _, c := range cells {
+		if sel.Scope != sbv1.CellScopeEach {
+			if c.Headline {
+				out = append(out, c)
+			}
+			continue
+		}
+		p := c.Parameters
+		if (sel.PayloadBytes == nil || *sel.PayloadBytes == p.PayloadBytes) &&
+			(sel.Batch == nil || *sel.Batch == p.Batch) &&
+			(sel.Pairs == nil || *sel.Pairs == p.Pairs) &&
+			(sel.Queues == nil || *sel.Queues == p.Queues) &&
+			(sel.TargetRateMbps == nil || *sel.TargetRateMbps == p.TargetRateMbps) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Value reads a metric of a cell; false when the cell did not measure it.
+func Value(m sbv1.Metric, c sbv1.CellResult) (int64, bool) {
+	switch m {
+	case sbv1.MetricRxMbps:
+		return statMean(c.RXMbps)
+	case sbv1.MetricTxMbps:
+		return statMean(c.TXMbps)
+	case sbv1.MetricRxMbpsStdDev:
+		if c.RXMbps == nil {
+			return 0, false
+		}
+		return c.RXMbps.StdDev, true
+	case sbv1.MetricPacketsPerSecond:
+		return statMean(c.PacketsPerSecond)
+	case sbv1.MetricDrops:
+		return c.Drops, c.Repeats > 0
+	case sbv1.MetricLossPPM:
+		return c.LossPPM, c.Repeats > 0
+	case sbv1.MetricCPUTXMilliPercent:
+		if c.CPU == nil || c.CPU.TXMilliPercent < 0 {
+			return 0, false
+		}
+		return int64(c.CPU.TXMilliPercent), true
+	case sbv1.MetricCPURXMilliPercent:
+		if c.CPU == nil || c.CPU.RXMilliPercent < 0 {
+			return 0, false
+		}
+		return int64(c.CPU.RXMilliPercent), true
+	case sbv1.MetricGPUSMMilliPercent:
+		if c.GPU == nil || c.GPU.SMMilliPercent < 0 {
+			return 0, false
+		}
+		return int64(c.GPU.SMMilliPercent), true
+	case sbv1.MetricLatencyP50Nanoseconds:
+		if c.Latency == nil {
+			return 0, false
+		}
+		return c.Latency.P50Nanoseconds, true
+	case sbv1.MetricLatencyP99Nanoseconds:
+		if c.Latency == nil {
+			return 0, false
+		}
+		return c.Latency.P99Nanoseconds, true
+	}
+	return 0, false
+}
+
+func statMean(s *sbv1.Statistic) (int64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	return s.Mean, true
+}
+
+func compare(got int64, op sbv1.Operator, want int64) bool {
+	switch op {
+	case sbv1.OperatorGreaterThanOrEqual:
+		return got >= want
+	case sbv1.OperatorGreaterThan:
+		return got > want
+	case sbv1.OperatorLessThanOrEqual:
+		return got <= want
+	case sbv1.OperatorLessThan:
+		return got < want
+	case sbv1.OperatorEqual:
+		return got == want
+	}
+	return false
+}
+
+func symbol(op sbv1.Operator) string {
+	return map[sbv1.Operator]string{
+		sbv1.OperatorGreaterThanOrEqual: ">=", sbv1.OperatorGreaterThan: ">",
+		sbv1.OperatorLessThanOrEqual: "<=", sbv1.OperatorLessThan: "<", sbv1.OperatorEqual: "==",
+	}[op]
+}

@@ -1,0 +1,66 @@
+package acceptance
+
+import (
+	"strings"
+	"testing"
+
+	"k8s.io/utils/ptr"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+func cell(i int32, headline bool, payload, pairs int32, rx, lossPPM int64, state sbv1.CellState) sbv1.CellResult {
+	return sbv1.CellResult{Index: i, Headline: headline, State: state, Repeats: 3,
+		Parameters: sbv1.CellParameters{PayloadBytes: payload, Pairs: pairs, Batch: 1, Queues: sbv1.QueueCell{TX: 1, RX: 1}},
+		RXMbps:     &sbv1.Statistic{Mean: rx}, TXMbps: &sbv1.Statistic{Mean: rx}, LossPPM: lossPPM}
+}
+
+var cells = []sbv1.CellResult{
+	cell(0, false, 1000, 4, 54800, 0, sbv1.CellValid),
+	cell(1, true, 8000, 4, 97200, 0, sbv1.CellValid),
+	cell(2, false, 8000, 1, 30800, 20, sbv1.CellValid),
+}
+
+func rule(name string, m sbv1.Metric, op sbv1.Operator, v int64, sel sbv1.CellSelector) sbv1.AcceptanceRule {
+	return sbv1.AcceptanceRule{Name: name, Metric: m, Operator: op, Value: v, Cells: sel}
+}
+
+func TestHeadlineRuleHoldsAndBreaks(t *testing.T) {
+	v := Judge([]sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 95000, sbv1.CellSelector{})}, cells)
+	if !v.Passed || v.Reason != sbv1.ReasonRulesHeld || !strings.Contains(v.Message, "line-rate: cell 1 RxMbps = 97200 >= 95000") {
+		t.Errorf("want held with the observed value: %+v", v)
+	}
+	v = Judge([]sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 98000, sbv1.CellSelector{})}, cells)
+	if v.Passed || v.Reason != sbv1.ReasonRulesBroken || !strings.Contains(v.Message, "line-rate: cell 1 RxMbps = 97200, want >= 98000") {
+		t.Errorf("want broken naming the rule and the observed value: %+v", v)
+	}
+}
+
+func TestEachScopeWithFiltersNamesTheFirstOffender(t *testing.T) {
+	lossless := rule("lossless", sbv1.MetricLossPPM, sbv1.OperatorEqual, 0, sbv1.CellSelector{Scope: sbv1.CellScopeEach})
+	v := Judge([]sbv1.AcceptanceRule{lossless}, cells)
+	if v.Passed || !strings.Contains(v.Message, "cell 2 LossPPM = 20, want == 0") {
+		t.Errorf("%+v", v)
+	}
+	lossless.Cells.Pairs = ptr.To[int32](4)
+	if v := Judge([]sbv1.AcceptanceRule{lossless}, cells); !v.Passed || !strings.Contains(v.Message, "2 cells LossPPM == 0") {
+		t.Errorf("the 4-pair cells are lossless: %+v", v)
+	}
+}
+
+func TestAGateNeverPassesOnNothing(t *testing.T) {
+	sel := sbv1.CellSelector{Scope: sbv1.CellScopeEach, PayloadBytes: ptr.To[int32](64)}
+	if v := Judge([]sbv1.AcceptanceRule{rule("tiny", sbv1.MetricRxMbps, sbv1.OperatorGreaterThan, 0, sel)}, cells); v.Passed {
+		t.Errorf("a rule selecting no cell must fail: %+v", v)
+	}
+	failed := []sbv1.CellResult{{Index: 0, Headline: true, State: sbv1.CellFailed, Message: "pod deleted"}}
+	if v := Judge([]sbv1.AcceptanceRule{rule("r", sbv1.MetricDrops, sbv1.OperatorEqual, 0, sbv1.CellSelector{})}, failed); v.Passed || !strings.Contains(v.Message, "failed (pod deleted)") {
+		t.Errorf("a failed cell must fail its rules: %+v", v)
+	}
+	if v := Judge([]sbv1.AcceptanceRule{rule("gpu", sbv1.MetricGPUSMMilliPercent, sbv1.OperatorLessThan, 50000, sbv1.CellSelector{})}, cells); v.Passed {
+		t.Errorf("an unmeasured metric must fail: %+v", v)
+	}
+	if v := Judge(nil, cells); !v.Passed || v.Reason != sbv1.ReasonNoRules {
+		t.Errorf("no rules: %+v", v)
+	}
+}

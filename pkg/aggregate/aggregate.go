@@ -1,0 +1,113 @@
+// Package aggregate turns a cell's repeat results into the mean and sample standard deviation
+// that status reports. It is pure, so it tests without a cluster.
+package aggregate
+
+import (
+	"fmt"
+	"math"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// Stat is the rounded mean and sample standard deviation of xs (0 for fewer than two).
+func Stat(xs []int64) sbv1.Statistic {
+	if len(xs) == 0 {
+		return sbv1.Statistic{}
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += float64(x)
+	}
+	mean := sum / float64(len(xs))
+	var sq float64
+	for _, x := range xs {
+		d := float64(x) - mean
+		sq += d * d
+	}
+	std := 0.0
+	if len(xs) > 1 {
+		std = math.Sqrt(sq / float64(len(xs)-1))
+	}
+	return sbv1.Statistic{Mean: int64(math.Round(mean)), StdDev: int64(math.Round(std))}
+}
+
+// Fill sets a cell's aggregates and state from its repeat results. Valid repeats make the
+// numbers; any Invalid repeat makes the cell Invalid and its message says how many and why.
+func Fill(cell *sbv1.CellResult) {
+	var valid []sbv1.RepeatResult
+	var firstInvalid *sbv1.RepeatResult
+	invalid := 0
+	for i := range cell.RepeatResults {
+		r := &cell.RepeatResults[i]
+		if r.State == sbv1.CellValid {
+			valid = append(valid, *r)
+		} else {
+			invalid++
+			if firstInvalid == nil {
+				firstInvalid = r
+			}
+		}
+	}
+	cell.Repeats = int32(len(cell.RepeatResults))
+	pick := valid
+	if len(pick) == 0 {
+		pick = cell.RepeatResults // report what an all-invalid cell measured, marked Invalid
+	}
+	col := func(f func(sbv1.RepeatResult) int64) []int64 {
+		out := make([]int64, len(pick))
+		for i, r := range pick {
+			out[i] = f(r)
+		}
+		return out
+	}
+	if len(pick) > 0 {
+		tx := Stat(col(func(r sbv1.RepeatResult) int64 { return r.TXMbps }))
+		rx := Stat(col(func(r sbv1.RepeatResult) int64 { return r.RXMbps }))
+		pps := Stat(col(func(r sbv1.RepeatResult) int64 { return r.PacketsPerSecond }))
+		cell.TXMbps, cell.RXMbps, cell.PacketsPerSecond = &tx, &rx, &pps
+		cell.LossPPM = Stat(col(func(r sbv1.RepeatResult) int64 { return r.LossPPM })).Mean
+		cell.Drops, cell.DropsKind = 0, ""
+		for _, r := range pick {
+			cell.Drops += r.Drops
+			if r.DropsKind != "" {
+				cell.DropsKind = r.DropsKind
+			}
+		}
+		cell.CPU = meanCPU(pick)
+		cell.GPU = meanGPU(pick)
+		cell.Latency = pick[len(pick)-1].Latency
+	}
+	switch {
+	case invalid > 0:
+		cell.State = sbv1.CellInvalid
+		cell.Message = fmt.Sprintf("%d of %d repeats invalid; first: %s", invalid, len(cell.RepeatResults), firstInvalid.Message)
+	default:
+		cell.State = sbv1.CellValid
+	}
+}
+
+func meanCPU(rs []sbv1.RepeatResult) *sbv1.CPUBusy {
+	var m, tx, rx []int64
+	for _, r := range rs {
+		if r.CPU != nil {
+			m, tx, rx = append(m, int64(r.CPU.MasterMilliPercent)), append(tx, int64(r.CPU.TXMilliPercent)), append(rx, int64(r.CPU.RXMilliPercent))
+		}
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return &sbv1.CPUBusy{MasterMilliPercent: int32(Stat(m).Mean), TXMilliPercent: int32(Stat(tx).Mean), RXMilliPercent: int32(Stat(rx).Mean)}
+}
+
+func meanGPU(rs []sbv1.RepeatResult) *sbv1.GPUBusy {
+	var sm, mem []int64
+	for _, r := range rs {
+		if r.GPU != nil {
+			sm, mem = append(sm, int64(r.GPU.SMMilliPercent)), append(mem, int64(r.GPU.MemoryMilliPercent))
+		}
+	}
+	if len(sm) == 0 {
+		return nil
+	}
+	return &sbv1.GPUBusy{SMMilliPercent: int32(Stat(sm).Mean), MemoryMilliPercent: int32(Stat(mem).Mean)}
+}

@@ -1,0 +1,68 @@
+package summary
+
+import (
+	"strings"
+	"testing"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+const serverMsg = `{"v":1,"transport":"udp","role":"server","state":"Valid","reason":"","seconds_milli":5000,
+"payload_bytes":8000,"pairs":2,"target_mbps":0,"tx_packets":1000,"tx_bytes":8000000,"rx_packets":900,
+"rx_bytes":7200000,"pps":180,"tx_mbps":13,"rx_mbps":12,"drops":100,"drops_kind":"udp_gap","loss_ppm":100000,
+"cpu_master_mpct":1500,"cpu_tx_mpct":-1,"cpu_rx_mpct":85000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`
+
+const clientMsg = `{"v":1,"transport":"udp","role":"client","state":"Valid","reason":"","seconds_milli":5000,
+"payload_bytes":8000,"pairs":2,"target_mbps":0,"tx_packets":1000,"tx_bytes":8000000,"rx_packets":900,
+"rx_bytes":7200000,"pps":180,"tx_mbps":13,"rx_mbps":12,"drops":0,"drops_kind":"","loss_ppm":100000,
+"cpu_master_mpct":900,"cpu_tx_mpct":99000,"cpu_rx_mpct":-1,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`
+
+func TestParseRefusesWhatIsNotASummary(t *testing.T) {
+	for name, msg := range map[string]string{
+		"log tail":      "terminate called after throwing an instance of 'std::runtime_error'",
+		"empty":         "",
+		"wrong version": `{"v":2,"state":"Valid"}`,
+		"no state":      `{"v":1}`,
+		"negative":      `{"v":1,"state":"Valid","rx_bytes":-5}`,
+	} {
+		if _, err := Parse(msg); err == nil {
+			t.Errorf("%s: Parse(%q) succeeded", name, msg)
+		}
+	}
+	if _, err := Parse(serverMsg + "\n"); err != nil {
+		t.Fatalf("a real summary must parse: %v", err)
+	}
+}
+
+func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
+	srv, err := Parse(serverMsg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := Parse(clientMsg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Merge(&srv, &cli, 1, 2)
+	if r.Repeat != 1 || r.Attempt != 2 || r.State != sbv1.CellValid {
+		t.Fatalf("identity/state wrong: %+v", r)
+	}
+	if r.TXMbps != 13 || r.RXMbps != 12 || r.RXPackets != 900 || r.TXPackets != 1000 {
+		t.Errorf("throughput from the wrong side: %+v", r)
+	}
+	if r.Drops != 100 || r.DropsKind != "udp_gap" || r.LossPPM != 100000 {
+		t.Errorf("drops: want the receiver's 100 udp_gap, got %d %q %d", r.Drops, r.DropsKind, r.LossPPM)
+	}
+	if r.CPU == nil || r.CPU.TXMilliPercent != 99000 || r.CPU.RXMilliPercent != 85000 || r.CPU.MasterMilliPercent != 1500 {
+		t.Errorf("cpu per role: %+v", r.CPU)
+	}
+	if r.GPU != nil {
+		t.Errorf("no GPU measured (-1) must leave GPU empty, got %+v", r.GPU)
+	}
+
+	srv.State, srv.Reason = "Invalid", "no bytes received"
+	r = Merge(&srv, &cli, 0, 0)
+	if r.State != sbv1.CellInvalid || !strings.Contains(r.Message, "server: no bytes received") {
+		t.Errorf("an invalid side makes the repeat Invalid with its reason: %+v", r)
+	}
+}
