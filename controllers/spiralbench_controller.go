@@ -3,64 +3,150 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 )
 
-// SpiralBenchReconciler plans each SpiralBench and keeps its status. All progress lives in
-// status, so the reconciler holds no state and a restart loses nothing.
+// finalizer releases the bench's node leases and pods before it goes away.
+const finalizer = "spiralbench.io/release"
+
+// queuedRetry is how often a queued bench looks at its node again.
+const queuedRetry = 3 * time.Second
+
+// SpiralBenchReconciler runs each SpiralBench cell by cell. All progress lives in status
+// (results per repeat, the active attempt, the leased nodes), so the reconciler holds no
+// state and a restarted manager resumes without losing or repeating a cell.
 type SpiralBenchReconciler struct {
 	client.Client
-	Recorder events.EventRecorder
+	// APIReader reads past the cache where a stale answer would be wrong: leases, and
+	// whether a pod is really gone.
+	APIReader client.Reader
+	Recorder  events.EventRecorder
+	// DefaultImage runs cells of benches that name no image.
+	DefaultImage string
+	// LeaseNamespace holds the per-node Leases.
+	LeaseNamespace string
+	// Uploader puts results into buckets.
+	Uploader bucket.Uploader
+	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
+	// zero means DefaultDeadlineSlack.
+	DeadlineSlack time.Duration
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=get;list;watch;update;patch;delete
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches/finalizers,verbs=update
+// +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;create;delete;deletecollection
+// +kubebuilder:rbac:groups="",resources=nodes,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=secrets;configmaps,verbs=get
+// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile plans the bench and records the plan in status. Running cells comes with the
-// execution engine; until then an accepted bench waits in phase Pending.
+// Reconcile moves a bench one step and persists the step in status.
 func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	log := ctrl.LoggerFrom(ctx)
 	var sb sbv1.SpiralBench
 	if err := r.Get(ctx, req.NamespacedName, &sb); err != nil {
+		if apierrors.IsNotFound(err) {
+			metrics.Forget(req.Namespace, req.Name)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
+	if sb.DeletionTimestamp != nil {
+		return ctrl.Result{}, r.finalize(ctx, &sb)
+	}
+	if controllerutil.AddFinalizer(&sb, finalizer) {
+		if err := r.Update(ctx, &sb); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+	}
 	before := sb.DeepCopy()
+	wait, stepErr := r.step(ctx, &sb)
+	sb.Status.ObservedGeneration = sb.Generation
+	if !equality.Semantic.DeepEqual(before.Status, sb.Status) {
+		if err := r.Status().Patch(ctx, &sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return ctrl.Result{}, client.IgnoreNotFound(err)
+		}
+		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
+		if stepErr == nil && wait == 0 && sb.Status.Phase == sbv1.PhaseRunning {
+			// Progress was made: take the next step at once (our own status writes do not wake us).
+			return ctrl.Result{RequeueAfter: time.Millisecond}, nil
+		}
+	}
+	if stepErr != nil {
+		return ctrl.Result{}, stepErr
+	}
+	return ctrl.Result{RequeueAfter: wait}, nil
+}
 
+// step is one move of the bench's state machine. It changes sb.Status in memory only.
+func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) (time.Duration, error) {
 	cells, err := plan.Expand(&sb.Spec)
 	if err != nil {
 		// Admission refuses what it can see; this catches anything it cannot.
-		if setCondition(&sb, sbv1.ConditionAccepted, metav1.ConditionFalse, sbv1.ReasonInvalidSpec, err.Error()) {
-			r.Recorder.Eventf(&sb, nil, corev1.EventTypeWarning, sbv1.ReasonInvalidSpec, "Plan", "%s", err.Error())
+		if setCondition(sb, sbv1.ConditionAccepted, metav1.ConditionFalse, sbv1.ReasonInvalidSpec, err.Error()) {
+			r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, sbv1.ReasonInvalidSpec, "Plan", "%s", err.Error())
 		}
 		sb.Status.Phase = sbv1.PhaseFailed
-		setCondition(&sb, sbv1.ConditionFailed, metav1.ConditionTrue, sbv1.ReasonInvalidSpec, err.Error())
-	} else {
-		r.recordPlan(&sb, cells)
+		setCondition(sb, sbv1.ConditionFailed, metav1.ConditionTrue, sbv1.ReasonInvalidSpec, err.Error())
+		return 0, nil
 	}
-	sb.Status.ObservedGeneration = sb.Generation
+	r.recordPlan(sb, cells)
 
-	if equality.Semantic.DeepEqual(before.Status, sb.Status) {
-		return ctrl.Result{}, nil
+	switch sb.Status.Phase {
+	case sbv1.PhaseCompleted, sbv1.PhaseFailed:
+		if wait := r.uploadResults(ctx, sb); wait > 0 {
+			return wait, nil
+		}
+		return r.expireIfDue(ctx, sb)
 	}
-	if err := r.Status().Patch(ctx, &sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+	if err := r.cleanupPods(ctx, sb); err != nil {
+		return 0, err
 	}
-	log.V(1).Info("status updated", "phase", sb.Status.Phase, "cells", sb.Status.Cells.Total)
-	return ctrl.Result{}, nil
+	if sb.Status.ActiveAttempt != nil {
+		// A running attempt finishes even when suspended: its numbers are worth keeping.
+		return r.observeAttempt(ctx, sb, cells)
+	}
+	next, ok := nextCell(sb, cells)
+	if !ok {
+		r.complete(ctx, sb)
+		return 0, nil
+	}
+	if ptr.Deref(sb.Spec.Suspend, false) {
+		r.suspend(ctx, sb)
+		return 0, nil
+	}
+	if err := r.acquireNodes(ctx, sb); err != nil {
+		var q *queuedError
+		if !errors.As(err, &q) {
+			return 0, err
+		}
+		sb.Status.Phase = sbv1.PhaseQueued
+		if setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonNodeBusy, q.msg) {
+			r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonNodeBusy, "Queue", "%s", q.msg)
+		}
+		return queuedRetry, nil
+	}
+	r.captureEnvironment(ctx, sb)
+	return r.startAttempt(ctx, sb, next)
 }
 
 func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Cell) {
@@ -71,25 +157,47 @@ func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Ce
 			headline = c
 		}
 	}
-	msg := fmt.Sprintf("planned %d cells x %d repeats; headline cell %d: %s", total, repeats(sb), headline.Index, describe(sb.Spec.Transport, headline.CellParameters))
+	msg := fmt.Sprintf("planned %d cells x %d repeats; headline cell %d: %s", total, max(sb.Spec.Run.Repeats, 1), headline.Index, describe(sb.Spec.Transport, headline.CellParameters))
 	if setCondition(sb, sbv1.ConditionAccepted, metav1.ConditionTrue, sbv1.ReasonPlanned, msg) {
 		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonPlanned, "Plan", "%s", msg)
 	}
 	sb.Status.Cells.Total = total
-	done := sb.Status.Cells.Succeeded + sb.Status.Cells.Failed + sb.Status.Cells.Invalid
-	sb.Status.Progress = fmt.Sprintf("%d/%d", done, total)
+	updateCounts(sb)
 	if sb.Status.Phase == "" {
 		sb.Status.Phase = sbv1.PhasePending
-		setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonAwaitingRunner, "waiting for the cell runner to start the first cell")
+		setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonAwaitingRunner, "waiting for the first cell to start")
 	}
 }
 
-func repeats(sb *sbv1.SpiralBench) int32 {
-	if sb.Spec.Run.Repeats > 0 {
-		return sb.Spec.Run.Repeats
+func (r *SpiralBenchReconciler) suspend(ctx context.Context, sb *sbv1.SpiralBench) {
+	if sb.Status.Phase != sbv1.PhaseSuspended {
+		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonSuspended, "Suspend", "suspended at %s cells", sb.Status.Progress)
 	}
-	return 1
+	sb.Status.Phase = sbv1.PhaseSuspended
+	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonSuspended, "spec.suspend is true; set it to false to resume at cell "+sb.Status.Progress)
+	r.releaseNodes(ctx, sb, sb.Status.Nodes)
+	sb.Status.Nodes = nil
 }
+
+// finalize stops a deleted bench: its pods go, its leases are released.
+func (r *SpiralBenchReconciler) finalize(ctx context.Context, sb *sbv1.SpiralBench) error {
+	if !controllerutil.ContainsFinalizer(sb, finalizer) {
+		return nil
+	}
+	if err := r.deleteAllPods(ctx, sb); err != nil {
+		return err
+	}
+	if err := r.releaseAllHeld(ctx, sb); err != nil {
+		return err
+	}
+	controllerutil.RemoveFinalizer(sb, finalizer)
+	return client.IgnoreNotFound(r.Update(ctx, sb))
+}
+
+// deletionStarted wakes the reconciler when a bench is being deleted, to run its finalizer.
+var deletionStarted = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+	return e.ObjectNew.GetDeletionTimestamp() != nil
+}}
 
 // describe renders a cell's parameters the way the seed's tables name them.
 func describe(t sbv1.Transport, p sbv1.CellParameters) string {
@@ -103,13 +211,22 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 	if p.TargetRateMbps > 0 {
 		s += fmt.Sprintf(" at %d Mb/s", p.TargetRateMbps)
 	}
+	if p.Workload != "" && p.Workload != sbv1.WorkloadNone {
+		s += " with " + string(p.Workload)
+		if p.WorkloadBatchBytes > 0 {
+			s += fmt.Sprintf(" (%d B batches)", p.WorkloadBatchBytes)
+		}
+	}
 	return s
 }
 
-// SetupWithManager registers the reconciler; status-only updates do not wake it.
+// SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;
+// its own status writes do not.
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.Or[client.Object](
+			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).
+		Owns(&corev1.Pod{}).
 		Named("spiralbench").
 		Complete(r)
 }

@@ -110,7 +110,7 @@ type BaselineSpec struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=100
 	// +optional
-	MaxRegressionPercent int32 `json:"maxRegressionPercent,omitempty"`
+	MaxRegressionPercent *int32 `json:"maxRegressionPercent,omitempty"`
 
 	// requireSameEnvironment fails the comparison when GPU driver, NIC firmware, kernel or
 	// image differ from the baseline's, instead of comparing anyway.

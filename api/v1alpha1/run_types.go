@@ -1,6 +1,7 @@
 package v1alpha1
 
-// RunSpec sets how each cell runs.
+// RunSpec sets how each cell runs. Fields whose zero is meaningful (no warm-up, no retry)
+// are pointers, so an explicit 0 is kept rather than defaulted.
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.cellDeadlineSeconds) || self.cellDeadlineSeconds > self.seconds + self.warmupSeconds",message="run.cellDeadlineSeconds must exceed run.seconds + run.warmupSeconds, or every cell would time out"
 type RunSpec struct {
@@ -16,7 +17,7 @@ type RunSpec struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=600
 	// +optional
-	WarmupSeconds int32 `json:"warmupSeconds,omitempty"`
+	WarmupSeconds *int32 `json:"warmupSeconds,omitempty"`
 
 	// repeats of each cell; results report mean and standard deviation over them.
 	// +kubebuilder:default=3
@@ -37,5 +38,5 @@ type RunSpec struct {
 	// +kubebuilder:validation:Minimum=0
 	// +kubebuilder:validation:Maximum=10
 	// +optional
-	RetriesPerCell int32 `json:"retriesPerCell,omitempty"`
+	RetriesPerCell *int32 `json:"retriesPerCell,omitempty"`
 }

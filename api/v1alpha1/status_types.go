@@ -137,6 +137,12 @@ type CellResult struct {
 	Repeats int32 `json:"repeats"`
 	// attempts made, retries included.
 	Attempts int32 `json:"attempts"`
+	// startTime is when the cell's first pod was created.
+	// +optional
+	StartTime *metav1.Time `json:"startTime,omitempty"`
+	// completionTime is when the cell finished.
+	// +optional
+	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
 	// txMbps is the sender's application throughput.
 	// +optional
 	TXMbps *Statistic `json:"txMbps,omitempty"`

@@ -15,14 +15,17 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
 )
 
 func main() {
-	var metricsAddr, probeAddr string
+	var metricsAddr, probeAddr, dataplaneImage, leaseNamespace string
 	var leaderElect bool
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health and readiness probes bind to")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
+	flag.StringVar(&dataplaneImage, "dataplane-image", "spiralbench/dataplane:dev", "image of cell pods for benches that name none")
+	flag.StringVar(&leaseNamespace, "lease-namespace", envOr("POD_NAMESPACE", "spiralbench-system"), "namespace of the per-node Leases that keep benches apart")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -45,8 +48,12 @@ func main() {
 		os.Exit(1)
 	}
 	if err := (&controllers.SpiralBenchReconciler{
-		Client:   mgr.GetClient(),
-		Recorder: mgr.GetEventRecorder("spiralbench-controller"),
+		Client:         mgr.GetClient(),
+		APIReader:      mgr.GetAPIReader(),
+		Recorder:       mgr.GetEventRecorder("spiralbench-controller"),
+		DefaultImage:   dataplaneImage,
+		LeaseNamespace: leaseNamespace,
+		Uploader:       bucket.MinIO{},
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
@@ -58,4 +65,11 @@ func main() {
 		log.Error(err, "the manager stopped")
 		os.Exit(1)
 	}
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
 }

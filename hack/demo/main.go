@@ -31,6 +31,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 )
 
@@ -58,7 +59,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if err := (&controllers.SpiralBenchReconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("spiralbench-controller")}).SetupWithManager(mgr); err != nil {
+	if err := (&controllers.SpiralBenchReconciler{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
+		DefaultImage: "spiralbench/dataplane:dev", LeaseNamespace: "default", Uploader: bucket.MinIO{},
+	}).SetupWithManager(mgr); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -26,6 +26,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
 )
 
 var (
@@ -73,7 +74,11 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
 	}
-	if err := (&controllers.SpiralBenchReconciler{Client: mgr.GetClient(), Recorder: mgr.GetEventRecorder("spiralbench-controller")}).SetupWithManager(mgr); err != nil {
+	if err := (&controllers.SpiralBenchReconciler{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
+		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{},
+		DeadlineSlack: time.Second,
+	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
 		return 1
 	}

@@ -1,0 +1,74 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
+	"github.com/spiralbench/spiralbench/pkg/plan"
+)
+
+// nextCell is the first cell of the plan without a finished result.
+func nextCell(sb *sbv1.SpiralBench, cells []plan.Cell) (plan.Cell, bool) {
+	done := map[int32]bool{}
+	for _, res := range sb.Status.CellResults {
+		done[res.Index] = finishedState(res.State)
+	}
+	for _, c := range cells {
+		if !done[c.Index] {
+			return c, true
+		}
+	}
+	return plan.Cell{}, false
+}
+
+// updateCounts derives the counters, progress and best throughput from the cell results.
+func updateCounts(sb *sbv1.SpiralBench) {
+	c := &sb.Status.Cells
+	c.Succeeded, c.Failed, c.Invalid = 0, 0, 0
+	sb.Status.BestRxMbps = 0
+	for _, res := range sb.Status.CellResults {
+		switch res.State {
+		case sbv1.CellValid:
+			c.Succeeded++
+			if res.RXMbps != nil && res.RXMbps.Mean > sb.Status.BestRxMbps {
+				sb.Status.BestRxMbps = res.RXMbps.Mean
+			}
+		case sbv1.CellFailed:
+			c.Failed++
+		case sbv1.CellInvalid:
+			c.Invalid++
+		}
+	}
+	sb.Status.Progress = fmt.Sprintf("%d/%d", c.Succeeded+c.Failed+c.Invalid, c.Total)
+}
+
+// complete ends the sweep: the verdict, the conditions, the leases.
+func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBench) {
+	now := metav1.Now()
+	sb.Status.CompletionTime = &now
+	sb.Status.Phase = sbv1.PhaseCompleted
+	updateCounts(sb)
+	c := sb.Status.Cells
+	msg := fmt.Sprintf("%d cells: %d valid, %d invalid, %d failed", c.Total, c.Succeeded, c.Invalid, c.Failed)
+	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonAllCellsDone, msg)
+	setCondition(sb, sbv1.ConditionCompleted, metav1.ConditionTrue, sbv1.ReasonAllCellsDone, msg)
+	setCondition(sb, sbv1.ConditionFailed, metav1.ConditionFalse, sbv1.ReasonAllCellsDone, msg)
+	var rules []sbv1.AcceptanceRule
+	if sb.Spec.Acceptance != nil {
+		rules = sb.Spec.Acceptance.Rules
+	}
+	v := acceptance.Judge(rules, sb.Status.CellResults)
+	status, kind := metav1.ConditionTrue, corev1.EventTypeNormal
+	if !v.Passed {
+		status, kind = metav1.ConditionFalse, corev1.EventTypeWarning
+	}
+	setCondition(sb, sbv1.ConditionPassed, status, v.Reason, clip(v.Message, 32000))
+	r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, "Completed", "Run", "%s", msg)
+	r.Recorder.Eventf(sb, nil, kind, v.Reason, "Judge", "%s", clip(v.Message, 1000))
+	r.releaseNodes(ctx, sb, sb.Status.Nodes)
+}

@@ -1,0 +1,273 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// Exclusivity: one coordination.k8s.io Lease per node, named after it, in the operator's
+// namespace. A bench holds the leases of its nodes from its first cell to its last, so two
+// benches never share a node (and its NICs) at the same time.
+
+const leasePrefix = "spiralbench-node-"
+
+// labelHolderUID marks a lease with its holder's UID, so a deleted bench's finalizer finds
+// every lease it holds even when status never recorded them.
+const labelHolderUID = "spiralbench.io/holder-uid"
+
+// holderID names a bench in a lease; the UID tells a re-created bench of the same name apart.
+func holderID(sb *sbv1.SpiralBench) string {
+	return sb.Namespace + "/" + sb.Name + "/" + string(sb.UID)
+}
+
+// queuedError says why a bench cannot start yet: its node is busy, or no node fits.
+type queuedError struct{ msg string }
+
+func (e *queuedError) Error() string { return e.msg }
+
+func nodeBusy(node, holder string) error {
+	parts := strings.Split(holder, "/")
+	who := "another SpiralBench"
+	if len(parts) == 3 {
+		who = "SpiralBench " + parts[0] + "/" + parts[1]
+	}
+	return &queuedError{fmt.Sprintf("node %s is in use by %s", node, who)}
+}
+
+// acquireNodes picks the bench's nodes (once; they are kept in status) and takes their leases.
+// It returns a *queuedError when a node is held by another running bench or none fits.
+func (r *SpiralBenchReconciler) acquireNodes(ctx context.Context, sb *sbv1.SpiralBench) error {
+	nodes := sb.Status.Nodes
+	if len(nodes) == 0 {
+		var err error
+		if nodes, err = r.chooseNodes(ctx, sb); err != nil {
+			return err
+		}
+	}
+	for i, n := range nodes {
+		if i > 0 && n == nodes[0] {
+			continue
+		}
+		if err := r.takeLease(ctx, sb, n); err != nil {
+			// All or nothing: never sit on one node while waiting for another.
+			r.releaseNodes(ctx, sb, nodes[:i])
+			return err
+		}
+	}
+	sb.Status.Nodes = nodes
+	return nil
+}
+
+// chooseNodes returns [node] for Loopback and [server, client] for CrossNode: the first
+// matching Ready node (by name) whose lease is free.
+func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
+	if sb.Spec.Topology.Mode == sbv1.TopologyCrossNode {
+		server, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Server.Placement, "")
+		if err != nil {
+			return nil, err
+		}
+		client, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Client.Placement, server)
+		if err != nil {
+			return nil, err
+		}
+		return []string{server, client}, nil
+	}
+	n, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Placement, "")
+	if err != nil {
+		return nil, err
+	}
+	return []string{n}, nil
+}
+
+func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, avoid string) (string, error) {
+	if p != nil && p.NodeName != "" {
+		return p.NodeName, nil
+	}
+	var list corev1.NodeList
+	if err := r.List(ctx, &list); err != nil {
+		return "", err
+	}
+	probe := &corev1.Pod{Spec: corev1.PodSpec{}}
+	if p != nil {
+		probe.Spec.NodeSelector, probe.Spec.Affinity = p.NodeSelector, p.Affinity
+	}
+	match := nodeaffinity.GetRequiredNodeAffinity(probe)
+	var tolerations []corev1.Toleration
+	if p != nil {
+		tolerations = p.Tolerations
+	}
+	scheduling := func(t *corev1.Taint) bool {
+		return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
+	}
+	var candidates []string
+	for i := range list.Items {
+		n := &list.Items[i]
+		ok, _ := match.Match(n)
+		_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(ctrl.LoggerFrom(ctx), n.Spec.Taints, tolerations, scheduling, false)
+		if ok && !untolerated && nodeReady(n) && n.Name != avoid && !n.Spec.Unschedulable {
+			candidates = append(candidates, n.Name)
+		}
+	}
+	if len(candidates) == 0 {
+		sel := "any node"
+		if p != nil && len(p.NodeSelector) > 0 {
+			sel = "nodeSelector " + labels.SelectorFromSet(p.NodeSelector).String()
+		}
+		return "", &queuedError{"no Ready, schedulable node with tolerated taints matches " + sel}
+	}
+	sort.Strings(candidates)
+	var firstBusy error
+	for _, c := range candidates {
+		free, err := r.leaseFree(ctx, sb, c)
+		if err != nil {
+			return "", err
+		}
+		if free {
+			return c, nil
+		}
+		if firstBusy == nil {
+			firstBusy = r.takeLease(ctx, sb, c) // reports who holds it
+		}
+	}
+	return "", firstBusy
+}
+
+func nodeReady(n *corev1.Node) bool {
+	for _, c := range n.Status.Conditions {
+		if c.Type == corev1.NodeReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func (r *SpiralBenchReconciler) leaseFree(ctx context.Context, sb *sbv1.SpiralBench, node string) (bool, error) {
+	var lease coordinationv1.Lease
+	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + node}, &lease)
+	if apierrors.IsNotFound(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	holder := ptr.Deref(lease.Spec.HolderIdentity, "")
+	return holder == holderID(sb) || !r.holderRunning(ctx, holder), nil
+}
+
+// takeLease creates or takes over a node's lease. Reads bypass the cache: two benches racing
+// for a node must see each other's writes, and the apiserver's resourceVersion check decides.
+func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBench, node string) error {
+	me := holderID(sb)
+	now := metav1.NewMicroTime(time.Now())
+	var lease coordinationv1.Lease
+	key := client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + node}
+	err := r.APIReader.Get(ctx, key, &lease)
+	if apierrors.IsNotFound(err) {
+		lease = coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
+				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
+			}},
+			Spec:       coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now, RenewTime: &now},
+		}
+		if err := r.Create(ctx, &lease); err != nil {
+			if apierrors.IsAlreadyExists(err) {
+				return nodeBusy(node, "")
+			}
+			return err
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	holder := ptr.Deref(lease.Spec.HolderIdentity, "")
+	if holder == me {
+		return nil
+	}
+	if r.holderRunning(ctx, holder) {
+		return nodeBusy(node, holder)
+	}
+	lease.Spec.HolderIdentity, lease.Spec.AcquireTime, lease.Spec.RenewTime = &me, &now, &now
+	if lease.Labels == nil {
+		lease.Labels = map[string]string{}
+	}
+	lease.Labels[labelHolderUID] = string(sb.UID)
+	lease.Spec.LeaseTransitions = ptr.To(ptr.Deref(lease.Spec.LeaseTransitions, 0) + 1)
+	if err := r.Update(ctx, &lease); err != nil {
+		if apierrors.IsConflict(err) {
+			return nodeBusy(node, "")
+		}
+		return err
+	}
+	return nil
+}
+
+// holderRunning is false when the lease's holder was deleted, re-created or has finished:
+// such a lease is stale and may be taken over.
+func (r *SpiralBenchReconciler) holderRunning(ctx context.Context, holder string) bool {
+	parts := strings.Split(holder, "/")
+	if len(parts) != 3 {
+		return false
+	}
+	var other sbv1.SpiralBench
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: parts[0], Name: parts[1]}, &other); err != nil {
+		return !apierrors.IsNotFound(err) // on other errors, assume it runs: never double-book
+	}
+	if string(other.UID) != parts[2] || other.DeletionTimestamp != nil {
+		return false
+	}
+	switch other.Status.Phase {
+	case sbv1.PhaseCompleted, sbv1.PhaseFailed, sbv1.PhaseSuspended:
+		return false
+	}
+	return true
+}
+
+// releaseNodes deletes the leases this bench holds.
+func (r *SpiralBenchReconciler) releaseNodes(ctx context.Context, sb *sbv1.SpiralBench, nodes []string) {
+	for _, n := range nodes {
+		var lease coordinationv1.Lease
+		key := client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + n}
+		if err := r.APIReader.Get(ctx, key, &lease); err != nil {
+			continue
+		}
+		if ptr.Deref(lease.Spec.HolderIdentity, "") != holderID(sb) {
+			continue
+		}
+		_ = r.Delete(ctx, &lease, client.Preconditions{ResourceVersion: &lease.ResourceVersion})
+	}
+}
+
+// releaseAllHeld deletes every lease labelled with this bench's UID.
+func (r *SpiralBenchReconciler) releaseAllHeld(ctx context.Context, sb *sbv1.SpiralBench) error {
+	var leases coordinationv1.LeaseList
+	if err := r.APIReader.List(ctx, &leases, client.InNamespace(r.LeaseNamespace), client.MatchingLabels{labelHolderUID: string(sb.UID)}); err != nil {
+		return err
+	}
+	for i := range leases.Items {
+		l := &leases.Items[i]
+		if ptr.Deref(l.Spec.HolderIdentity, "") != holderID(sb) {
+			continue
+		}
+		if err := r.Delete(ctx, l, client.Preconditions{ResourceVersion: &l.ResourceVersion}); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
+}

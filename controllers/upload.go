@@ -1,0 +1,75 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/report"
+)
+
+// Upload retry backoff: half the time since the upload first failed, within these bounds.
+const (
+	minUploadRetry = 5 * time.Second
+	maxUploadRetry = 60 * time.Second
+)
+
+// uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
+// status, says why in ResultsUploaded=False, and asks to be called again after a backoff.
+func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.SpiralBench) time.Duration {
+	spec := sb.Spec.Results
+	if spec == nil || meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded) {
+		return 0
+	}
+	uris, err := r.upload(ctx, sb)
+	if err != nil {
+		msg := clip(err.Error(), 1000)
+		if setCondition(sb, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, msg) {
+			r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, sbv1.ReasonUploadFailed, "Upload", "%s", msg)
+		}
+		since := time.Since(meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionResultsUploaded).LastTransitionTime.Time)
+		return min(max(since/2, minUploadRetry), maxUploadRetry)
+	}
+	sb.Status.Artifacts = &sbv1.Artifacts{RunID: report.RunID(sb), URIs: uris}
+	msg := fmt.Sprintf("%d objects in s3://%s/%s", len(uris), spec.Bucket, report.Prefix(sb))
+	setCondition(sb, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded, msg)
+	r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonUploaded, "Upload", "%s", msg)
+	return 0
+}
+
+func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
+	spec := sb.Spec.Results
+	var secret corev1.Secret
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
+		return nil, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
+	}
+	t := bucket.Target{
+		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
+		AccessKeyID: string(secret.Data["accessKeyID"]), SecretAccessKey: string(secret.Data["secretAccessKey"]),
+		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
+	}
+	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
+		return nil, fmt.Errorf("Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+	}
+	if ref := spec.CABundleRef; ref != nil {
+		var cm corev1.ConfigMap
+		if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: ref.Name}, &cm); err != nil {
+			return nil, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
+		}
+		t.CABundlePEM = []byte(cm.Data[ref.Key])
+	}
+	files, err := report.Files(sb)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return r.Uploader.Upload(ctx, t, report.Prefix(sb), files)
+}

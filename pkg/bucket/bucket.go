@@ -1,0 +1,130 @@
+// Package bucket uploads result files to an S3-compatible bucket with minio-go.
+package bucket
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+)
+
+// Target is where and how to upload. Credentials come from the bench's Secret and must never
+// appear in an error message.
+type Target struct {
+	Endpoint              string // http(s)://host[:port]
+	Bucket                string
+	Region                string
+	AccessKeyID           string
+	SecretAccessKey       string
+	InsecureSkipTLSVerify bool
+	CABundlePEM           []byte
+}
+
+// Uploader puts files into a bucket; the controller depends on this, tests may replace it.
+type Uploader interface {
+	Upload(ctx context.Context, t Target, prefix string, files map[string][]byte) ([]string, error)
+}
+
+// MinIO uploads with minio-go.
+type MinIO struct{}
+
+// Upload creates the bucket when missing and puts every file under prefix. It returns the
+// s3:// URIs of the objects.
+func (MinIO) Upload(ctx context.Context, t Target, prefix string, files map[string][]byte) ([]string, error) {
+	u, err := url.Parse(t.Endpoint)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("endpoint %q is not a URL", t.Endpoint)
+	}
+	transport, err := httpTransport(u.Scheme == "https", t)
+	if err != nil {
+		return nil, err
+	}
+	c, err := minio.New(u.Host, &minio.Options{
+		Creds:     credentials.NewStaticV4(t.AccessKeyID, t.SecretAccessKey, ""),
+		Secure:    u.Scheme == "https",
+		Region:    t.Region,
+		Transport: transport,
+	})
+	if err != nil {
+		return nil, scrub(err, t)
+	}
+	exists, err := c.BucketExists(ctx, t.Bucket)
+	if err != nil {
+		return nil, scrub(fmt.Errorf("reach bucket %s at %s: %w", t.Bucket, u.Host, err), t)
+	}
+	if !exists {
+		if err := c.MakeBucket(ctx, t.Bucket, minio.MakeBucketOptions{Region: t.Region}); err != nil {
+			return nil, scrub(fmt.Errorf("create bucket %s: %w", t.Bucket, err), t)
+		}
+	}
+	var uris []string
+	for _, name := range sortedNames(files) {
+		key := path.Join(prefix, name)
+		data := files[name]
+		if _, err := c.PutObject(ctx, t.Bucket, key, bytes.NewReader(data), int64(len(data)),
+			minio.PutObjectOptions{ContentType: contentType(name)}); err != nil {
+			return nil, scrub(fmt.Errorf("put %s: %w", key, err), t)
+		}
+		uris = append(uris, "s3://"+t.Bucket+"/"+key)
+	}
+	return uris, nil
+}
+
+func httpTransport(secure bool, t Target) (http.RoundTripper, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if !secure {
+		return tr, nil
+	}
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: t.InsecureSkipTLSVerify} // #nosec G402 -- only when the spec asks
+	if len(t.CABundlePEM) > 0 {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(t.CABundlePEM) {
+			return nil, errors.New("caBundleRef holds no PEM certificate")
+		}
+		cfg.RootCAs = pool
+	}
+	tr.TLSClientConfig = cfg
+	return tr, nil
+}
+
+// scrub removes credentials from an error message, whatever the library put in it.
+func scrub(err error, t Target) error {
+	msg := err.Error()
+	for _, secret := range []string{t.SecretAccessKey, t.AccessKeyID} {
+		if secret != "" {
+			msg = strings.ReplaceAll(msg, secret, "<redacted>")
+		}
+	}
+	return errors.New(msg)
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".csv":
+		return "text/csv"
+	case ".json":
+		return "application/json"
+	case ".jsonl":
+		return "application/x-ndjson"
+	}
+	return "application/octet-stream"
+}
+
+func sortedNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,151 @@
+package cellpod
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/plan"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
+)
+
+func input(sb *sbv1.SpiralBench) Input {
+	cells, err := plan.Expand(&sb.Spec)
+	if err != nil {
+		panic(err)
+	}
+	sb.Spec.Run = sbv1.RunSpec{Seconds: 30, WarmupSeconds: ptr.To[int32](2), Repeats: 3}
+	return Input{Bench: sb, Cell: cells[0], Repeat: 1, Attempt: 2, Nodes: []string{"spark-a"}, DefaultImage: "spiralbench/dataplane:dev"}
+}
+
+func argValue(args []string, flag string) (string, bool) {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1], true
+		}
+	}
+	return "", false
+}
+
+func TestServerPodIsPinnedBoundedAndReadinessGated(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("tcp", "lab").Transport(sbv1.TransportTCP).Obj()
+	sb.Spec.Topology.Placement = &sbv1.Placement{NodeSelector: map[string]string{"gpu": "gb10"},
+		Tolerations: []corev1.Toleration{{Key: "nvidia.com/gpu", Operator: corev1.TolerationOpExists}}}
+	sb.Spec.Topology.Server.Cores = &sbv1.CoreMap{Master: ptr.To[int32](8), Pollers: []int32{16, 17}}
+	pod := Build(input(sb), RoleServer, "")
+
+	if pod.Name != "tcp-c0-a2-server" || pod.Labels[LabelRepeat] != "1" || pod.Labels[LabelAttempt] != "2" {
+		t.Errorf("name/labels: %s %v", pod.Name, pod.Labels)
+	}
+	if *pod.Spec.ActiveDeadlineSeconds != 2+30+StartupAllowanceSeconds || *pod.Spec.AutomountServiceAccountToken {
+		t.Errorf("deadline %d, token automount %v", *pod.Spec.ActiveDeadlineSeconds, *pod.Spec.AutomountServiceAccountToken)
+	}
+	terms := pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms
+	if len(terms) != 1 || terms[0].MatchFields[0].Values[0] != "spark-a" || pod.Spec.NodeSelector["gpu"] != "gb10" || len(pod.Spec.Tolerations) != 1 {
+		t.Errorf("placement: %+v selector %v", terms, pod.Spec.NodeSelector)
+	}
+	c := pod.Spec.Containers[0]
+	if c.ReadinessProbe == nil || c.Image != "spiralbench/dataplane:dev" || c.TerminationMessagePolicy != corev1.TerminationMessageFallbackToLogsOnError {
+		t.Errorf("container: %+v", c)
+	}
+	if c.SecurityContext.Privileged != nil || len(c.SecurityContext.Capabilities.Add) != 4 {
+		t.Errorf("security: %+v", c.SecurityContext)
+	}
+	args := c.Args
+	if args[0] != "server" {
+		t.Errorf("role first: %v", args)
+	}
+	for flag, want := range map[string]string{"--transport": "tcp", "--payload-bytes": "8000", "--pairs": "4", "--seconds": "30",
+		"--warmup-seconds": "2", "--bind-address": "0.0.0.0", "--rx-cores": "16,17", "--master-core": "8",
+		"--summary-file": "/dev/termination-log", "--ready-file": "/run/spiral/ready", "--workload": "none"} {
+		if got, ok := argValue(args, flag); !ok || got != want {
+			t.Errorf("%s = %q, want %q (args %v)", flag, got, want, args)
+		}
+	}
+}
+
+func TestClientPodConnectsToTheServerAndGetsItsOwnSide(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("udp", "lab").Transport(sbv1.TransportUDP).TargetsMbps(5000).Obj()
+	sb.Spec.Topology.Client = sbv1.SideSpec{
+		Networks: []sbv1.NetworkAttachment{{Name: "cx7-p0", Interface: "net1"}},
+		Devices:  []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_vf", Count: 2}},
+		Cores:    &sbv1.CoreMap{Pollers: []int32{3}}, Privileged: true,
+	}
+	sb.Spec.Socket = &sbv1.SocketSpec{UDPOffload: "GSOAndGRO"}
+	pod := Build(input(sb), RoleClient, "10.0.0.1")
+	c := pod.Spec.Containers[0]
+	if got, _ := argValue(c.Args, "--server-address"); got != "10.0.0.1" {
+		t.Errorf("server address %q", got)
+	}
+	if got, _ := argValue(c.Args, "--target-mbps"); got != "5000" {
+		t.Errorf("target %q", got)
+	}
+	joined := strings.Join(c.Args, " ")
+	if !strings.Contains(joined, "--udp-gso") || !strings.Contains(joined, "--udp-gro") || !strings.Contains(joined, "--tx-cores 3") {
+		t.Errorf("args %v", c.Args)
+	}
+	if c.ReadinessProbe != nil {
+		t.Error("the client has no readiness barrier")
+	}
+	var nets []map[string]string
+	if err := json.Unmarshal([]byte(pod.Annotations[MultusNetwork]), &nets); err != nil || nets[0]["name"] != "cx7-p0" || nets[0]["interface"] != "net1" {
+		t.Errorf("multus annotation %q: %v", pod.Annotations[MultusNetwork], err)
+	}
+	if q := c.Resources.Limits["nvidia.com/cx7_vf"]; q.Value() != 2 {
+		t.Errorf("device limit %v", c.Resources.Limits)
+	}
+	if c.SecurityContext.Privileged == nil || !*c.SecurityContext.Privileged {
+		t.Error("privileged when the side asks for it")
+	}
+}
+
+func TestRawPodHoldsBothPortsHugepagesAndGPU(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("raw", "lab").Transport(sbv1.TransportRawEthernet).Obj()
+	sb.Spec.Topology.Server = sbv1.SideSpec{Devices: []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_p1", Count: 1}},
+		Hugepages: &sbv1.HugepagesSpec{PageSize: "2Mi", Mebibytes: 2048}, GPUs: 1,
+		Cores: &sbv1.CoreMap{Master: ptr.To[int32](8), Pollers: []int32{18}}}
+	sb.Spec.Topology.Client = sbv1.SideSpec{Devices: []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_p0", Count: 1}},
+		Cores: &sbv1.CoreMap{Master: ptr.To[int32](9), Pollers: []int32{17}}}
+	if r := Roles(sbv1.TransportRawEthernet); len(r) != 1 || r[0] != RoleLoopback {
+		t.Fatalf("raw runs one loopback pod, got %v", r)
+	}
+	pod := Build(input(sb), RoleLoopback, "")
+	c := pod.Spec.Containers[0]
+	for _, name := range []corev1.ResourceName{"nvidia.com/cx7_p0", "nvidia.com/cx7_p1", "nvidia.com/gpu"} {
+		if q := c.Resources.Limits[name]; q.Value() != 1 {
+			t.Errorf("limit %s = %v", name, q)
+		}
+	}
+	if q := c.Resources.Limits["hugepages-2Mi"]; q.String() != "2Gi" {
+		t.Errorf("hugepages %v", q.String())
+	}
+	joined := strings.Join(c.Args, " ")
+	if !strings.Contains(joined, "--batch 10240") || !strings.Contains(joined, "--rx-cores 18") || !strings.Contains(joined, "--tx-cores 17") ||
+		strings.Count(joined, "--master-core") != 1 || !strings.Contains(joined, "--master-core 8") {
+		t.Errorf("args %v", c.Args)
+	}
+	found := false
+	for _, v := range pod.Spec.Volumes {
+		found = found || (v.EmptyDir != nil && v.EmptyDir.Medium == "HugePages-2Mi")
+	}
+	if !found {
+		t.Error("no hugepages volume")
+	}
+}
+
+func TestCrossNodeSidesGoToTheirOwnNodes(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("x", "lab").Transport(sbv1.TransportTCP).Mode(sbv1.TopologyCrossNode).Obj()
+	in := input(sb)
+	in.Nodes = []string{"spark-a", "spark-b"}
+	for role, node := range map[string]string{RoleServer: "spark-a", RoleClient: "spark-b"} {
+		pod := Build(in, role, "10.0.0.1")
+		got := pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0]
+		if got != node {
+			t.Errorf("%s on %s, want %s", role, got, node)
+		}
+	}
+}

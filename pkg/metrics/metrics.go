@@ -1,0 +1,62 @@
+// Package metrics holds the manager's Prometheus metrics, registered with controller-runtime's
+// registry and served on the manager's metrics endpoint.
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+var (
+	cellsTotal = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "spiralbench_cells_total",
+		Help: "Cells finished, by transport and state (Valid, Invalid, Failed).",
+	}, []string{"transport", "state"})
+
+	cellDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "spiralbench_cell_duration_seconds",
+		Help:    "Wall time of a cell from its first pod to its last result, retries and repeats included.",
+		Buckets: prometheus.ExponentialBuckets(5, 2, 10),
+	}, []string{"transport"})
+
+	lastCellRxMbps = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "spiralbench_last_cell_rx_mbps",
+		Help: "Mean receive throughput of the bench's last finished cell, in Mb/s.",
+	}, []string{"namespace", "name", "transport"})
+
+	benchesByPhase = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "spiralbench_benches",
+		Help: "SpiralBenches seen by this manager, by phase.",
+	}, []string{"phase"})
+)
+
+func init() {
+	ctrlmetrics.Registry.MustRegister(cellsTotal, cellDuration, lastCellRxMbps, benchesByPhase)
+}
+
+// CellFinished records a finished cell.
+func CellFinished(sb *sbv1.SpiralBench, res *sbv1.CellResult) {
+	t := string(sb.Spec.Transport)
+	cellsTotal.WithLabelValues(t, string(res.State)).Inc()
+	if res.RXMbps != nil {
+		lastCellRxMbps.WithLabelValues(sb.Namespace, sb.Name, t).Set(float64(res.RXMbps.Mean))
+	}
+	if res.StartTime != nil && res.CompletionTime != nil {
+		cellDuration.WithLabelValues(t).Observe(res.CompletionTime.Sub(res.StartTime.Time).Seconds())
+	}
+}
+
+// BenchPhases sets the number of benches per phase.
+func BenchPhases(counts map[sbv1.Phase]int) {
+	benchesByPhase.Reset()
+	for p, n := range counts {
+		benchesByPhase.WithLabelValues(string(p)).Set(float64(n))
+	}
+}
+
+// Forget drops a deleted bench's series.
+func Forget(namespace, name string) {
+	lastCellRxMbps.DeletePartialMatch(prometheus.Labels{"namespace": namespace, "name": name})
+}

@@ -1,0 +1,199 @@
+package integration
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
+)
+
+// kubeletStandIn plays the kubelet's part, which envtest lacks: it moves a bench's pods to
+// Running and Ready, then ends them with the termination message the data plane would
+// write. This is a stand-in for the node, not for SpiralBench code; test/e2e runs the same
+// flow on a real kubelet with the real data plane.
+type kubeletStandIn struct {
+	t     *testing.T
+	ns    string
+	bench string
+	// fate decides how a pod of (cell, attempt, role) ends; nil ends it well.
+	fate func(cell, attempt int, role string) *podFate
+	// rxMbps is what a well-ended repeat reports.
+	rxMbps func(cell, repeat int) int64
+	// clientBeforeReady counts clients created while their server was not Ready.
+	clientBeforeReady int
+}
+
+// podFate is how a pod ends.
+type podFate struct {
+	exitCode int32
+	message  string
+	hang     bool // never start it (unschedulable, image missing)
+	delete   bool // delete it while it runs
+}
+
+func summaryJSON(role, state string, mbps int64) string {
+	return fmt.Sprintf(`{"v":1,"transport":"tcp","role":%q,"state":%q,"reason":"","seconds_milli":1000,"payload_bytes":8000,`+
+		`"pairs":1,"target_mbps":0,"tx_packets":%d,"tx_bytes":%d,"rx_packets":%d,"rx_bytes":%d,"pps":%d,"tx_mbps":%d,`+
+		`"rx_mbps":%d,"drops":2,"drops_kind":"tcp_retrans","loss_ppm":0,"cpu_master_mpct":1000,"cpu_tx_mpct":90000,`+
+		`"cpu_rx_mpct":80000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`,
+		role, state, mbps*125, mbps*125000, mbps*125, mbps*125000, mbps*125, mbps, mbps)
+}
+
+// step advances every pod of the bench once.
+func (k *kubeletStandIn) step() {
+	ctx := context.Background()
+	var pods corev1.PodList
+	if err := k8sClient.List(ctx, &pods, client.InNamespace(k.ns), client.MatchingLabels{cellpod.LabelBench: k.bench}); err != nil {
+		k.t.Fatal(err)
+	}
+	byName := map[string]*corev1.Pod{}
+	for i := range pods.Items {
+		byName[pods.Items[i].Name] = &pods.Items[i]
+	}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+			continue
+		}
+		cell, _ := strconv.Atoi(p.Labels[cellpod.LabelCell])
+		attempt, _ := strconv.Atoi(p.Labels[cellpod.LabelAttempt])
+		repeat, _ := strconv.Atoi(p.Labels[cellpod.LabelRepeat])
+		role := p.Labels[cellpod.LabelRole]
+		var f *podFate
+		if k.fate != nil {
+			f = k.fate(cell, attempt, role)
+		}
+		switch {
+		case f != nil && f.hang:
+			continue
+		case f != nil && f.delete:
+			_ = k8sClient.Delete(ctx, p)
+			continue
+		}
+		if role == cellpod.RoleServer {
+			if p.Status.Phase == "" || p.Status.Phase == corev1.PodPending {
+				k.setRunning(p)
+			}
+			continue // the server ends after its client
+		}
+		if role == cellpod.RoleClient {
+			server := byName[cellpod.Name(k.bench, int32(cell), int32(attempt), cellpod.RoleServer)]
+			if server == nil || !isReady(server) {
+				k.clientBeforeReady++
+			}
+			mbps := int64(1000)
+			if k.rxMbps != nil {
+				mbps = k.rxMbps(cell, repeat)
+			}
+			if f != nil {
+				k.end(p, f.exitCode, f.message)
+			} else {
+				k.end(p, 0, summaryJSON("client", "Valid", mbps))
+			}
+			if server != nil {
+				k.end(server, 0, summaryJSON("server", "Valid", mbps))
+			}
+		}
+	}
+}
+
+func isReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *kubeletStandIn) setRunning(p *corev1.Pod) {
+	now := metav1.Now()
+	p.Status.Phase = corev1.PodRunning
+	p.Status.PodIP = "10.244.0.7"
+	p.Status.StartTime = &now
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now}}
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}}}
+	if err := k8sClient.Status().Update(context.Background(), p); err != nil {
+		k.t.Logf("stand-in: set %s running: %v", p.Name, err)
+	}
+}
+
+func (k *kubeletStandIn) end(p *corev1.Pod, exitCode int32, message string) {
+	now := metav1.Now()
+	p.Status.Phase = corev1.PodSucceeded
+	if exitCode != 0 {
+		p.Status.Phase = corev1.PodFailed
+	}
+	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: now}}
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", State: corev1.ContainerState{
+		Terminated: &corev1.ContainerStateTerminated{ExitCode: exitCode, Message: message, FinishedAt: now},
+	}}}
+	if err := k8sClient.Status().Update(context.Background(), p); err != nil {
+		k.t.Logf("stand-in: end %s: %v", p.Name, err)
+	}
+}
+
+// runUntil steps the stand-in until the bench reaches one of the phases.
+func (k *kubeletStandIn) runUntil(timeout time.Duration, phases ...sbv1.Phase) *sbv1.SpiralBench {
+	k.t.Helper()
+	sb := &sbv1.SpiralBench{}
+	eventually(k.t, timeout, fmt.Sprintf("%s to reach %v", k.bench, phases), func() (bool, string) {
+		k.step()
+		if err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: k.ns, Name: k.bench}, sb); err != nil {
+			return false, err.Error()
+		}
+		for _, p := range phases {
+			if sb.Status.Phase == p {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("phase %s progress %s active %+v conditions %+v", sb.Status.Phase, sb.Status.Progress, sb.Status.ActiveAttempt, sb.Status.Conditions)
+	})
+	return sb
+}
+
+// testNode creates a Ready node that only benches tolerating its taint may use.
+func testNode(t *testing.T, name string) {
+	t.Helper()
+	node := &corev1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"spiralbench.io/test-node": name}},
+		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: "spiralbench.io/test", Value: name, Effect: corev1.TaintEffectNoSchedule}}},
+	}
+	if err := k8sClient.Create(context.Background(), node); err != nil {
+		t.Fatal(err)
+	}
+	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.Now()}}
+	node.Status.NodeInfo.KernelVersion = "6.11.0-test"
+	if err := k8sClient.Status().Update(context.Background(), node); err != nil {
+		t.Fatal(err)
+	}
+	// The apiserver's TaintNodesByCondition admission taints a new node not-ready; the node
+	// lifecycle controller, absent from envtest, would lift it once the node is Ready.
+	var taints []corev1.Taint
+	for _, tn := range node.Spec.Taints {
+		if tn.Key != corev1.TaintNodeNotReady {
+			taints = append(taints, tn)
+		}
+	}
+	node.Spec.Taints = taints
+	if err := k8sClient.Update(context.Background(), node); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// onTestNode places a bench on a test node by selector and toleration.
+func onTestNode(sb *sbv1.SpiralBench, node string) *sbv1.SpiralBench {
+	sb.Spec.Topology.Placement = &sbv1.Placement{
+		NodeSelector: map[string]string{"spiralbench.io/test-node": node},
+		Tolerations:  []corev1.Toleration{{Key: "spiralbench.io/test", Operator: corev1.TolerationOpEqual, Value: node, Effect: corev1.TaintEffectNoSchedule}},
+	}
+	return sb
+}
