@@ -183,7 +183,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
 				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
 			}},
-			Spec:       coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now, RenewTime: &now},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now, RenewTime: &now},
 		}
 		if err := r.Create(ctx, &lease); err != nil {
 			if apierrors.IsAlreadyExists(err) {

@@ -56,7 +56,7 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return nil, fmt.Errorf("Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap
