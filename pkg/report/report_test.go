@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
+)
+
+func finishedBench() *sbv1.SpiralBench {
+	sb := sbtesting.MakeSpiralBench("tcp", "lab").Transport(sbv1.TransportTCP).Obj()
+	sb.UID = "0123456789abcdef"
+	start := metav1.NewTime(time.Date(2026, 11, 22, 1, 2, 3, 0, time.UTC))
+	sb.Status.StartTime = &start
+	sb.Spec.Results = &sbv1.ResultsSpec{Prefix: "/spark-lab/"}
+	p := sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: sbv1.QueueCell{TX: 1, RX: 1}, Workload: sbv1.WorkloadNone}
+	sb.Status.CellResults = []sbv1.CellResult{
+		{Index: 0, Headline: true, Parameters: p, State: sbv1.CellValid, RepeatResults: []sbv1.RepeatResult{
+			{Repeat: 0, State: sbv1.CellValid, MeasuredMilliseconds: 30000, TXMbps: 97200, RXMbps: 97100, RXPackets: 45515625,
+				RXBytes: 364125000000, PacketsPerSecond: 1517187, Drops: 3, DropsKind: "tcp_retrans",
+				CPU: &sbv1.CPUBusy{MasterMilliPercent: 3700, TXMilliPercent: 92000, RXMilliPercent: 91500}},
+			{Repeat: 1, Attempt: 2, State: sbv1.CellValid, TXMbps: 95000, RXMbps: 95000},
+		}},
+		{Index: 1, Parameters: p, State: sbv1.CellFailed, Attempts: 2, Message: "failed after 2 attempt(s): client exited with code 1"},
+	}
+	return sb
+}
+
+func TestObjectsLandUnderPrefixNamespaceNameRun(t *testing.T) {
+	if got := Prefix(finishedBench()); got != "spark-lab/lab/tcp/20261122T010203Z-01234567/" {
+		t.Errorf("Prefix = %q", got)
+	}
+}
+
+func TestCSVHasDAQIRIColumnsAndARowPerRepeat(t *testing.T) {
+	data, err := CSV(finishedBench())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0][:23], ",") != "lang,backend,post_process,payload,batch,pairs,target_gbps,rep,seconds,packets,bytes,pps,gbps,rx_gbps,drops,drops_kind,cpu_master_pct,cpu_tx_pct,cpu_rx_pct,gpu_sm_pct,gpu_mem_pct,post_process_gemm_dim,post_process_sync" {
+		t.Errorf("header %v", rows[0])
+	}
+	if len(rows) != 4 {
+		t.Fatalf("want header + 2 repeats + 1 failed cell, got %d rows", len(rows))
+	}
+	col := map[string]int{}
+	for i, c := range rows[0] {
+		col[c] = i
+	}
+	r := rows[1]
+	for name, want := range map[string]string{"lang": "cpp", "backend": "tcp", "post_process": "none", "payload": "8000", "pairs": "4",
+		"target_gbps": "0.000", "seconds": "30.000", "gbps": "97.200", "rx_gbps": "97.100", "drops": "3", "drops_kind": "tcp_retrans",
+		"cpu_tx_pct": "92.0", "cpu_master_pct": "3.7", "gpu_sm_pct": "", "headline": "true", "state": "Valid"} {
+		if got := r[col[name]]; got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+	if rows[3][col["state"]] != "Failed" || rows[3][col["cell"]] != "1" {
+		t.Errorf("failed cell row %v", rows[3])
+	}
+}
+
+func TestJSONLinesOneRecordPerRepeatAndFailedCell(t *testing.T) {
+	data, err := JSONLines(finishedBench())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 records, got %d", len(lines))
+	}
+	var rec struct {
+		Cell      int32              `json:"cell"`
+		CellState string             `json:"cellState"`
+		Message   string             `json:"message"`
+		Result    *sbv1.RepeatResult `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &rec); err != nil || rec.Result.Attempt != 2 || rec.Result.RXMbps != 95000 {
+		t.Errorf("record 1: %+v %v", rec, err)
+	}
+	rec.Result = nil
+	if err := json.Unmarshal([]byte(lines[2]), &rec); err != nil || rec.CellState != "Failed" || rec.Result != nil || !strings.Contains(rec.Message, "code 1") {
+		t.Errorf("failed cell record: %+v %v", rec, err)
+	}
+	files, err := Files(finishedBench())
+	if err != nil || len(files) != 4 || files["spec.json"] == nil || files["environment.json"] == nil {
+		t.Errorf("files %v %v", len(files), err)
+	}
+}
+
+func TestTableShowsMeanStdLossAndFailures(t *testing.T) {
+	sb := finishedBench()
+	sb.Status.CellResults[0].RXMbps = &sbv1.Statistic{Mean: 97200, StdDev: 2800}
+	sb.Status.CellResults[0].Repeats, sb.Status.CellResults[0].Attempts = 2, 3
+	sb.Status.CellResults[0].LossPPM = 510000
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, sb); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"0*", "8000 B x 4 pairs", "97.20 ± 2.80", "51.00", "2/3", "Failed", "cell 1: failed after 2 attempt(s)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
