@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
@@ -59,10 +60,14 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 	setCondition(sb, sbv1.ConditionCompleted, metav1.ConditionTrue, sbv1.ReasonAllCellsDone, msg)
 	setCondition(sb, sbv1.ConditionFailed, metav1.ConditionFalse, sbv1.ReasonAllCellsDone, msg)
 	var rules []sbv1.AcceptanceRule
-	if sb.Spec.Acceptance != nil {
-		rules = sb.Spec.Acceptance.Rules
+	var held, broken []string
+	if a := sb.Spec.Acceptance; a != nil {
+		rules = a.Rules
+		if a.Baseline != nil {
+			held, broken = r.compareBaseline(ctx, sb, *a.Baseline)
+		}
 	}
-	v := acceptance.Judge(rules, sb.Status.CellResults)
+	v := acceptance.JudgeWith(rules, sb.Status.CellResults, held, broken)
 	status, kind := metav1.ConditionTrue, corev1.EventTypeNormal
 	if !v.Passed {
 		status, kind = metav1.ConditionFalse, corev1.EventTypeWarning
@@ -71,4 +76,12 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 	r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, "Completed", "Run", "%s", msg)
 	r.Recorder.Eventf(sb, nil, kind, v.Reason, "Judge", "%s", clip(v.Message, 1000))
 	r.releaseNodes(ctx, sb, sb.Status.Nodes)
+}
+
+func (r *SpiralBenchReconciler) compareBaseline(ctx context.Context, sb *sbv1.SpiralBench, spec sbv1.BaselineSpec) (held, broken []string) {
+	var base sbv1.SpiralBench
+	if err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: spec.SpiralBenchName}, &base); err != nil {
+		return nil, []string{fmt.Sprintf("baseline %s: %v", spec.SpiralBenchName, err)}
+	}
+	return acceptance.CompareBaseline(spec, sb.Status.CellResults, sb.Status.Environment, &base)
 }

@@ -19,10 +19,15 @@ type Verdict struct {
 // Judge checks every rule against the cells it selects. A rule that selects no measured cell
 // fails: a gate must never pass because nothing was measured.
 func Judge(rules []sbv1.AcceptanceRule, cells []sbv1.CellResult) Verdict {
-	if len(rules) == 0 {
+	return JudgeWith(rules, cells, nil, nil)
+}
+
+// JudgeWith is Judge plus what a baseline comparison held and broke.
+func JudgeWith(rules []sbv1.AcceptanceRule, cells []sbv1.CellResult, baselineHeld, baselineBroken []string) Verdict {
+	if len(rules) == 0 && len(baselineHeld) == 0 && len(baselineBroken) == 0 {
 		return Verdict{Passed: true, Reason: sbv1.ReasonNoRules, Message: "no acceptance rules"}
 	}
-	var broken, held []string
+	held, broken := append([]string{}, baselineHeld...), append([]string{}, baselineBroken...)
 	for _, rule := range rules {
 		if msg, ok := judgeRule(rule, cells); ok {
 			held = append(held, msg)

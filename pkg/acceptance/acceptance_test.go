@@ -64,3 +64,35 @@ func TestAGateNeverPassesOnNothing(t *testing.T) {
 		t.Errorf("no rules: %+v", v)
 	}
 }
+
+func TestBaselineRegressionAndEnvironment(t *testing.T) {
+	base := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted,
+		Environment: &sbv1.Environment{GPUDriver: "580.95", Kernel: "6.11"},
+		CellResults: []sbv1.CellResult{cell(0, true, 8000, 4, 100000, 0, sbv1.CellValid), cell(1, false, 1000, 4, 50000, 0, sbv1.CellValid)}}}
+	now := []sbv1.CellResult{cell(0, true, 8000, 4, 96000, 0, sbv1.CellValid), cell(1, false, 1000, 4, 49000, 0, sbv1.CellValid)}
+	env := &sbv1.Environment{GPUDriver: "590.10", Kernel: "6.11"}
+	spec := sbv1.BaselineSpec{SpiralBenchName: "driver-580", MaxRegressionPercent: ptr.To[int32](5)}
+
+	held, broken := CompareBaseline(spec, now, env, base)
+	if len(broken) != 0 || len(held) != 1 || !strings.Contains(held[0], "2 cells within 5%") {
+		t.Errorf("4%% and 2%% below are within 5%%: held %v broken %v", held, broken)
+	}
+	spec.MaxRegressionPercent = ptr.To[int32](3)
+	_, broken = CompareBaseline(spec, now, env, base)
+	if len(broken) != 1 || !strings.Contains(broken[0], "cell 0 RxMbps 96000 is more than 3% below the baseline's 100000") {
+		t.Errorf("4%% below breaks a 3%% limit: %v", broken)
+	}
+	spec.RequireSameEnvironment = true
+	_, broken = CompareBaseline(spec, now, env, base)
+	if len(broken) != 1 || !strings.Contains(broken[0], `gpuDriver "590.10" vs "580.95"`) {
+		t.Errorf("a different driver must be named: %v", broken)
+	}
+	base.Status.Phase = sbv1.PhaseRunning
+	if _, broken = CompareBaseline(spec, now, env, base); len(broken) != 1 {
+		t.Errorf("an unfinished baseline cannot vouch: %v", broken)
+	}
+	v := JudgeWith(nil, now, nil, []string{"baseline x: broken"})
+	if v.Passed || !strings.Contains(v.Message, "baseline x") {
+		t.Errorf("a broken baseline fails the verdict: %+v", v)
+	}
+}

@@ -1,0 +1,71 @@
+package acceptance
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/utils/ptr"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// CompareBaseline checks each measured cell against the baseline's cell of the same
+// parameters: its RX throughput may fall at most maxRegressionPercent below. With
+// requireSameEnvironment, differing GPU driver, NIC firmware, kernel or image break the
+// comparison instead. It returns what held and what broke.
+func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.Environment, base *sbv1.SpiralBench) (held, broken []string) {
+	name := "baseline " + spec.SpiralBenchName
+	if base.Status.Phase != sbv1.PhaseCompleted {
+		return nil, []string{fmt.Sprintf("%s has not completed (phase %q)", name, base.Status.Phase)}
+	}
+	if spec.RequireSameEnvironment {
+		if diff := envDiff(env, base.Status.Environment); diff != "" {
+			return nil, []string{fmt.Sprintf("%s ran on a different environment: %s", name, diff)}
+		}
+	}
+	limit := int64(ptr.Deref(spec.MaxRegressionPercent, 5))
+	byParams := map[sbv1.CellParameters]sbv1.CellResult{}
+	for _, c := range base.Status.CellResults {
+		byParams[c.Parameters] = c
+	}
+	compared := 0
+	for _, c := range cells {
+		b, ok := byParams[c.Parameters]
+		if !ok || b.RXMbps == nil || b.State != sbv1.CellValid {
+			continue
+		}
+		compared++
+		if c.RXMbps == nil || c.State == sbv1.CellFailed {
+			broken = append(broken, fmt.Sprintf("%s: cell %d has no result to compare (%s)", name, c.Index, c.State))
+			continue
+		}
+		// Integer arithmetic: now*100 >= base*(100-limit) means within the allowed regression.
+		if c.RXMbps.Mean*100 < b.RXMbps.Mean*(100-limit) {
+			broken = append(broken, fmt.Sprintf("%s: cell %d RxMbps %d is more than %d%% below the baseline's %d",
+				name, c.Index, c.RXMbps.Mean, limit, b.RXMbps.Mean))
+		}
+	}
+	if compared == 0 {
+		return nil, []string{name + ": no cell shares its parameters with a valid baseline cell"}
+	}
+	if len(broken) == 0 {
+		held = []string{fmt.Sprintf("%s: %d cells within %d%% of the baseline's RxMbps", name, compared, limit)}
+	}
+	return held, broken
+}
+
+func envDiff(a, b *sbv1.Environment) string {
+	if a == nil || b == nil {
+		return "environment not recorded"
+	}
+	var d []string
+	for _, f := range []struct{ name, x, y string }{
+		{"gpuDriver", a.GPUDriver, b.GPUDriver}, {"nicFirmware", a.NICFirmware, b.NICFirmware},
+		{"kernel", a.Kernel, b.Kernel}, {"image", a.Image, b.Image},
+	} {
+		if f.x != f.y {
+			d = append(d, fmt.Sprintf("%s %q vs %q", f.name, f.x, f.y))
+		}
+	}
+	return strings.Join(d, ", ")
+}
