@@ -8,7 +8,7 @@ CHART        ?= charts/spiralbench
 export HELM
 
 ##@ Local cluster
-.PHONY: cluster-up cluster-down cluster-status s3-up s3-down images helm chart-sync chart-verify e2e-smoke
+.PHONY: cluster-up cluster-down cluster-status s3-up s3-down s3-smoke images helm chart-sync chart-verify e2e-smoke
 
 cluster-up: ## Start the single-node cluster (root); prints the kubeconfig path.
 	hack/local-cluster.sh up
@@ -24,6 +24,9 @@ s3-up: ## Start the versitygw S3 server on 127.0.0.1 (S3_PORT, default 7070).
 
 s3-down: ## Stop the S3 server and delete its data.
 	hack/s3-server.sh down
+
+s3-smoke: ## Write, stop (unreachable), restart, read back, down: the S3 server's fault-test path.
+	hack/s3-smoke.sh
 
 images: ## Build bin/manager and the image tarballs (build/images/); import them when the cluster runs.
 	hack/build-images.sh all
