@@ -33,7 +33,7 @@ images: ## Build bin/manager and the image tarballs (build/images/); import them
 	@if hack/local-cluster.sh status >/dev/null 2>&1; then hack/local-cluster.sh load build/images/*.tar; \
 	else echo "cluster not running: tarballs left in build/images/"; fi
 
-helm: $(HELM) ## Build Helm $(HELM_VERSION) into bin/.
+helm: $(HELM) ## Build Helm (HELM_VERSION, v3.22.0) into bin/.
 
 # The version ldflag matters: an unstamped helm calls itself v3.0.0-unreleased... and refuses
 # charts whose kubeVersion range it then misjudges.
