@@ -33,6 +33,8 @@ diagnose() {
   kubectl -n "$NS" describe deployment "$RELEASE-manager" >&2 || true
   kubectl -n "$NS" logs "deployment/$RELEASE-manager" --tail=50 >&2 || true
   kubectl get spiralbench -A -o yaml >&2 || true
+  # The component logs go with the state dir on down; show their ends first.
+  tail -n 15 "${SPIRALBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench}"/cluster/logs/*.log >&2 || true
 }
 
 finish() {
