@@ -7,6 +7,7 @@
 #   hack/local-cluster.sh down      stop everything by PID, put the host back, remove the state
 #   hack/local-cluster.sh status    what runs, the node, and what is left on the host
 #   hack/local-cluster.sh load TAR...   import image tarballs into the cluster's containerd
+#   hack/local-cluster.sh running   exit 0 when the cluster's containerd and apiserver run
 #
 # State lives in $CLUSTER_DIR (default ~/.cache/spiralbench/cluster); see docs/local-cluster.md.
 set -euo pipefail
@@ -234,5 +235,6 @@ case ${1:-} in
   down) down ;;
   status) status ;;
   load) shift; load "$@" ;;
-  *) echo "usage: $0 up|down|status|load TAR..." >&2; exit 2 ;;
+  running) alive containerd && alive kube-apiserver ;;
+  *) echo "usage: $0 up|down|status|running|load TAR..." >&2; exit 2 ;;
 esac

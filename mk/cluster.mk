@@ -30,7 +30,7 @@ s3-smoke: ## Write, stop (unreachable), restart, read back, down: the S3 server'
 
 images: ## Build bin/manager and the image tarballs (build/images/); import them when the cluster runs.
 	hack/build-images.sh all
-	@if hack/local-cluster.sh status >/dev/null 2>&1; then hack/local-cluster.sh load build/images/*.tar; \
+	@if hack/local-cluster.sh running; then hack/local-cluster.sh load build/images/*.tar; \
 	else echo "cluster not running: tarballs left in build/images/"; fi
 
 helm: $(HELM) ## Build Helm (HELM_VERSION, v3.22.0) into bin/.
