@@ -182,8 +182,7 @@ down() {
   local t0=$SECONDS c p
   if alive kube-apiserver && alive kubelet; then
     # No controller may recreate pods while the kubelet tears them down (CNI DEL, unmounts).
-    stop kube-controller-manager
-    stop kube-scheduler
+    stop kube-controller-manager & stop kube-scheduler & wait
     kubectl_admin delete pods --all -A --grace-period=1 --timeout=60s 2>&1 | tail -n 2 || true
   fi
   stop kubelet
@@ -196,9 +195,7 @@ down() {
   for p in $(pgrep -f "containerd-shim-runc-v2 .*-address $CONTAINERD_SOCK" || true); do
     kill "$p" 2>/dev/null && echo "stopped shim (pid $p)"
   done
-  stop containerd
-  stop kube-controller-manager
-  stop kube-scheduler
+  stop containerd & stop kube-controller-manager & stop kube-scheduler & wait
   stop kube-apiserver
   stop etcd
   restore_host

@@ -53,7 +53,7 @@ stop() {
   p=$(pid_of "$name") || return 0
   if kill -0 "$p" 2>/dev/null; then
     kill "$p"
-    for ((i = 0; i < 20; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.5; done
+    for ((i = 0; i < 100; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$p" 2>/dev/null && kill -9 "$p"
     echo "stopped $name (pid $p)"
   fi
