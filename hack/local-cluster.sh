@@ -13,8 +13,11 @@
 set -euo pipefail
 HACK=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HACK/.." && pwd)
+# shellcheck source=hack/cluster/common.sh
 . "$HACK/cluster/common.sh"
+# shellcheck source=hack/cluster/pki.sh
 . "$HACK/cluster/pki.sh"
+# shellcheck source=hack/cluster/host-state.sh
 . "$HACK/cluster/host-state.sh"
 
 # Pods on the bridge reach the apiserver through the `kubernetes` Service IP. There is no

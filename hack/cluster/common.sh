@@ -1,3 +1,5 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # the variables are used by the scripts that source this file
 # Settings and helpers shared by hack/local-cluster.sh and its parts. Sourced, not run.
 # Every setting can be overridden from the environment.
 : "${K8S_VERSION:=1.35.4}"

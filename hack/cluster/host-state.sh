@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # What the cluster changes on the host, recorded before the first `up` and put back by `down`.
 # Sourced by hack/local-cluster.sh after common.sh.
 #
@@ -95,7 +96,7 @@ restore_host() {
 host_leftovers() {
   local p
   awk -v r="$CLUSTER_DIR" '$2 == r || index($2, r "/") == 1 {print "mount " $2}' /proc/self/mounts
-  ls /run/netns 2>/dev/null | grep '^cni-' | sed 's/^/netns /'
+  for p in /run/netns/cni-*; do [[ -e $p ]] && echo "netns ${p##*/}"; done
   ip link show "$CLUSTER_BRIDGE" >/dev/null 2>&1 && echo "bridge $CLUSTER_BRIDGE"
   for p in iptables ip6tables; do
     $p-save 2>/dev/null | awk -v p="$p" '/^:(KUBE|SPIRALBENCH)-/ {print p " chain " substr($1, 2)}'

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Cluster PKI with openssl and one kubeconfig per client. Sourced by hack/local-cluster.sh
 # after common.sh; does nothing when $PKI/ca.crt exists (certificates live as long as the state dir).
 
