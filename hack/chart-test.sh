@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Chart test: helm lint, then helm template with default and overridden values, checking that
+# the rendered objects say what the values and config/ say (RBAC rules identical to
+# config/rbac, CRD identical to config/crd/bases, flags, env, optional objects).
+# Needs $HELM (make helm) and python3 with PyYAML (Debian python3-yaml).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+HELM=${HELM:-$(ls "$ROOT"/bin/helm-v* 2>/dev/null | tail -n1)}
+[[ -x $HELM ]] || { echo "no helm: run make helm" >&2; exit 1; }
+CHART="$ROOT/charts/spiralbench"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export HELM_CACHE_HOME="$tmp/cache" HELM_CONFIG_HOME="$tmp/config" HELM_DATA_HOME="$tmp/data"
+
+"$HELM" lint --strict "$CHART"
+"$HELM" lint --strict "$CHART" --set rbac.extraRules[0].apiGroups[0]=x,rbac.extraRules[0].resources[0]=y,rbac.extraRules[0].verbs[0]=get >/dev/null
+# Offline, helm assumes Kubernetes v1.20, older than the chart's kubeVersion range.
+render() {
+  local out=$1; shift
+  "$HELM" template sb "$CHART" --namespace spiralbench-system --include-crds --kube-version "${K8S_VERSION:-1.35.4}" "$@" >"$tmp/$out.yaml"
+}
+render defaults
+render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pullPolicy=Never \
+  --set leaderElection.enabled=false,metrics.port=9090,hostNetwork=true \
+  --set bucket.endpoint=http://127.0.0.1:7070,bucket.bucket=results,bucket.credentialsSecret=s3-creds \
+  --set dataplane.image=spiralbench/dataplane:dev \
+  --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list'
+render nometrics --set metrics.port=0
+
+python3 - "$ROOT" "$tmp" <<'PY'
+import sys, yaml
+root, tmp = sys.argv[1:]
+failed = []
+passed = 0
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    global passed
+    if ok: passed += 1
+    else: failed.append(what)
+def objs(name):
+    return {(o["kind"], o["metadata"]["name"]): o for o in yaml.safe_load_all(open(f"{tmp}/{name}.yaml")) if o}
+def load(path):
+    return next(o for o in yaml.safe_load_all(open(f"{root}/{path}")) if o)
+def container(o):
+    return o[("Deployment", "sb-manager")]["spec"]["template"]["spec"]["containers"][0]
+def env(c):
+    return {e["name"]: e.get("value") for e in c["env"]}
+
+d, c, n = objs("defaults"), objs("custom"), objs("nometrics")
+role_rules = load("config/rbac/role.yaml")["rules"]
+check(d[("ClusterRole", "sb-manager")]["rules"] == role_rules, "ClusterRole rules == config/rbac/role.yaml")
+check(c[("ClusterRole", "sb-manager")]["rules"] == role_rules + [{"apiGroups": [""], "resources": ["pods"], "verbs": ["list"]}],
+      "rbac.extraRules appended after the generated rules")
+check(d[("Role", "sb-manager-leader-election")]["rules"] == load("config/rbac/leader_election_role.yaml")["rules"],
+      "leader-election Role rules == config/rbac/leader_election_role.yaml")
+crd = load("config/crd/bases/spiralbench.io_spiralbenches.yaml")
+check(d[("CustomResourceDefinition", crd["metadata"]["name"])] == crd, "CRD == config/crd/bases")
+for kind in ("ServiceAccount", "ClusterRoleBinding", "RoleBinding", "Deployment"):
+    check(any(k == kind for k, _ in d), f"{kind} rendered")
+check(d[("Service", "sb-manager-metrics")]["spec"]["ports"][0]["port"] == 8080, "metrics Service on 8080")
+check(("Service", "sb-manager-metrics") not in n, "metrics.port=0: no metrics Service")
+check("--metrics-bind-address=0" in container(n)["args"], "metrics.port=0: --metrics-bind-address=0")
+
+dc, cc = container(d), container(c)
+check(dc["image"] == "ghcr.io/spiralbench/manager:v0.1.0", "default image tag is the appVersion")
+check("--leader-elect=true" in dc["args"] and "--metrics-bind-address=:8080" in dc["args"], "default flags")
+check(cc["image"] == "spiralbench/manager:dev" and cc["imagePullPolicy"] == "Never", "image override")
+check("--leader-elect=false" in cc["args"] and "--metrics-bind-address=:9090" in cc["args"], "leaderElection and metrics.port flags")
+check(c[("Deployment", "sb-manager")]["spec"]["template"]["spec"].get("hostNetwork") is True, "hostNetwork")
+e = env(cc)
+check(e["SPIRALBENCH_BUCKET_ENDPOINT"] == "http://127.0.0.1:7070" and e["SPIRALBENCH_BUCKET"] == "results"
+      and e["SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"] == "s3-creds" and e["SPIRALBENCH_BUCKET_REGION"] == "us-east-1",
+      "bucket defaults reach the manager's environment")
+check(e["SPIRALBENCH_DATAPLANE_IMAGE"] == "spiralbench/dataplane:dev", "dataplane image reaches the manager's environment")
+check(not any("SECRET_ACCESS_KEY" in str(v) for v in e), "no credentials in the Deployment")
+print(f"chart test: {passed} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
+PY
