@@ -81,8 +81,10 @@ build: generate ## Build the manager binary.
 run: manifests generate ## Run the manager against the current kubeconfig.
 	go run ./cmd/manager
 
-# Data plane targets (dataplane, test-dataplane) live in their own fragment.
+# Data plane targets (dataplane, test-dataplane) and the local cluster, S3 server, images and
+# chart (cluster-up, s3-up, images, chart-verify, ...) live in their own fragments.
 -include mk/dataplane.mk
+-include mk/cluster.mk
 
 ##@ Tools
 $(LOCALBIN):

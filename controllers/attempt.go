@@ -42,7 +42,8 @@ type outcome struct {
 }
 
 func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, attempt int32) cellpod.Input {
-	return cellpod.Input{Bench: sb, Cell: cell, Repeat: repeat, Attempt: attempt, Nodes: sb.Status.Nodes, DefaultImage: r.DefaultImage}
+	return cellpod.Input{Bench: sb, Cell: cell, Repeat: repeat, Attempt: attempt, Nodes: sb.Status.Nodes,
+		DefaultImage: r.DefaultImage, PullPolicy: r.PullPolicy}
 }
 
 // startAttempt creates the receiver pod of the next repeat of cell and records the attempt.

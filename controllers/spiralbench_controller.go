@@ -47,6 +47,10 @@ type SpiralBenchReconciler struct {
 	LeaseNamespace string
 	// Uploader puts results into buckets.
 	Uploader bucket.Uploader
+	// PullPolicy of cell pods; empty means IfNotPresent.
+	PullPolicy corev1.PullPolicy
+	// DefaultBucket receives the results of benches without spec.results, when set.
+	DefaultBucket BucketDefaults
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration

@@ -21,14 +21,34 @@ const (
 	maxUploadRetry = 60 * time.Second
 )
 
+// BucketDefaults is the operator-wide bucket (Helm values bucket.*) for benches that name
+// none; its credentials Secret lives in the manager's namespace.
+type BucketDefaults struct {
+	Endpoint, Bucket, Region, CredentialsSecret string
+	Namespace                                   string
+}
+
+// target returns the bench's bucket and the namespace of its Secret, or nil for none.
+func (r *SpiralBenchReconciler) target(sb *sbv1.SpiralBench) (*sbv1.ResultsSpec, string) {
+	if sb.Spec.Results != nil {
+		return sb.Spec.Results, sb.Namespace
+	}
+	d := r.DefaultBucket
+	if d.Bucket == "" {
+		return nil, ""
+	}
+	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
+		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}, d.Namespace
+}
+
 // uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
 // status, says why in ResultsUploaded=False, and asks to be called again after a backoff.
 func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.SpiralBench) time.Duration {
-	spec := sb.Spec.Results
+	spec, secretNS := r.target(sb)
 	if spec == nil || meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded) {
 		return 0
 	}
-	uris, err := r.upload(ctx, sb)
+	uris, err := r.upload(ctx, sb, spec, secretNS)
 	if err != nil {
 		msg := clip(err.Error(), 1000)
 		if setCondition(sb, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, msg) {
@@ -38,16 +58,15 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 		return min(max(since/2, minUploadRetry), maxUploadRetry)
 	}
 	sb.Status.Artifacts = &sbv1.Artifacts{RunID: report.RunID(sb), URIs: uris}
-	msg := fmt.Sprintf("%d objects in s3://%s/%s", len(uris), spec.Bucket, report.Prefix(sb))
+	msg := fmt.Sprintf("%d objects in s3://%s/%s", len(uris), spec.Bucket, report.Prefix(sb, spec.Prefix))
 	setCondition(sb, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded, msg)
 	r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonUploaded, "Upload", "%s", msg)
 	return 0
 }
 
-func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
-	spec := sb.Spec.Results
+func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
 	var secret corev1.Secret
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
 		return nil, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
 	}
 	t := bucket.Target{
@@ -71,5 +90,5 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	return r.Uploader.Upload(ctx, t, report.Prefix(sb), files)
+	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
 }

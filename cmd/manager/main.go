@@ -3,8 +3,10 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -24,11 +26,29 @@ func main() {
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health and readiness probes bind to")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
-	flag.StringVar(&dataplaneImage, "dataplane-image", "spiralbench/dataplane:dev", "image of cell pods for benches that name none")
-	flag.StringVar(&leaseNamespace, "lease-namespace", envOr("POD_NAMESPACE", "spiralbench-system"), "namespace of the per-node Leases that keep benches apart")
+	var pullPolicy string
+	var defaults controllers.BucketDefaults
+	flag.StringVar(&dataplaneImage, "dataplane-image", envOr("SPIRALBENCH_DATAPLANE_IMAGE", "spiralbench/dataplane:dev"), "image of cell pods for benches that name none ($SPIRALBENCH_DATAPLANE_IMAGE)")
+	flag.StringVar(&pullPolicy, "dataplane-pull-policy", envOr("SPIRALBENCH_DATAPLANE_PULL_POLICY", "IfNotPresent"), "pull policy of cell pods: Always, IfNotPresent or Never ($SPIRALBENCH_DATAPLANE_PULL_POLICY)")
+	flag.StringVar(&leaseNamespace, "lease-namespace", envOr("POD_NAMESPACE", "spiralbench-system"), "namespace of the per-node Leases that keep benches apart, and of the default bucket's Secret ($POD_NAMESPACE)")
+	flag.StringVar(&defaults.Endpoint, "bucket-endpoint", os.Getenv("SPIRALBENCH_BUCKET_ENDPOINT"), "default results bucket endpoint for benches without spec.results ($SPIRALBENCH_BUCKET_ENDPOINT)")
+	flag.StringVar(&defaults.Bucket, "bucket", os.Getenv("SPIRALBENCH_BUCKET"), "default results bucket; empty: none ($SPIRALBENCH_BUCKET)")
+	flag.StringVar(&defaults.Region, "bucket-region", envOr("SPIRALBENCH_BUCKET_REGION", "us-east-1"), "default results bucket region ($SPIRALBENCH_BUCKET_REGION)")
+	flag.StringVar(&defaults.CredentialsSecret, "bucket-credentials-secret", os.Getenv("SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"), "Secret in the manager's namespace with accessKeyID and secretAccessKey for the default bucket ($SPIRALBENCH_BUCKET_CREDENTIALS_SECRET)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	switch corev1.PullPolicy(pullPolicy) {
+	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
+	default:
+		fmt.Fprintf(os.Stderr, "--dataplane-pull-policy %q: use Always, IfNotPresent or Never\n", pullPolicy)
+		os.Exit(2)
+	}
+	if (defaults.Bucket == "") != (defaults.Endpoint == "") || (defaults.Bucket != "" && defaults.CredentialsSecret == "") {
+		fmt.Fprintln(os.Stderr, "a default bucket needs --bucket, --bucket-endpoint and --bucket-credentials-secret together")
+		os.Exit(2)
+	}
+	defaults.Namespace = leaseNamespace
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("setup")
 
@@ -52,8 +72,10 @@ func main() {
 		APIReader:      mgr.GetAPIReader(),
 		Recorder:       mgr.GetEventRecorder("spiralbench-controller"),
 		DefaultImage:   dataplaneImage,
+		PullPolicy:     corev1.PullPolicy(pullPolicy),
 		LeaseNamespace: leaseNamespace,
 		Uploader:       bucket.MinIO{},
+		DefaultBucket:  defaults,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)

@@ -54,6 +54,8 @@ type Input struct {
 	Nodes []string
 	// DefaultImage is used when the bench names none.
 	DefaultImage string
+	// PullPolicy of the data plane image; empty means IfNotPresent.
+	PullPolicy corev1.PullPolicy
 }
 
 // Name is the deterministic pod name of a role: a restarted controller finds its pods by it.
@@ -123,7 +125,7 @@ func Build(in Input, role, serverAddress string) *corev1.Pod {
 	c := corev1.Container{
 		Name:                     "dataplane",
 		Image:                    image,
-		ImagePullPolicy:          corev1.PullIfNotPresent,
+		ImagePullPolicy:          pullPolicy(in.PullPolicy),
 		Command:                  []string{"spiral-dataplane"},
 		Args:                     Args(in, role, serverAddress),
 		TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
@@ -405,3 +407,10 @@ func orNone(k sbv1.WorkloadKind) sbv1.WorkloadKind {
 }
 
 func itoa[T ~int32 | ~int](v T) string { return strconv.Itoa(int(v)) }
+
+func pullPolicy(p corev1.PullPolicy) corev1.PullPolicy {
+	if p == "" {
+		return corev1.PullIfNotPresent
+	}
+	return p
+}

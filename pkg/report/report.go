@@ -36,10 +36,10 @@ func RunID(sb *sbv1.SpiralBench) string {
 }
 
 // Prefix is the object key prefix: <prefix>/<namespace>/<name>/<run-id>/.
-func Prefix(sb *sbv1.SpiralBench) string {
+func Prefix(sb *sbv1.SpiralBench, prefix string) string {
 	var parts []string
-	if sb.Spec.Results != nil && strings.Trim(sb.Spec.Results.Prefix, "/") != "" {
-		parts = append(parts, strings.Trim(sb.Spec.Results.Prefix, "/"))
+	if p := strings.Trim(prefix, "/"); p != "" {
+		parts = append(parts, p)
 	}
 	return strings.Join(append(parts, sb.Namespace, sb.Name, RunID(sb)), "/") + "/"
 }

@@ -34,7 +34,7 @@ func finishedBench() *sbv1.SpiralBench {
 }
 
 func TestObjectsLandUnderPrefixNamespaceNameRun(t *testing.T) {
-	if got := Prefix(finishedBench()); got != "spark-lab/lab/tcp/20261122T010203Z-01234567/" {
+	if got := Prefix(finishedBench(), "/spark-lab/"); got != "spark-lab/lab/tcp/20261122T010203Z-01234567/" {
 		t.Errorf("Prefix = %q", got)
 	}
 }
