@@ -37,16 +37,20 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_sm_mpct", -1},
       {"gpu_mem_mpct", -1},
   };
-  std::string reason = r.reason;
-  // The reason is the only unbounded field: cut it until the whole object fits. Escaping can
-  // make the cut text longer than its byte count, so measure the dump each time.
-  for (;;) {
+  auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
-    std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    if (text.size() <= kSummaryMaxBytes || reason.empty()) return text;
-    const size_t cut = text.size() - kSummaryMaxBytes + 3;
-    reason = cut >= reason.size() ? "" : reason.substr(0, reason.size() - cut) + "...";
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::string text = dump_with(r.reason);
+  if (text.size() <= kSummaryMaxBytes) return text;
+  // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes
+  // the cost per character uneven, so search on the dumped size.
+  size_t fits = 0, too_long = r.reason.size();
+  while (too_long - fits > 1) {
+    const size_t mid = (fits + too_long) / 2;
+    (dump_with(r.reason.substr(0, mid) + "...").size() <= kSummaryMaxBytes ? fits : too_long) = mid;
   }
+  return dump_with(r.reason.substr(0, fits) + "...");
 }
 
 bool write_summary(const Cell& cell, const RunResult& r) {
