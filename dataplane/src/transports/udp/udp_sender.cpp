@@ -67,10 +67,16 @@ void UdpSender::run_queue(size_t q, std::stop_token stop) {
   Socket& s = sockets_[q];
   const uint32_t payload = cell_.payload_bytes;
   std::optional<TokenBucket> bucket;
+  uint32_t per_wakeup = 1;  // datagrams worth waking up for
   if (cell_.target_mbps) {
     const double bytes_per_second = static_cast<double>(cell_.target_mbps) * 1e6 / 8.0 / cell_.pairs;
-    // About a millisecond of tokens: enough to absorb sleep overshoot, small enough not to burst.
-    const double burst = std::max<double>(double(payload) * segments_per_message_, bytes_per_second / 1000.0);
+    // Sleep for ~50 us of traffic at a time: fewer syscalls than one datagram per wake-up,
+    // bursts far below what a receive buffer holds.
+    per_wakeup = std::clamp<uint32_t>(static_cast<uint32_t>(bytes_per_second * 50e-6 / payload), 1, cell_.batch);
+    // 20 ms of tokens (at most 8 MiB, a quarter of the default receive buffer): a sender that
+    // lost its core to another process catches up and still holds the target on a busy host.
+    const double burst = std::max<double>(double(payload) * std::max(segments_per_message_, per_wakeup),
+                                          std::min(bytes_per_second * 0.020, double(8u << 20)));
     bucket.emplace(bytes_per_second, burst, now_ns());
     prctl(PR_SET_TIMERSLACK, 1000UL);  // 1 us: nanosleep wakes close to the asked time
   }
@@ -82,12 +88,13 @@ void UdpSender::run_queue(size_t q, std::stop_token stop) {
     if (p == Phase::drain) break;
     uint32_t n = cell_.batch;
     if (bucket) {
-      n = bucket->take(now_ns(), payload, cell_.batch);
-      if (n == 0) {
-        int64_t wait = bucket->wait_ns(now_ns(), payload);
-        if (wait > 2000) sleep_ns(wait);
+      const int64_t wait = bucket->wait_ns(now_ns(), payload * per_wakeup);
+      if (wait > 2000) {
+        sleep_ns(wait);
         continue;
       }
+      n = bucket->take(now_ns(), payload, cell_.batch);
+      if (n == 0) continue;
     }
     const bool measured = p == Phase::measure;
     const uint16_t flags = measured ? kFlagMeasured : 0;
