@@ -23,7 +23,7 @@ void TcpReceiver::open() {
     p.listener = tcp_listen(ipv4_address(cell_.bind_address, static_cast<uint16_t>(cell_.base_port + i)));
     // Set on the listener so accepted sockets inherit it before the window is negotiated.
     if (cell_.socket_buffer_bytes) set_buffer(p.listener.get(), BufferSide::receive, cell_.socket_buffer_bytes);
-    p.buffer.resize(std::max<size_t>(kReadBytes, cell_.payload_bytes));
+    p.buffer = PageBuffer(std::max<size_t>(kReadBytes, cell_.payload_bytes));
     ports_.push_back(std::move(p));
   }
 }

@@ -6,6 +6,7 @@
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
 #include "sys/fd.hpp"
+#include "sys/page_buffer.hpp"
 
 namespace spiral::tcp {
 
@@ -21,7 +22,7 @@ class TcpReceiver final : public EngineBase {
   struct Port {
     Fd listener;
     Fd connection;
-    std::vector<char> buffer;
+    PageBuffer buffer;
   };
   Cell cell_;
   std::vector<Port> ports_;

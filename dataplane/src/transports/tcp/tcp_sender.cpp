@@ -25,7 +25,7 @@ void TcpSender::open() {
     });
     if (cell_.tcp_nodelay) set_int_option(c.fd.get(), IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
     set_io_timeout(c.fd.get(), 100);
-    c.message.assign(cell_.payload_bytes, static_cast<char>(0x5a));
+    c.message = PageBuffer(cell_.payload_bytes);
     connections_.push_back(std::move(c));
   }
 }

@@ -6,6 +6,7 @@
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
 #include "sys/fd.hpp"
+#include "sys/page_buffer.hpp"
 
 namespace spiral::tcp {
 
@@ -20,7 +21,7 @@ class TcpSender final : public EngineBase {
 
   struct Connection {
     Fd fd;
-    std::vector<char> message;
+    PageBuffer message;
   };
   Cell cell_;
   std::vector<Connection> connections_;

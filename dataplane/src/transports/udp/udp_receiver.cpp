@@ -45,7 +45,7 @@ void UdpReceiver::open() {
                cell_.socket_buffer_bytes ? cell_.socket_buffer_bytes : kDefaultReceiveBuffer);
     if (cell_.udp_gro) set_int_option(s.fd.get(), SOL_UDP, UDP_GRO, 1, "UDP_GRO");
     set_io_timeout(s.fd.get(), 50);
-    s.buffers.resize(cell_.batch * buffer_bytes_);
+    s.buffers = PageBuffer(cell_.batch * buffer_bytes_, 0);
     s.control.resize(cell_.udp_gro ? cell_.batch * kControlBytes : 0);
     s.iov.resize(cell_.batch);
     s.messages.resize(cell_.batch);

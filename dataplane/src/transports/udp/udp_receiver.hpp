@@ -8,6 +8,7 @@
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
 #include "sys/fd.hpp"
+#include "sys/page_buffer.hpp"
 #include "transports/udp/sequence_tracker.hpp"
 
 namespace spiral::udp {
@@ -23,7 +24,7 @@ class UdpReceiver final : public EngineBase {
 
   struct Socket {
     Fd fd;
-    std::vector<char> buffers;   // batch receive buffers back to back
+    PageBuffer buffers;          // batch receive buffers back to back
     std::vector<char> control;   // GRO cmsg space per message
     std::vector<iovec> iov;
     std::vector<mmsghdr> messages;

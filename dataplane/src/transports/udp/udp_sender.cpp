@@ -42,7 +42,7 @@ void UdpSender::open() {
     set_buffer(s.fd.get(), BufferSide::send, cell_.socket_buffer_bytes ? cell_.socket_buffer_bytes : kDefaultSendBuffer);
     if (cell_.udp_gso) set_int_option(s.fd.get(), SOL_UDP, UDP_SEGMENT, static_cast<int>(cell_.payload_bytes), "UDP_SEGMENT");
     set_io_timeout(s.fd.get(), 100);
-    s.datagrams.assign(size_t{cell_.batch} * cell_.payload_bytes, static_cast<char>(0x5a));
+    s.datagrams = PageBuffer(size_t{cell_.batch} * cell_.payload_bytes);
     const uint32_t max_messages = (cell_.batch + segments_per_message_ - 1) / segments_per_message_;
     s.iov.resize(max_messages);
     s.messages.resize(max_messages);

@@ -8,6 +8,7 @@
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
 #include "sys/fd.hpp"
+#include "sys/page_buffer.hpp"
 
 namespace spiral::udp {
 
@@ -22,7 +23,7 @@ class UdpSender final : public EngineBase {
 
   struct Socket {
     Fd fd;
-    std::vector<char> datagrams;  // batch * payload_bytes, laid out back to back
+    PageBuffer datagrams;  // batch * payload_bytes, laid out back to back
     std::vector<iovec> iov;
     std::vector<mmsghdr> messages;
   };
