@@ -9,6 +9,7 @@
 #
 # Usage: hack/bench/sockets-vs-iperf3.sh [spiral-dataplane binary]
 # Environment: CELL_SECONDS=4 WARMUP_SECONDS=1 PAIRS="1 2 4" MTU=9000
+#   REPEATS=1 (each cell this many times per tool; the run with the median Gb/s is shown)
 #   TX_CORES/RX_CORES (comma lists; default: one core per pair when there are enough, else 0 and 1)
 #   SBW_NS_A/SBW_NS_B (default sbwb-a/sbwb-b: the bench's own wire, removed at exit)
 set -euo pipefail
@@ -18,6 +19,7 @@ BIN=${1:-$ROOT/build/dataplane/spiral-dataplane}
 T=${CELL_SECONDS:-4}
 W=${WARMUP_SECONDS:-1}
 PAIRS=${PAIRS:-1 2 4}
+REPEATS=${REPEATS:-1}
 MTU=${MTU:-9000}
 export SBW_NS_A=${SBW_NS_A:-sbwb-a} SBW_NS_B=${SBW_NS_B:-sbwb-b}
 IP_B=${SBW_IP_B:-10.77.0.2}
@@ -124,12 +126,18 @@ run_spiral() {  # proto bytes pairs rate_mbps extra-args...
       '"\(.rx_gbps * 100 | round / 100) \(if .transport == "udp" then .loss_ppm / 10000 else 0 end) \($tx) \($rx) \(.state)"'
 }
 
+# median_of FUNCTION ARGS...: runs it REPEATS times, prints the output line with the median Gb/s
+median_of() {
+  local i
+  for ((i = 0; i < REPEATS; i++)); do "$@"; done | sort -g -k1,1 | sed -n "$(((REPEATS + 1) / 2))p"
+}
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
-row() { printf "| %-34s | %7s | %7s | %7s | %7s | %7s | %7s | %5s |\n" "$@"; }
+row() { printf "| %-40s | %7s | %7s | %7s | %7s | %7s | %7s | %5s |\n" "$@"; }
 
 echo "# sockets-vs-iperf3 on $(hostname): $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r)"
 echo "# $(iperf3 --version | head -1 | cut -d' ' -f1-2), spiral-dataplane $("$BIN" --version), veth MTU $MTU, ${T} s cells after ${W} s warm-up"
-echo "# TX cores $TX_CORES, RX cores $RX_CORES; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# TX cores $TX_CORES, RX cores $RX_CORES; median of $REPEATS run(s) per cell; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# Gb/s at the receiver; loss: UDP datagrams lost %, CPU: busy % of the TX / RX cores over the run"
 echo
 row "cell" "iperf3" "loss %" "cpu t/r" "spiral" "loss %" "cpu t/r" "ratio"
@@ -137,8 +145,8 @@ row "---" "---:" "---:" "---:" "---:" "---:" "---:" "---:"
 declare -A TCP_RATIO UDP_RATIO UDP_LOSS_OK PACED_OK
 for bytes in 8000 1048576; do
   for n in $PAIRS; do
-    read -r ig il itx irx <<<"$(run_iperf3 tcp $bytes $n 0)"
-    read -r sg sl stx srx state <<<"$(run_spiral tcp $bytes $n 0)"
+    read -r ig il itx irx <<<"$(median_of run_iperf3 tcp $bytes $n 0)"
+    read -r sg sl stx srx state <<<"$(median_of run_spiral tcp $bytes $n 0)"
     label="tcp $([[ $bytes == 1048576 ]] && echo 1MiB || echo ${bytes}B) x$n"
     row "$label" "$ig" "-" "$itx/$irx" "$sg" "-" "$stx/$srx" "$(ratio "$sg" "$ig")"
     TCP_RATIO["$label"]=$(ratio "$sg" "$ig")
@@ -148,21 +156,21 @@ done
 for bytes in 8000 1000; do
   for n in $PAIRS; do
     label="udp ${bytes}B x$n"
-    read -r ig il itx irx <<<"$(run_iperf3 udp $bytes $n 0)"
-    read -r sg sl stx srx state <<<"$(run_spiral udp $bytes $n 0)"
+    read -r ig il itx irx <<<"$(median_of run_iperf3 udp $bytes $n 0)"
+    read -r sg sl stx srx state <<<"$(median_of run_spiral udp $bytes $n 0)"
     row "$label unpaced" "$ig" "$il" "$itx/$irx" "$sg" "$sl" "$stx/$srx" "$(ratio "$sg" "$ig")"
     UDP_RATIO["$label"]=$(ratio "$sg" "$ig")
     UDP_LOSS_OK["$label"]=$(awk -v s="$sl" -v i="$il" 'BEGIN { print (s <= i) ? "yes" : "no" }')
-    read -r gg gl gtx grx gstate <<<"$(run_spiral udp $bytes $n 0 --udp-gso --udp-gro)"
+    read -r gg gl gtx grx gstate <<<"$(median_of run_spiral udp $bytes $n 0 --udp-gso --udp-gro)"
     row "$label unpaced, spiral GSO/GRO" "" "" "" "$gg" "$gl" "$gtx/$grx" "$(ratio "$gg" "$ig")"
     rate=$(awk -v g="$ig" 'BEGIN { printf "%d", g * 900 }')  # 90 % of iperf3's goodput, Mb/s
     if ((rate > 0)); then
-      read -r pg pl ptx prx <<<"$(run_iperf3 udp $bytes $n "$rate")"
-      read -r qg ql qtx qrx qstate <<<"$(run_spiral udp $bytes $n "$rate")"
+      read -r pg pl ptx prx <<<"$(median_of run_iperf3 udp $bytes $n "$rate")"
+      read -r qg ql qtx qrx qstate <<<"$(median_of run_spiral udp $bytes $n "$rate")"
       row "$label @ ${rate} Mb/s (90% iperf3)" "$pg" "$pl" "$ptx/$prx" "$qg" "$ql" "$qtx/$qrx" "$(ratio "$qg" "$pg")"
     fi
     own=$(awk -v g="$sg" 'BEGIN { printf "%d", g * 900 }')  # 90 % of spiral's own goodput
-    read -r og ol otx orx ostate <<<"$(run_spiral udp $bytes $n "$own")"
+    read -r og ol otx orx ostate <<<"$(median_of run_spiral udp $bytes $n "$own")"
     row "$label @ ${own} Mb/s (90% spiral)" "" "" "" "$og" "$ol" "$otx/$orx" ""
     PACED_OK["$label"]="$ol% loss, $ostate"
   done
