@@ -30,13 +30,22 @@ WORK=$(mktemp -d)
 for tool in iperf3 jq ip; do command -v $tool >/dev/null || { echo "missing $tool (hack/deps-dataplane.sh)" >&2; exit 1; }; done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 
+# every process this script started, children first (iperf3 runs inside pipeline subshells)
+descendants() {
+  local child
+  for child in $(pgrep -P "$1"); do
+    descendants "$child"
+    echo "$child"
+  done
+}
 cleanup() {
-  jobs -p | xargs -r kill 2>/dev/null || true
+  kill $(descendants $$) 2>/dev/null || true
   wait 2>/dev/null || true
   "$ROOT/hack/netns-wire.sh" down
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM  # run the EXIT trap when interrupted
 "$ROOT/hack/netns-wire.sh" up "$MTU" >/dev/null
 
 max_pairs=$(tr ' ' '\n' <<<"$PAIRS" | sort -n | tail -1)
@@ -77,7 +86,7 @@ wait_listening() {  # ns port
 # iperf3 cell: N client/server process pairs. Prints "gbps loss_pct cpu_tx cpu_rx".
 run_iperf3() {  # proto bytes pairs rate_mbps(0 = unpaced; udp only)
   local proto=$1 bytes=$2 n=$3 rate=$4 i port
-  local opts=(-t $((T + W)) -O "$W" -l "$bytes" -J)
+  local opts=(-t "$T" -O "$W" -l "$bytes" -J)  # -t counts after the omitted warm-up
   if [[ $proto == udp ]]; then
     opts+=(-u -b "$([[ $rate == 0 ]] && echo 0 || echo "$((rate / n))M")")  # -b is per process
   fi
