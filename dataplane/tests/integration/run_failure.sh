@@ -4,8 +4,13 @@ source "$(dirname "$0")/lib.sh"
 args=(--transport tcp --pairs 1 --base-port 17801 --seconds 3 --warmup-seconds 0.2)
 start server - server "${args[@]}" --bind-address 127.0.0.1 --ready-file "$WORK/ready" --summary-file "$WORK/server.summary"
 start client - client "${args[@]}" --summary-file "$WORK/client.summary"
-for _ in $(seq 100); do [[ -s $WORK/ready ]] && break; sleep 0.05; done
-sleep 0.8  # into the measured window
+# kill the server once data flows on pair 0 (its TCP connection is established), mid-run
+for _ in $(seq 200); do
+  ss -Htn state established '( sport = :17801 )' | grep -q . && break
+  sleep 0.025
+done
+ss -Htn state established '( sport = :17801 )' | grep -q . || fail "the data connection never came up"
+sleep 0.5
 kill -TERM "${PID[server]}"
 finish server
 finish client
