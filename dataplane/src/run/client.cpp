@@ -6,6 +6,7 @@
 #include "control/channel.hpp"
 #include "control/messages.hpp"
 #include "engine/engine_factory.hpp"
+#include "run/outcome.hpp"
 #include "run/roles.hpp"
 #include "run/side_meter.hpp"
 #include "run/wait.hpp"

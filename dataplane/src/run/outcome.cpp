@@ -4,7 +4,6 @@
 #include "output/csv_row.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
-#include "run/roles.hpp"
 
 namespace spiral {
 

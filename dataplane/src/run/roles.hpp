@@ -14,7 +14,4 @@ RunResult run_client(const Cell& cell);
 RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready = [] {});
 RunResult run_loopback(const Cell& cell);
 
-// Failed, Valid or Invalid: the failure of either side first, then the verdict on the numbers.
-void settle(const Cell& cell, RunResult& r, const std::string& failure);
-
 }  // namespace spiral

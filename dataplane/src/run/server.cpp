@@ -10,6 +10,7 @@
 #include "control/messages.hpp"
 #include "engine/engine_factory.hpp"
 #include "output/ready.hpp"
+#include "run/outcome.hpp"
 #include "run/roles.hpp"
 #include "run/side_meter.hpp"
 #include "sys/affinity.hpp"

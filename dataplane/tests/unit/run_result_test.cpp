@@ -3,7 +3,7 @@
 #include "metrics/run_result.hpp"
 #include "metrics/verdict.hpp"
 #include "report_builders.hpp"
-#include "run/roles.hpp"
+#include "run/outcome.hpp"
 
 namespace spiral {
 namespace {
