@@ -1,0 +1,132 @@
+#include "app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "app/errors.hpp"
+#include "config/cell_parse.hpp"
+
+namespace spiral {
+namespace {
+
+using nlohmann::json;
+
+// Each flag writes its value into the cell object only when given.
+class FlagTable {
+ public:
+  explicit FlagTable(CLI::App& app) : app_(app) {}
+
+  template <typename T>
+  void add(const std::string& flag, const std::string& key, const std::string& help) {
+    auto value = std::make_shared<T>();
+    CLI::Option* opt = app_.add_option(flag, *value, help);
+    setters_.push_back([opt, value, key](json& cell) {
+      if (opt->count()) cell[key] = *value;
+    });
+  }
+  void add_list(const std::string& flag, const std::string& key, const std::string& help) {
+    auto value = std::make_shared<std::vector<int>>();
+    CLI::Option* opt = app_.add_option(flag, *value, help)->delimiter(',');
+    setters_.push_back([opt, value, key](json& cell) {
+      if (opt->count()) cell["cores"][key] = *value;
+    });
+  }
+  void add_switch(const std::string& flag, const std::string& key, const std::string& help) {
+    auto value = std::make_shared<bool>(false);
+    CLI::Option* opt = app_.add_flag(flag, *value, help + " (" + flag + "=false turns it off)");
+    setters_.push_back([opt, value, key](json& cell) {
+      if (opt->count()) cell[key] = *value;
+    });
+  }
+  void add_custom(std::function<void(json&)> setter) { setters_.push_back(std::move(setter)); }
+  void apply(json& cell) const {
+    for (const auto& set : setters_) set(cell);
+  }
+
+ private:
+  CLI::App& app_;
+  std::vector<std::function<void(json&)>> setters_;
+};
+
+}  // namespace
+
+std::optional<json> parse_command_line(int argc, const char* const* argv, std::ostream& out) {
+  CLI::App app{"spiral-dataplane: TCP/UDP socket benchmark engine (SpiralBench data plane)",
+               "spiral-dataplane"};
+  app.set_version_flag("--version", SPIRAL_VERSION);
+  app.footer("Flags override the same keys of --cell FILE. See docs/dataplane.md.");
+
+  std::string cell_file;
+  app.add_option("--cell", cell_file, "JSON cell description (the operator's input)");
+  FlagTable flags(app);
+  std::string role_positional;
+  CLI::Option* role_pos = app.add_option("role", role_positional, "server | client | loopback");
+  flags.add_custom([role_pos, &role_positional](json& cell) {
+    if (role_pos->count()) cell["role"] = role_positional;
+  });
+  flags.add<std::string>("--role", "role", "server (receiver), client (sender) or loopback (both)");
+  flags.add<std::string>("--transport", "transport", "tcp | udp");
+  flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per send (tcp) or per datagram (udp)");
+  flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");
+  flags.add<int64_t>("--target-mbps", "target_mbps", "udp pacing, aggregate Mb/s; 0 = unpaced");
+  flags.add<double>("--seconds", "seconds", "measured window");
+  flags.add<double>("--warmup-seconds", "warmup_seconds", "excluded warm-up before the window");
+  flags.add<std::string>("--server-address", "server_address", "where the client connects");
+  flags.add<std::string>("--bind-address", "bind_address", "where the server listens");
+  flags.add<int64_t>("--base-port", "base_port", "pair i uses base_port+i");
+  flags.add<int64_t>("--control-port", "control_port", "control connection (default base_port-1)");
+  flags.add<int64_t>("--connect-timeout-ms", "connect_timeout_ms", "client: wait this long for the server");
+  flags.add<int64_t>("--accept-timeout-ms", "accept_timeout_ms", "server: wait this long for the client");
+  flags.add<int64_t>("--grace-ms", "grace_ms", "server: keep receiving this long after the sender stops");
+  auto master = std::make_shared<int64_t>(-1);
+  CLI::Option* master_opt = app.add_option("--master-core", *master, "core of the main thread (-1 unpinned)");
+  flags.add_custom([master_opt, master](json& cell) {
+    if (master_opt->count()) cell["cores"]["master"] = *master;
+  });
+  flags.add_list("--tx-cores", "tx", "sender cores, pair i on list[i % n], e.g. 2,3");
+  flags.add_list("--rx-cores", "rx", "receiver cores, pair i on list[i % n]");
+  flags.add_switch("--tcp-nodelay", "tcp_nodelay", "set TCP_NODELAY");
+  flags.add_switch("--udp-gso", "udp_gso", "send with UDP GSO (UDP_SEGMENT)");
+  flags.add_switch("--udp-gro", "udp_gro", "receive with UDP GRO");
+  flags.add<int64_t>("--socket-buffer-bytes", "socket_buffer_bytes", "SO_SNDBUF/SO_RCVBUF; 0 = default");
+  flags.add<int64_t>("--batch", "batch", "udp datagrams per sendmmsg/recvmmsg");
+  auto workload = std::make_shared<std::string>();
+  CLI::Option* workload_opt = app.add_option("--workload", *workload, "GPU work in the receive path: none");
+  flags.add_custom([workload_opt, workload](json& cell) {
+    if (workload_opt->count()) cell["workload"] = {{"kind", *workload}};
+  });
+  flags.add<std::string>("--ready-file", "ready_file", "server: written once listening");
+  flags.add<std::string>("--summary-file", "summary_file", "compact JSON summary (<= 4096 bytes)");
+  flags.add_switch("--csv", "csv", "also print DAQIRI's CSV header and row");
+  flags.add<std::string>("--csv-file", "csv_file", "append the CSV row to this file");
+  auto labels = std::make_shared<std::vector<std::string>>();
+  CLI::Option* label_opt = app.add_option("--label", *labels, "KEY=VALUE echoed into the record (repeatable)");
+  flags.add_custom([label_opt, labels](json& cell) {
+    if (!label_opt->count()) return;
+    for (const auto& kv : *labels) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos || eq == 0) throw BadInput("--label: expected KEY=VALUE, got \"" + kv + "\"");
+      cell["labels"][kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return std::nullopt;
+  } catch (const CLI::CallForVersion&) {
+    out << SPIRAL_VERSION << "\n";
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    throw BadInput(e.what());
+  }
+
+  json cell = cell_file.empty() ? json::object() : read_cell_file(cell_file);
+  flags.apply(cell);
+  return cell;
+}
+
+}  // namespace spiral

@@ -1,0 +1,64 @@
+#pragma once
+// One benchmark cell, parsed and validated once at the edge (cell_parse.cpp). Everything after
+// the edge reads these plain values and never parses again.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace spiral {
+
+enum class Transport { tcp, udp };
+enum class Role { server, client, loopback };
+enum class Workload { none };  // GPU kinds (fft, gemm, gemm_fp16) arrive with the CUDA build
+
+const char* to_string(Transport t);
+const char* to_string(Role r);
+const char* to_string(Workload w);
+
+struct CoreMap {
+  int master = -1;              // -1: unpinned
+  std::vector<int> tx, rx;      // queue (pair) i uses list[i % size]; empty: unpinned
+  std::vector<int> tx_workers, rx_workers;  // for engines with separate workers (raw); empty here
+
+  // Core for queue `index` from `list`, -1 when the list is empty.
+  static int for_queue(const std::vector<int>& list, uint32_t index) {
+    return list.empty() ? -1 : list[index % list.size()];
+  }
+};
+
+struct Cell {
+  Transport transport = Transport::tcp;
+  Role role = Role::server;
+  uint32_t payload_bytes = 8000;    // TCP: bytes per send(); UDP: datagram payload (header included)
+  uint32_t pairs = 1;
+  uint64_t target_mbps = 0;         // UDP aggregate pacing target; 0 = unpaced
+  uint64_t duration_ms = 10000;     // measured window ("seconds")
+  uint64_t warmup_ms = 2000;        // before the window, excluded from the numbers
+  std::string server_address = "127.0.0.1";
+  std::string bind_address = "0.0.0.0";
+  uint16_t base_port = 5201;        // pair i uses base_port + i
+  uint16_t control_port = 5200;     // default base_port - 1
+  uint32_t connect_timeout_ms = 10000;
+  uint32_t accept_timeout_ms = 300000;  // server: how long to wait for the client
+  uint32_t grace_ms = 2000;         // server: how long to keep receiving after the sender stopped
+  CoreMap cores;
+  bool tcp_nodelay = false;
+  bool udp_gso = false;
+  bool udp_gro = false;
+  uint64_t socket_buffer_bytes = 0; // 0 = transport default (see docs/dataplane.md)
+  uint32_t batch = 64;              // UDP datagrams per sendmmsg/recvmmsg; 1 for TCP
+  Workload workload = Workload::none;
+  std::string ready_file;
+  std::string summary_file;
+  bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
+  std::string csv_file;             // append the CSV row here (header when the file is new)
+  std::map<std::string, std::string> labels;  // opaque, echoed into the record
+};
+
+constexpr uint32_t kMaxPairs = 64;
+constexpr uint32_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
+constexpr uint32_t kMaxTcpMessage = 64u << 20;
+constexpr uint32_t kMaxBatch = 1024;
+
+}  // namespace spiral

@@ -1,0 +1,29 @@
+#pragma once
+// The control protocol's messages (docs/dataplane.md, "Control protocol"):
+//   client -> server: hello, measure, end{sender report}
+//   server -> client: welcome{run_id} or error{reason}, report{receiver report}
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/cell.hpp"
+#include "metrics/side_report.hpp"
+
+namespace spiral {
+
+constexpr int kProtocolVersion = 1;
+
+nlohmann::json hello_message(const Cell& client);
+// Empty when the client's cell can run against this server's, else what differs.
+std::string hello_mismatch(const nlohmann::json& hello, const Cell& server);
+
+nlohmann::json welcome_message(uint32_t run_id);
+nlohmann::json error_message(const std::string& reason);
+nlohmann::json measure_message();
+nlohmann::json end_message(const SideReport& sender);
+nlohmann::json report_message(const SideReport& receiver);
+
+nlohmann::json to_json(const SideReport& report);
+// Throws RunFailure when fields are missing or of the wrong type.
+SideReport side_report_from_json(const nlohmann::json& j);
+
+}  // namespace spiral

@@ -1,0 +1,48 @@
+#pragma once
+// One run's numbers, combined from the sender's and the receiver's reports.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/cell.hpp"
+#include "metrics/side_report.hpp"
+
+namespace spiral {
+
+enum class RunState { valid, invalid, failed };
+const char* to_string(RunState s);  // "Valid" | "Invalid" | "Failed"
+
+struct PairResult {
+  uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  uint64_t lost = 0, reordered = 0, duplicated = 0, kernel_drops = 0, retrans = 0;
+};
+
+struct RunResult {
+  RunState state = RunState::failed;
+  std::string reason;
+  int64_t seconds_milli = 0;  // the sender's measured window
+  uint64_t tx_packets = 0, tx_bytes = 0, rx_packets = 0, rx_bytes = 0;
+  uint64_t pps = 0;           // at the receiver
+  int64_t tx_mbps = 0, rx_mbps = 0;
+  double tx_gbps = 0, rx_gbps = 0;
+  uint64_t drops = 0;
+  std::string drops_kind;     // udp_gap | tcp_retrans
+  int64_t loss_ppm = 0;       // udp: lost per million sent; tcp: retransmitted per million segments
+  uint64_t lost = 0, reordered = 0, duplicated = 0, stale = 0, malformed = 0, foreign = 0;
+  uint64_t kernel_drops = 0, retrans = 0, segs_out = 0, send_errors = 0;
+  uint64_t tx_bytes_all = 0, rx_bytes_all = 0;  // whole run, warm-up and drain included
+  bool rx_finished = false;                     // every receiver queue saw the end of its stream
+  int64_t cpu_master_mpct = -1, cpu_tx_mpct = -1, cpu_rx_mpct = -1;
+  std::vector<CoreBusy> cores;
+  std::vector<PairResult> pairs;
+  bool has_sender = false, has_receiver = false;
+  std::vector<std::string> problems;  // counter inconsistencies found while combining
+};
+
+// Either report may be missing when a run failed half-way. master_mpct: this process's master.
+RunResult combine(const Cell& cell, const SideReport* sender, const SideReport* receiver, int64_t master_mpct);
+
+// Mean busy share of the distinct cores of `role`, -1 when none is known.
+int64_t mean_busy(const std::vector<CoreBusy>& cores, const std::string& role);
+
+}  // namespace spiral

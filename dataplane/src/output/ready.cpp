@@ -1,0 +1,34 @@
+#include "output/ready.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app/errors.hpp"
+
+namespace spiral {
+
+void announce_ready(const Cell& cell, std::ostream& out) {
+  const std::string line = nlohmann::json{{"event", "ready"},
+                                          {"transport", to_string(cell.transport)},
+                                          {"bind_address", cell.bind_address},
+                                          {"control_port", cell.control_port},
+                                          {"base_port", cell.base_port},
+                                          {"pairs", cell.pairs},
+                                          {"pid", getpid()}}
+                               .dump();
+  out << line << std::endl;  // flushed: a supervisor may be reading the pipe
+  if (cell.ready_file.empty()) return;
+  const std::string tmp = cell.ready_file + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << line << "\n";
+    if (!f) throw BadInput("cannot write ready_file \"" + cell.ready_file + "\"");
+  }
+  if (std::rename(tmp.c_str(), cell.ready_file.c_str()) != 0)
+    throw BadInput(errno_message("cannot write ready_file \"" + cell.ready_file + "\"", errno));
+}
+
+}  // namespace spiral

@@ -1,0 +1,12 @@
+#pragma once
+#include <ostream>
+
+#include "config/cell.hpp"
+
+namespace spiral {
+
+// The server's start barrier: once every port listens, one JSON line on `out` and the same
+// line in cell.ready_file (written to a temporary name, then renamed, so readers never see half).
+void announce_ready(const Cell& cell, std::ostream& out);
+
+}  // namespace spiral

@@ -1,0 +1,69 @@
+#include "output/summary.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace spiral {
+
+std::string summary_text(const Cell& cell, const RunResult& r) {
+  nlohmann::ordered_json j = {
+      {"v", 1},
+      {"transport", to_string(cell.transport)},
+      {"role", to_string(cell.role)},
+      {"state", to_string(r.state)},
+      {"reason", ""},
+      {"seconds_milli", r.seconds_milli},
+      {"payload_bytes", cell.payload_bytes},
+      {"pairs", cell.pairs},
+      {"target_mbps", cell.target_mbps},
+      {"tx_packets", r.tx_packets},
+      {"tx_bytes", r.tx_bytes},
+      {"rx_packets", r.rx_packets},
+      {"rx_bytes", r.rx_bytes},
+      {"pps", r.pps},
+      {"tx_mbps", r.tx_mbps},
+      {"rx_mbps", r.rx_mbps},
+      {"drops", r.drops},
+      {"drops_kind", r.drops_kind},
+      {"loss_ppm", r.loss_ppm},
+      {"lost", r.lost},
+      {"reordered", r.reordered},
+      {"duplicated", r.duplicated},
+      {"kernel_drops", r.kernel_drops},
+      {"cpu_master_mpct", r.cpu_master_mpct},
+      {"cpu_tx_mpct", r.cpu_tx_mpct},
+      {"cpu_rx_mpct", r.cpu_rx_mpct},
+      {"gpu_sm_mpct", -1},
+      {"gpu_mem_mpct", -1},
+  };
+  auto dump_with = [&](const std::string& reason) {
+    j["reason"] = reason;
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::string text = dump_with(r.reason);
+  if (text.size() <= kSummaryMaxBytes) return text;
+  // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes
+  // the cost per character uneven, so search on the dumped size.
+  size_t fits = 0, too_long = r.reason.size();
+  while (too_long - fits > 1) {
+    const size_t mid = (fits + too_long) / 2;
+    (dump_with(r.reason.substr(0, mid) + "...").size() <= kSummaryMaxBytes ? fits : too_long) = mid;
+  }
+  return dump_with(r.reason.substr(0, fits) + "...");
+}
+
+bool write_summary(const Cell& cell, const RunResult& r) {
+  if (cell.summary_file.empty()) return true;
+  // Plain truncate-and-write: /dev/termination-log is a bind mount that a rename cannot replace.
+  std::ofstream out(cell.summary_file, std::ios::trunc);
+  out << summary_text(cell, r);
+  out.close();
+  if (!out) {
+    std::cerr << "spiral-dataplane: cannot write summary_file \"" << cell.summary_file << "\"\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace spiral

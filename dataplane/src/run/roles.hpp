@@ -1,0 +1,17 @@
+#pragma once
+// The three roles. Each returns the run's result (state Failed when it broke off half-way) or
+// throws BadInput for problems found before anything ran (port in use, unreachable server).
+#include <functional>
+#include <ostream>
+
+#include "config/cell.hpp"
+#include "metrics/run_result.hpp"
+
+namespace spiral {
+
+RunResult run_client(const Cell& cell);
+// `out` receives the ready line; on_ready runs right after it (loopback's barrier).
+RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready = [] {});
+RunResult run_loopback(const Cell& cell);
+
+}  // namespace spiral

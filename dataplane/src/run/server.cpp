@@ -1,0 +1,128 @@
+// The server (receiver) side of a run: listens, announces ready, follows the client's phase
+// marks, keeps receiving for the grace period, then trades reports with the client.
+#include <optional>
+#include <random>
+#include <thread>
+
+#include "app/errors.hpp"
+#include "app/signals.hpp"
+#include "control/channel.hpp"
+#include "control/messages.hpp"
+#include "engine/engine_factory.hpp"
+#include "output/ready.hpp"
+#include "run/outcome.hpp"
+#include "run/roles.hpp"
+#include "run/side_meter.hpp"
+#include "sys/affinity.hpp"
+#include "sys/socket.hpp"
+
+namespace spiral {
+
+namespace {
+
+uint32_t new_run_id() {
+  std::random_device entropy;
+  return entropy();
+}
+
+// Everything the sender sent has been accounted for: every TCP stream reached its end, or every
+// measured UDP datagram arrived. Lets the grace period end early in the common case.
+bool caught_up(const Cell& cell, const std::vector<QueueCounters>& rx, const SideReport& sender) {
+  for (size_t i = 0; i < rx.size(); ++i) {
+    if (cell.transport == Transport::tcp) {
+      if (!rx[i].finished) return false;
+    } else if (i < sender.queues.size() && rx[i].measured().packets < sender.queues[i].measured().packets) {
+      return false;
+    }
+  }
+  return true;
+}
+
+ControlChannel accept_client(const Cell& cell, int listener) {
+  Fd connection = accept_until(listener, Clock::now() + Millis(cell.accept_timeout_ms),
+                               [] { return pending_signal() != 0; });
+  throw_if_signalled();
+  if (!connection) throw RunFailure("no client connected within accept_timeout_ms");
+  return ControlChannel(std::move(connection));
+}
+
+// Follows the client's marks until its "end", which carries the sender's report. The client's
+// schedule (its hello) rules; a client silent far past it is gone.
+SideReport follow_client(const Cell& cell, const nlohmann::json& hello, Engine& engine, ControlChannel& control,
+                         SideMeter& meter) {
+  const uint64_t schedule_ms = hello.value("warmup_milli", uint64_t{0}) + hello.value("seconds_milli", uint64_t{0});
+  const auto give_up = Clock::now() + Millis(schedule_ms + cell.connect_timeout_ms + 30'000);
+  for (;;) {
+    throw_if_signalled();
+    if (auto failure = engine.failure()) throw RunFailure(*failure);
+    auto message = control.poll(Millis(20));
+    if (!message) {
+      if (Clock::now() > give_up) throw RunFailure("client went silent during the run");
+      continue;
+    }
+    const std::string type = (*message)["type"].get<std::string>();
+    if (type == "measure") {
+      engine.set_phase(Phase::measure);
+      meter.begin();
+    } else if (type == "end") {
+      engine.set_phase(Phase::drain);
+      meter.end();
+      return side_report_from_json(message->at("sender"));
+    } else if (type == "error") {
+      throw RunFailure("client reported: " + message->value("reason", std::string()));
+    } else {
+      throw RunFailure("control connection: unexpected \"" + type + "\"");
+    }
+  }
+}
+
+void drain(const Cell& cell, const Engine& engine, const SideReport& sender) {
+  const auto until = Clock::now() + Millis(cell.grace_ms);
+  while (Clock::now() < until && !caught_up(cell, engine.counters(), sender)) {
+    throw_if_signalled();
+    std::this_thread::sleep_for(Millis(10));
+  }
+}
+
+}  // namespace
+
+RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready) {
+  require_cores_available(cell.cores.rx, "cores.rx");
+  const uint32_t run_id = new_run_id();
+  auto engine = make_engine(cell, Direction::receive, run_id);
+  engine->open();
+  Fd listener = tcp_listen(ipv4_address(cell.bind_address, cell.control_port));
+  announce_ready(cell, out);
+  on_ready();
+
+  ControlChannel control = accept_client(cell, listener.get());
+  listener.reset();  // one client per run
+  auto hello = control.expect("hello", Millis(cell.connect_timeout_ms));
+  if (std::string mismatch = hello_mismatch(hello, cell); !mismatch.empty()) {
+    control.send(error_message(mismatch));
+    throw BadInput("client's cell does not match: " + mismatch);
+  }
+
+  SideMeter meter(cell, Direction::receive);
+  std::optional<SideReport> sender;
+  std::string failure;
+  try {
+    engine->start();
+    control.send(welcome_message(run_id));
+    sender = follow_client(cell, hello, *engine, control, meter);
+    drain(cell, *engine, *sender);
+    engine->stop();
+    control.send(report_message(meter.report(*engine)));
+  } catch (const RunFailure& e) {
+    failure = e.what();
+  }
+  engine->stop();
+  SideReport receiver = meter.report(*engine);
+  RunResult r = combine(cell, sender ? &*sender : nullptr, &receiver, meter.master_mpct());
+  if (failure.empty() && !receiver.failure.empty()) failure = "receiver: " + receiver.failure;
+  if (failure.empty() && sender && !sender->failure.empty()) failure = "sender: " + sender->failure;
+  settle(cell, r, failure);
+  return r;
+}
+
+}  // namespace spiral

@@ -1,0 +1,47 @@
+#include "run/side_meter.hpp"
+
+#include <set>
+
+#include "engine/queue_cores.hpp"
+
+namespace spiral {
+
+std::vector<CoreBusy> side_cores(const Cell& cell, Direction direction) {
+  std::vector<CoreBusy> cores;
+  if (cell.cores.master >= 0) cores.push_back({cell.cores.master, "master", -1});
+  const bool send = direction == Direction::send;
+  std::set<int> seen;
+  for (int core : queue_cores(send ? cell.cores.tx : cell.cores.rx, cell.pairs))
+    if (core >= 0 && seen.insert(core).second) cores.push_back({core, send ? "tx" : "rx", -1});
+  return cores;
+}
+
+SideMeter::SideMeter(const Cell& cell, Direction direction)
+    : cores_(side_cores(cell, direction)), master_(cell.cores.master) {}
+
+void SideMeter::begin() {
+  cpu_start_ = read_proc_stat();
+  start_ = Clock::now();
+}
+
+void SideMeter::end() {
+  if (!start_ || stop_) return;
+  stop_ = Clock::now();
+  cpu_stop_ = read_proc_stat();
+}
+
+SideReport SideMeter::report(const Engine& engine) {
+  end();
+  SideReport r;
+  r.window_ms = start_ ? millis_between(*start_, *stop_) : 0;
+  r.queues = engine.counters();
+  r.failure = engine.failure().value_or("");
+  for (CoreBusy c : cores_) {
+    c.busy_mpct = start_ ? busy_mpct(cpu_start_, cpu_stop_, c.core) : -1;
+    if (c.role == "master") master_mpct_ = c.busy_mpct;
+    r.cores.push_back(c);
+  }
+  return r;
+}
+
+}  // namespace spiral

@@ -1,0 +1,25 @@
+#pragma once
+#include <thread>
+
+#include "app/errors.hpp"
+#include "app/signals.hpp"
+#include "control/channel.hpp"
+#include "engine/engine.hpp"
+#include "sys/clock.hpp"
+
+namespace spiral {
+
+// Lets the run go on until `until`, checking every 20 ms for a signal, a worker error or a
+// peer that closed the control connection, so a broken run ends at once and says why.
+inline void wait_running(Clock::time_point until, const Engine& engine, ControlChannel& control) {
+  for (;;) {
+    throw_if_signalled();
+    if (auto failure = engine.failure()) throw RunFailure(*failure);
+    control.require_open();
+    const auto now = Clock::now();
+    if (now >= until) return;
+    std::this_thread::sleep_for(std::min<Clock::duration>(until - now, Millis(20)));
+  }
+}
+
+}  // namespace spiral

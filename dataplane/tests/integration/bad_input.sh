@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Bad input: one clear line on stderr and exit code 2, before any traffic.
+source "$(dirname "$0")/lib.sh"
+
+run transport - server --transport sctp
+expect_rc transport 2
+expect_stderr transport 'cell: "transport" must be tcp or udp, got "sctp"'
+
+echo '{"transport": "tcp", "role": "client", "pairz": 4}' >"$WORK/cell.json"
+run key - --cell "$WORK/cell.json"
+expect_rc key 2
+expect_stderr key 'cell: unknown key "pairz"'
+
+run cuda - server --transport udp --workload gemm
+expect_rc cuda 2
+expect_stderr cuda "built without CUDA"
+
+run flag - server --transport tcp --pairs many
+expect_rc flag 2
+expect_stderr flag "--pairs"
+
+# port in use: a second server on the same ports
+start holder - server --transport tcp --base-port 17701 --bind-address 127.0.0.1 --accept-timeout-ms 5000 \
+  --ready-file "$WORK/holder.ready"
+for _ in $(seq 100); do [[ -s $WORK/holder.ready ]] && break; sleep 0.05; done
+[[ -s $WORK/holder.ready ]] || fail "first server never became ready"
+run inuse - server --transport tcp --base-port 17701 --bind-address 127.0.0.1 --summary-file "$WORK/inuse.summary"
+expect_rc inuse 2
+expect_stderr inuse "port 127.0.0.1:17701 is in use"
+expect_summary "$WORK/inuse.summary" '.state == "Failed" and (.reason | startswith("bad input: tcp port"))'
+
+# the client's cell must match the server's
+run mismatch - client --transport tcp --pairs 2 --base-port 17701 --connect-timeout-ms 2000
+expect_rc mismatch 2
+expect_stderr mismatch "server refused the run: pairs is 2 on the client, 1 on the server"
+finish holder
+expect_rc holder 2
+
+# nobody listening: unreachable within the connect timeout
+started=$(date +%s%N)
+run unreachable - client --transport tcp --base-port 17711 --connect-timeout-ms 300
+elapsed_ms=$((($(date +%s%N) - started) / 1000000))
+expect_rc unreachable 2
+expect_stderr unreachable "server 127.0.0.1:17710 unreachable within connect_timeout_ms"
+((elapsed_ms < 3000)) || fail "unreachable took ${elapsed_ms} ms"
+echo "PASS: bad input refused with exit 2 (unreachable after ${elapsed_ms} ms)"

@@ -1,0 +1,48 @@
+#include "metrics/proc_net_udp.hpp"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+
+#include <fstream>
+
+#include "sys/fd.hpp"
+
+namespace spiral {
+namespace {
+
+// Captured after 50 datagrams were sent at a socket with the smallest receive buffer.
+TEST(ProcNetUdp, FindsTheDropsOfOneSocketByInode) {
+  std::ifstream table(std::string(SPIRAL_TEST_DATA) + "/proc_net_udp.txt");
+  ASSERT_TRUE(table);
+  EXPECT_EQ(udp_drops_for_inode(table, 57476), 49u);
+  table.clear();
+  table.seekg(0);
+  EXPECT_EQ(udp_drops_for_inode(table, 57477), 0u);
+  table.clear();
+  table.seekg(0);
+  EXPECT_EQ(udp_drops_for_inode(table, 1), std::nullopt);
+}
+
+// The same, live: overflow a socket on 127.0.0.1 and read its drops back.
+TEST(ProcNetUdp, ReadsALiveSocketsDrops) {
+  Fd rx(socket(AF_INET, SOCK_DGRAM, 0)), tx(socket(AF_INET, SOCK_DGRAM, 0));
+  int tiny = 1;
+  setsockopt(rx.get(), SOL_SOCKET, SO_RCVBUF, &tiny, sizeof tiny);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(rx.get(), reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(rx.get(), reinterpret_cast<sockaddr*>(&a), &len);
+  EXPECT_EQ(udp_socket_drops(rx.get()), 0u);
+  char payload[1000] = {};
+  for (int i = 0; i < 50; ++i) sendto(tx.get(), payload, sizeof payload, 0, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  auto drops = udp_socket_drops(rx.get());
+  ASSERT_TRUE(drops);
+  EXPECT_GE(*drops, 40u);
+  EXPECT_LE(*drops, 50u);
+}
+
+}  // namespace
+}  // namespace spiral
