@@ -5,6 +5,8 @@
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann-json3-dev
           libcli11-dev iproute2 iputils-ping iperf3 jq)
+# raw transport (issue 5): DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
+PACKAGES+=(dpdk dpdk-dev libdpdk-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -20,7 +22,7 @@ fi
 echo "deps-dataplane: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-install() { apt-get install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; }
+install() { apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; }
 # a concurrent apt run can clean the archive cache under us: one retry fixes that
 if ! { apt-get update -qq >>"$log" 2>&1 && { install || install; }; }; then
   tail -n 20 "$log" >&2

@@ -53,7 +53,7 @@ class FlagTable {
 }  // namespace
 
 std::optional<json> parse_command_line(int argc, const char* const* argv, std::ostream& out) {
-  CLI::App app{"spiral-dataplane: TCP/UDP socket benchmark engine (SpiralBench data plane)",
+  CLI::App app{"spiral-dataplane: TCP/UDP socket and raw Ethernet (DPDK) benchmark engine (SpiralBench data plane)",
                "spiral-dataplane"};
   app.set_version_flag("--version", SPIRAL_VERSION);
   app.footer("Flags override the same keys of --cell FILE. See docs/dataplane.md.");
@@ -67,7 +67,7 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
     if (role_pos->count()) cell["role"] = role_positional;
   });
   flags.add<std::string>("--role", "role", "server (receiver), client (sender) or loopback (both)");
-  flags.add<std::string>("--transport", "transport", "tcp | udp");
+  flags.add<std::string>("--transport", "transport", "tcp | udp | raw");
   flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per send (tcp) or per datagram (udp)");
   flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");
   flags.add<int64_t>("--target-mbps", "target_mbps", "udp pacing, aggregate Mb/s; 0 = unpaced");
@@ -91,7 +91,18 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add_switch("--udp-gso", "udp_gso", "send with UDP GSO (UDP_SEGMENT)");
   flags.add_switch("--udp-gro", "udp_gro", "receive with UDP GRO");
   flags.add<int64_t>("--socket-buffer-bytes", "socket_buffer_bytes", "SO_SNDBUF/SO_RCVBUF; 0 = default");
-  flags.add<int64_t>("--batch", "batch", "udp datagrams per sendmmsg/recvmmsg");
+  flags.add<int64_t>("--batch", "batch", "udp datagrams per sendmmsg/recvmmsg; raw packets per burst");
+  // raw transport (issue 5)
+  flags.add<std::string>("--tx-port", "tx_port", "raw: TX port, PCI address or DPDK vdev (net_memif0,role=server)");
+  flags.add<std::string>("--rx-port", "rx_port", "raw: RX port, PCI address or DPDK vdev");
+  flags.add<int64_t>("--tx-queues", "tx_queues", "raw: TX queues, one poll-mode core each");
+  flags.add<int64_t>("--rx-queues", "rx_queues", "raw: RX queues, one poll-mode core each");
+  flags.add<std::string>("--memory", "memory", "raw: packet buffers in host | host_pinned | device memory");
+  flags.add<int64_t>("--ring-descriptors", "ring_descriptors", "raw: descriptors per TX/RX queue");
+  flags.add<int64_t>("--pool-buffers", "pool_buffers", "raw: mbufs per queue's pool");
+  flags.add_switch("--no-huge", "no_huge", "raw: plain memory instead of hugepages");
+  flags.add_list("--tx-workers", "tx_workers", "raw: worker core per TX queue (builds bursts), list[i % n]");
+  flags.add_list("--rx-workers", "rx_workers", "raw: worker core per RX queue (checks frames), list[i % n]");
   auto workload = std::make_shared<std::string>();
   CLI::Option* workload_opt = app.add_option("--workload", *workload, "GPU work in the receive path: none");
   flags.add_custom([workload_opt, workload](json& cell) {

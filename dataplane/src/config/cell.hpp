@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "config/raw_options.hpp"
+
 namespace spiral {
 
-enum class Transport { tcp, udp };
+enum class Transport { tcp, udp, raw };
 enum class Role { server, client, loopback };
 enum class Workload { none };  // GPU kinds (fft, gemm, gemm_fp16) arrive with the CUDA build
 
@@ -19,7 +21,7 @@ const char* to_string(Workload w);
 struct CoreMap {
   int master = -1;              // -1: unpinned
   std::vector<int> tx, rx;      // queue (pair) i uses list[i % size]; empty: unpinned
-  std::vector<int> tx_workers, rx_workers;  // for engines with separate workers (raw); empty here
+  std::vector<int> tx_workers, rx_workers;  // raw: queue i's worker core, list[i % size]; empty: none
 
   // Core for queue `index` from `list`, -1 when the list is empty.
   static int for_queue(const std::vector<int>& list, uint32_t index) {
@@ -54,6 +56,7 @@ struct Cell {
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
+  RawOptions raw;                   // transport raw only (config/raw_options.hpp)
 };
 
 constexpr uint32_t kMaxPairs = 64;

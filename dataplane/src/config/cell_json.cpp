@@ -2,7 +2,14 @@
 
 namespace spiral {
 
-const char* to_string(Transport t) { return t == Transport::tcp ? "tcp" : "udp"; }
+const char* to_string(Transport t) {
+  switch (t) {
+    case Transport::tcp: return "tcp";
+    case Transport::udp: return "udp";
+    case Transport::raw: return "raw";
+  }
+  return "?";
+}
 
 const char* to_string(Role r) {
   switch (r) {
@@ -49,6 +56,16 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"csv_file", c.csv_file},
       {"labels", c.labels},
   };
+  if (c.transport == Transport::raw) {  // raw keys only where parse_cell accepts them
+    j["tx_port"] = c.raw.tx_port;
+    j["rx_port"] = c.raw.rx_port;
+    j["tx_queues"] = c.raw.tx_queues;
+    j["rx_queues"] = c.raw.rx_queues;
+    j["memory"] = to_string(c.raw.memory);
+    j["ring_descriptors"] = c.raw.ring_descriptors;
+    j["pool_buffers"] = c.raw.pool_buffers;
+    j["no_huge"] = c.raw.no_huge;
+  }
   return j;
 }
 

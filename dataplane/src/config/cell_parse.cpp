@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/errors.hpp"
+#include "config/raw_port.hpp"
 #include "transports/udp/datagram.hpp"
 
 namespace spiral {
@@ -142,9 +143,86 @@ std::map<std::string, std::string> parse_labels(const json& j) {
   return labels;
 }
 
+// ---- raw transport (issue 5) ----
+const char* const kRawKeys[] = {"tx_port", "rx_port", "tx_queues", "rx_queues", "memory", "ring_descriptors",
+                                "pool_buffers", "no_huge"};
+
+#ifdef SPIRAL_HAVE_DPDK
+constexpr bool kBuiltWithDpdk = true;
+#else
+constexpr bool kBuiltWithDpdk = false;
+#endif
+#ifdef SPIRAL_HAVE_CUDA
+constexpr bool kBuiltWithCuda = true;
+#else
+constexpr bool kBuiltWithCuda = false;
+#endif
+
+RawOptions parse_raw_options(const ObjectReader& r) {
+  RawOptions o;
+  o.tx_port = r.text("tx_port", 512, "");
+  o.rx_port = r.text("rx_port", 512, "");
+  o.tx_queues = static_cast<uint32_t>(r.integer("tx_queues", 1, kMaxRawQueues, o.tx_queues));
+  o.rx_queues = static_cast<uint32_t>(r.integer("rx_queues", 1, kMaxRawQueues, o.rx_queues));
+  const std::string memory = r.text("memory", 16, "host");
+  if (memory == "host") o.memory = PacketMemory::host;
+  else if (memory == "host_pinned") o.memory = PacketMemory::host_pinned;
+  else if (memory == "device") o.memory = PacketMemory::device;
+  else fail("memory", "must be host, host_pinned or device, got \"" + memory + "\"");
+  o.ring_descriptors =
+      static_cast<uint32_t>(r.integer("ring_descriptors", 64, kMaxRingDescriptors, o.ring_descriptors));
+  o.pool_buffers = static_cast<uint32_t>(r.integer("pool_buffers", 255, 1 << 22, o.pool_buffers));
+  o.no_huge = r.boolean("no_huge", false);
+  return o;
+}
+
+void check_raw(const Cell& c, const ObjectReader& r) {
+  if (c.transport != Transport::raw) {
+    for (const char* key : kRawKeys)
+      if (r.has(key)) fail(key, "applies to transport raw only");
+    return;
+  }
+  if (!kBuiltWithDpdk)
+    throw BadInput("transport raw needs DPDK: this spiral-dataplane was built without it "
+                   "(SPIRAL_WITH_DPDK=OFF, or libdpdk-dev was missing at build time)");
+  if (c.role != Role::loopback)
+    fail("role", "must be loopback for transport raw: one process drives the TX and the RX port");
+  const RawOptions& o = c.raw;
+  const PortSpec tx = parse_port("tx_port", o.tx_port);
+  const PortSpec rx = parse_port("rx_port", o.rx_port);
+  if (c.payload_bytes < kMinRawPayload || c.payload_bytes > kMaxRawPayload)
+    fail("payload_bytes", "must be in " + std::to_string(kMinRawPayload) + ".." + std::to_string(kMaxRawPayload) +
+                              " for raw (UDP payload of one frame, MTU 9000; the sequence header takes " +
+                              std::to_string(kMinRawPayload) + "), got " + std::to_string(c.payload_bytes));
+  if (o.memory == PacketMemory::device && (tx.is_virtual() || rx.is_virtual()))
+    fail("memory", std::string("device needs a GPUDirect-capable NIC (a PCI port), but ") +
+                       (tx.is_virtual() ? "tx_port " + tx.name : "rx_port " + rx.name) +
+                       " is a virtual device; use host");
+  if (o.memory != PacketMemory::host && !kBuiltWithCuda)
+    fail("memory", std::string("is ") + to_string(o.memory) +
+                       ", which needs CUDA: this spiral-dataplane was built without CUDA (only host)");
+  if (c.batch > o.ring_descriptors)
+    fail("batch", std::to_string(c.batch) + " is larger than the ring: ring_descriptors is " +
+                      std::to_string(o.ring_descriptors));
+  if (uint64_t{o.pool_buffers} < uint64_t{o.ring_descriptors} + 2ull * c.batch)
+    fail("pool_buffers", std::to_string(o.pool_buffers) + " cannot keep a ring full: needs at least ring_descriptors + "
+                         "2 x batch = " + std::to_string(o.ring_descriptors + 2ull * c.batch));
+  if (r.has("pairs") && c.pairs != 1) fail("pairs", "must be 1 for raw: use tx_queues and rx_queues");
+  if (c.socket_buffer_bytes) fail("socket_buffer_bytes", "applies to socket transports only");
+  if (c.tcp_nodelay) fail("tcp_nodelay", "applies to tcp only");
+  if (c.udp_gso) fail("udp_gso", "applies to udp only");
+  if (c.udp_gro) fail("udp_gro", "applies to udp only");
+}
+// ---- end raw transport ----
+
 // Rules that involve more than one key.
 void check_combinations(const Cell& c, const ObjectReader& r) {
   const bool udp = c.transport == Transport::udp;
+  if (c.transport == Transport::raw) {
+    check_raw(c, r);
+    return;
+  }
+  check_raw(c, r);  // refuses raw keys on the socket transports
   if (udp) {
     if (c.payload_bytes < udp::kHeaderBytes || c.payload_bytes > kMaxUdpPayload)
       fail("payload_bytes", "must be in " + std::to_string(udp::kHeaderBytes) + ".." +
@@ -178,13 +256,15 @@ Cell parse_cell(const json& j) {
                   "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms",
                   "accept_timeout_ms", "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro",
                   "socket_buffer_bytes", "batch", "workload", "ready_file", "summary_file", "csv", "csv_file",
-                  "labels"});
+                  "labels", "tx_port", "rx_port", "tx_queues", "rx_queues", "memory", "ring_descriptors",
+                  "pool_buffers", "no_huge"});
   Cell c;
-  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp or udp)");
+  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp, udp or raw)");
   const std::string transport = r.text("transport", 16, "");
   if (transport == "tcp") c.transport = Transport::tcp;
   else if (transport == "udp") c.transport = Transport::udp;
-  else fail("transport", "must be tcp or udp, got \"" + transport + "\"");
+  else if (transport == "raw") c.transport = Transport::raw;
+  else fail("transport", "must be tcp, udp or raw, got \"" + transport + "\"");
 
   if (!r.has("role")) throw BadInput("cell: \"role\" is required (server, client or loopback)");
   const std::string role = r.text("role", 16, "");
@@ -218,13 +298,15 @@ Cell parse_cell(const json& j) {
   c.udp_gro = r.boolean("udp_gro", false);
   c.socket_buffer_bytes = static_cast<uint64_t>(r.integer("socket_buffer_bytes", 0, 1ll << 30, 0));
   c.batch = static_cast<uint32_t>(
-      r.integer("batch", 1, kMaxBatch, c.transport == Transport::udp ? c.batch : 1));
+      r.integer("batch", 1, c.transport == Transport::raw ? kMaxRawBatch : kMaxBatch,
+                c.transport == Transport::tcp ? 1 : c.batch));
   if (const json* w = r.get("workload")) c.workload = parse_workload(*w);
   c.ready_file = r.text("ready_file", 4096, "");
   c.summary_file = r.text("summary_file", 4096, "");
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
+  c.raw = parse_raw_options(r);
   check_combinations(c, r);
   return c;
 }

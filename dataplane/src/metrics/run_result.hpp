@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config/cell.hpp"
+#include "metrics/raw_figures.hpp"
 #include "metrics/side_report.hpp"
 
 namespace spiral {
@@ -37,6 +38,7 @@ struct RunResult {
   std::vector<PairResult> pairs;
   bool has_sender = false, has_receiver = false;
   std::vector<std::string> problems;  // counter inconsistencies found while combining
+  RawFigures raw;                     // transport raw only
 };
 
 // Either report may be missing when a run failed half-way. master_mpct: this process's master.

@@ -1,5 +1,7 @@
 #include "metrics/verdict.hpp"
 
+#include "transports/raw/raw_result.hpp"
+
 namespace spiral {
 
 namespace {
@@ -21,6 +23,9 @@ Verdict judge(const Cell& cell, const RunResult& r) {
     if (cell.target_mbps && r.tx_mbps * 100 < static_cast<int64_t>(cell.target_mbps) * 95)
       return invalid("sender reached " + std::to_string(r.tx_mbps) + " of the " + std::to_string(cell.target_mbps) +
                      " Mb/s target");
+  }
+  if (cell.transport == Transport::raw) {
+    if (std::string why = raw::raw_invalid_reason(r); !why.empty()) return invalid(why);
   }
   return {};
 }

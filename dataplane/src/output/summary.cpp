@@ -37,6 +37,15 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_sm_mpct", -1},
       {"gpu_mem_mpct", -1},
   };
+  if (cell.transport == Transport::raw) {  // raw transport (issue 5): the drop kinds and the wire proof
+    j["tx_queues"] = r.raw.tx_queues;
+    j["rx_queues"] = r.raw.rx_queues;
+    j["imissed"] = r.raw.imissed;
+    j["ierrors"] = r.raw.ierrors;
+    j["rx_nombuf"] = r.raw.rx_nombuf;
+    j["gap"] = r.raw.gap;
+    j["phy_checked"] = r.raw.phy_checked;
+  }
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -5,10 +5,12 @@
 #include <sstream>
 
 #include "run/roles.hpp"
+#include "transports/raw/raw_loopback.hpp"
 
 namespace spiral {
 
 RunResult run_loopback(const Cell& cell) {
+  if (cell.transport == Transport::raw) return raw::run_loopback(cell);  // no control connection: one process
   Cell server = cell;
   server.role = Role::server;
   server.ready_file.clear();

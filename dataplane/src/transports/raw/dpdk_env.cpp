@@ -1,0 +1,244 @@
+#include "transports/raw/dpdk_env.hpp"
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+#include "app/errors.hpp"
+#include "app/signals.hpp"
+#include "sys/affinity.hpp"
+#include "transports/raw/netns.hpp"
+
+namespace spiral::raw {
+
+namespace {
+
+constexpr uint32_t kPoolCache = 256;
+
+std::string dpdk_error(int rc) { return rte_strerror(rc < 0 ? -rc : rc); }
+
+std::vector<int> main_cpus(const Cell& cell) {
+  if (cell.cores.master >= 0) return {cell.cores.master};
+  return startup_cores();
+}
+
+uint64_t xstat(uint16_t port, const char* name, bool& present) {
+  uint64_t id = 0, value = 0;
+  if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 || rte_eth_xstats_get_by_id(port, &id, &value, 1) != 1) {
+    present = false;
+    return 0;
+  }
+  return value;
+}
+
+uint64_t minus(uint64_t after, uint64_t before) { return after >= before ? after - before : 0; }
+
+}  // namespace
+
+PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after) {
+  PortDeltas d;
+  d.imissed = minus(after.rx.imissed, before.rx.imissed);
+  d.ierrors = minus(after.rx.ierrors, before.rx.ierrors);
+  d.rx_nombuf = minus(after.rx.rx_nombuf, before.rx.rx_nombuf);
+  d.oerrors = minus(after.tx.oerrors, before.tx.oerrors);
+  d.phy = before.phy && after.phy;
+  if (d.phy) {
+    d.tx_packets_phy = minus(after.tx_packets_phy, before.tx_packets_phy);
+    d.rx_packets_phy = minus(after.rx_packets_phy, before.rx_packets_phy);
+  }
+  return d;
+}
+
+DpdkEnvironment::DpdkEnvironment(const Cell& cell)
+    : cell_(cell),
+      tx_spec_(parse_port("tx_port", cell.raw.tx_port)),
+      rx_spec_(parse_port("rx_port", cell.raw.rx_port)),
+      frame_bytes_(raw::frame_bytes(cell.payload_bytes)) {
+  pools_ = pool_sizes(cell, tx_spec_, rx_spec_, frame_bytes_);
+  plan_ = plan_eal(cell, tx_spec_, rx_spec_, pools_, read_hugepages(), main_cpus(cell),
+                   "spiral-" + std::to_string(::getpid()));
+  if (const char* level = std::getenv("SPIRAL_DPDK_LOG"))  // e.g. debug, when a driver refuses
+    std::replace(plan_.args.begin(), plan_.args.end(), std::string("--log-level=4"), "--log-level=" + std::string(level));
+  std::vector<char*> argv;
+  for (auto& a : plan_.args) argv.push_back(a.data());
+  if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0)
+    throw RunFailure("DPDK EAL init failed: " + dpdk_error(rte_errno) +
+                     (rte_errno == EALREADY ? " (once per process)" : ""));
+  eal_ready_ = true;
+  try {
+    tx_port_ = probe(tx_spec_, "tx_port");
+    rx_port_ = tx_spec_.devargs == rx_spec_.devargs ? tx_port_ : probe(rx_spec_, "rx_port");
+    const RawOptions& o = cell.raw;
+    for (uint32_t q = 0; q < o.tx_queues; ++q)
+      tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room));
+    for (uint32_t q = 0; q < o.rx_queues; ++q)
+      rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room));
+    if (pools_.spare_pool_buffers)
+      spare_pool_ = make_pool("spare", pools_.spare_pool_buffers, pools_.rx_data_room);
+    if (tx_port_ == rx_port_) {
+      configure(tx_port_, tx_spec_, true, true);
+    } else {
+      configure(tx_port_, tx_spec_, true, false);
+      configure(rx_port_, rx_spec_, false, true);
+    }
+  } catch (...) {
+    release();  // a constructor that throws gets no destructor call
+    throw;
+  }
+}
+
+DpdkEnvironment::~DpdkEnvironment() { release(); }
+
+void DpdkEnvironment::release() {
+  if (!eal_ready_) return;
+  for (uint16_t port : opened_) {
+    if (started_) rte_eth_dev_stop(port);
+    rte_eth_dev_close(port);
+  }
+  opened_.clear();
+  started_ = false;
+  for (auto* pool : tx_pools_) rte_mempool_free(pool);
+  for (auto* pool : rx_pools_) rte_mempool_free(pool);
+  rte_mempool_free(spare_pool_);
+  tx_pools_.clear();
+  rx_pools_.clear();
+  spare_pool_ = nullptr;
+  rte_eal_cleanup();
+  eal_ready_ = false;
+}
+
+uint16_t DpdkEnvironment::probe(const PortSpec& spec, const std::string& key) {
+  if (spec.kind == PortSpec::Kind::vdev) {
+    NetnsGuard in_namespace(spec.netns);
+    const int rc = rte_dev_probe(spec.devargs.c_str());
+    if (rc < 0)
+      throw BadInput(key + " \"" + spec.devargs + "\": DPDK could not create the " + spec.driver +
+                     " device: " + dpdk_error(rc) + " (run with SPIRAL_DPDK_LOG=debug for the driver's reason)");
+  }
+  uint16_t port = 0;
+  if (rte_eth_dev_get_port_by_name(spec.name.c_str(), &port) != 0) {
+    if (spec.kind == PortSpec::Kind::pci)
+      throw BadInput(key + " " + spec.name + ": no DPDK port for this PCI device (absent, or bound to a driver "
+                     "DPDK cannot use; mlx5 ports stay on mlx5_core, others need vfio-pci)");
+    throw BadInput(key + " \"" + spec.devargs + "\": probed, but no ethdev port named " + spec.name);
+  }
+  opened_.push_back(port);
+  return port;
+}
+
+rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room) {
+  const unsigned cache = std::min<unsigned>(kPoolCache, buffers / 4);
+  rte_mempool* pool = rte_pktmbuf_pool_create(("sp_" + name).c_str(), buffers, cache, 0,
+                                              static_cast<uint16_t>(data_room), rte_socket_id());
+  if (!pool)
+    throw BadInput("mbuf pool " + name + " (" + std::to_string(buffers) + " x " + std::to_string(data_room) +
+                   " B): " + dpdk_error(rte_errno) +
+                   (plan_.hugepages ? " (too few free hugepages?)" : " (raise the memory limit?)"));
+  return pool;
+}
+
+void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives) {
+  NetnsGuard in_namespace(spec.netns);  // af_packet/af_xdp look the interface up by name
+  const std::string who = (transmits ? "tx_port " : "rx_port ") + spec.devargs;
+  rte_eth_dev_info info{};
+  if (int rc = rte_eth_dev_info_get(port, &info); rc != 0)
+    throw RunFailure(who + ": device info: " + dpdk_error(rc));
+  const uint16_t queues = device_queues();
+  if (queues > info.max_tx_queues || queues > info.max_rx_queues)
+    throw BadInput(who + " (" + info.driver_name + ") has at most " +
+                   std::to_string(std::min(info.max_tx_queues, info.max_rx_queues)) + " queues each way; this cell needs " +
+                   std::to_string(queues) + " (the larger of tx_queues and rx_queues)");
+  rte_eth_conf conf{};
+  if (receives && queues > 1 && info.flow_type_rss_offloads) {
+    conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+    conf.rx_adv_conf.rss_conf.rss_hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
+  }
+  if (transmits && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
+    conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;  // one pool per queue, refcount 1
+  const uint32_t mtu = cell_.payload_bytes + kIpv4Bytes + kUdpBytes;
+  if (mtu > RTE_ETHER_MTU) {
+    if (mtu <= info.max_mtu) {
+      conf.rxmode.mtu = mtu;
+    } else if (spec.kind == PortSpec::Kind::pci) {
+      throw BadInput(who + ": payload_bytes " + std::to_string(cell_.payload_bytes) + " needs MTU " +
+                     std::to_string(mtu) + ", the port allows " + std::to_string(info.max_mtu));
+    }
+    // Virtual devices: the kernel interface's MTU (veth) or the PMD's buffer size (framesz,
+    // bsize) decides; pool_sizes() checked what can be checked.
+  }
+  if (int rc = rte_eth_dev_configure(port, queues, queues, &conf); rc != 0)
+    throw RunFailure(who + ": configure " + std::to_string(queues) + " queues: " + dpdk_error(rc));
+  uint16_t rx_desc = static_cast<uint16_t>(cell_.raw.ring_descriptors);
+  uint16_t tx_desc = rx_desc;
+  rte_eth_dev_adjust_nb_rx_tx_desc(port, &rx_desc, &tx_desc);
+  rte_eth_txconf txconf = info.default_txconf;
+  txconf.offloads = conf.txmode.offloads;
+  const int socket = rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port);
+  for (uint16_t q = 0; q < queues; ++q) {
+    rte_mempool* pool = receives ? rx_pools_[q % cell_.raw.rx_queues] : spare_pool_;
+    if (int rc = rte_eth_rx_queue_setup(port, q, rx_desc, socket, nullptr, pool); rc != 0)
+      throw BadInput(who + ": RX queue " + std::to_string(q) + " setup (" + std::to_string(rx_desc) +
+                     " descriptors): " + dpdk_error(rc));
+    if (int rc = rte_eth_tx_queue_setup(port, q, tx_desc, socket, &txconf); rc != 0)
+      throw BadInput(who + ": TX queue " + std::to_string(q) + " setup (" + std::to_string(tx_desc) +
+                     " descriptors): " + dpdk_error(rc));
+  }
+}
+
+void DpdkEnvironment::start_ports(std::chrono::milliseconds link_timeout) {
+  std::vector<std::pair<uint16_t, const PortSpec*>> ports = {{tx_port_, &tx_spec_}};
+  if (rx_port_ != tx_port_) ports.push_back({rx_port_, &rx_spec_});
+  for (auto [port, spec] : ports) {
+    NetnsGuard in_namespace(spec->netns);
+    if (int rc = rte_eth_dev_start(port); rc != 0)
+      throw RunFailure("port " + spec->devargs + ": start: " + dpdk_error(rc));
+    started_ = true;
+    if (port == rx_port_) rte_eth_promiscuous_enable(port);  // not every PMD has it; frames go to its MAC anyway
+  }
+  const auto until = std::chrono::steady_clock::now() + link_timeout;
+  for (auto [port, spec] : ports) {
+    for (;;) {
+      rte_eth_link link{};
+      rte_eth_link_get_nowait(port, &link);
+      if (link.link_status == RTE_ETH_LINK_UP) break;
+      throw_if_signalled();
+      if (std::chrono::steady_clock::now() > until)
+        throw RunFailure("port " + spec->devargs + ": link still down after " +
+                         std::to_string(link_timeout.count()) + " ms (memif: is the peer there? veth: is it up?)");
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+}
+
+Mac DpdkEnvironment::mac(uint16_t port) {
+  rte_ether_addr a{};
+  rte_eth_macaddr_get(port, &a);
+  Mac m;
+  std::copy(std::begin(a.addr_bytes), std::end(a.addr_bytes), m.begin());
+  return m;
+}
+
+PortSnapshot DpdkEnvironment::snapshot() const {
+  PortSnapshot s;
+  rte_eth_stats_get(rx_port_, &s.rx);
+  rte_eth_stats_get(tx_port_, &s.tx);
+  s.phy = true;
+  s.tx_packets_phy = xstat(tx_port_, "tx_packets_phy", s.phy);
+  s.rx_packets_phy = xstat(rx_port_, "rx_packets_phy", s.phy);
+  return s;
+}
+
+void DpdkEnvironment::describe(RawFigures& f) const {
+  rte_eth_dev_info info{};
+  if (rte_eth_dev_info_get(tx_port_, &info) == 0) f.tx_driver = info.driver_name;
+  if (rte_eth_dev_info_get(rx_port_, &info) == 0) f.rx_driver = info.driver_name;
+  f.hugepages = plan_.hugepages;
+  f.eal_args = plan_.args;
+}
+
+}  // namespace spiral::raw

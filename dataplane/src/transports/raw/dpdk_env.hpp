@@ -1,0 +1,71 @@
+#pragma once
+// One run's DPDK: the EAL (initialised once per process, cleaned up at the end), the two ports
+// (probed, configured, started, closed) and the mbuf pools. Everything the hot loops touch is
+// allocated here, before any traffic.
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "config/cell.hpp"
+#include "config/raw_port.hpp"
+#include "metrics/raw_figures.hpp"
+#include "transports/raw/eal_plan.hpp"
+#include "transports/raw/frame.hpp"
+#include "transports/raw/raw_result.hpp"
+
+namespace spiral::raw {
+
+// Snapshot of the counters the result needs from both ports.
+struct PortSnapshot {
+  rte_eth_stats rx{}, tx{};
+  bool phy = false;
+  uint64_t tx_packets_phy = 0, rx_packets_phy = 0;
+};
+PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after);
+
+class DpdkEnvironment {
+ public:
+  // Throws BadInput for what the user can fix (unknown device, too few queues, no hugepages).
+  explicit DpdkEnvironment(const Cell& cell);
+  ~DpdkEnvironment();
+  DpdkEnvironment(const DpdkEnvironment&) = delete;
+  DpdkEnvironment& operator=(const DpdkEnvironment&) = delete;
+
+  // Starts both ports and waits for their links (memif needs its peer to connect).
+  void start_ports(std::chrono::milliseconds link_timeout);
+
+  uint16_t tx_port() const { return tx_port_; }
+  uint16_t rx_port() const { return rx_port_; }
+  uint16_t device_queues() const { return static_cast<uint16_t>(pools_.device_queues); }
+  rte_mempool* tx_pool(uint32_t q) const { return tx_pools_[q]; }
+  Mac tx_mac() const { return mac(tx_port_); }
+  Mac rx_mac() const { return mac(rx_port_); }
+  uint32_t frame_bytes() const { return frame_bytes_; }
+  PortSnapshot snapshot() const;
+  // Drivers, EAL arguments, hugepages: what the record says about how DPDK ran.
+  void describe(RawFigures& f) const;
+
+ private:
+  void release();
+  uint16_t probe(const PortSpec& spec, const std::string& key);
+  void configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives);
+  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room);
+  static Mac mac(uint16_t port);
+
+  const Cell& cell_;
+  PortSpec tx_spec_, rx_spec_;
+  uint32_t frame_bytes_;
+  PoolSizes pools_;
+  EalPlan plan_;
+  bool eal_ready_ = false;
+  uint16_t tx_port_ = 0, rx_port_ = 0;
+  std::vector<uint16_t> opened_;  // ports to stop and close, in order
+  bool started_ = false;
+  std::vector<rte_mempool*> tx_pools_, rx_pools_;
+  rte_mempool* spare_pool_ = nullptr;
+};
+
+}  // namespace spiral::raw

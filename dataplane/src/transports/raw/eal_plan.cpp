@@ -1,0 +1,117 @@
+#include "transports/raw/eal_plan.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "app/errors.hpp"
+
+namespace spiral::raw {
+
+namespace {
+constexpr uint32_t kHeadroom = 128;           // RTE_PKTMBUF_HEADROOM in Debian's build
+constexpr uint32_t kMinDataRoom = 2048 + kHeadroom;  // RTE_MBUF_DEFAULT_BUF_SIZE
+constexpr uint32_t kAfPacketOverhead = 32;    // TPACKET2_HDRLEN - sizeof(sockaddr_ll)
+constexpr uint64_t kMbufOverhead = 320;       // struct rte_mbuf, mempool header and alignment
+constexpr uint64_t kEalOverheadMb = 192;      // EAL heap, rings, PMD state
+
+std::string cpu_list(const std::vector<int>& cpus) {
+  std::string s;
+  for (int c : cpus) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(c);
+  }
+  return s;
+}
+}  // namespace
+
+Hugepages read_hugepages() {
+  Hugepages h;
+  std::ifstream mounts("/proc/mounts");
+  for (std::string line; std::getline(mounts, line);) {
+    std::istringstream fields(line);
+    std::string dev, dir, type;
+    fields >> dev >> dir >> type;
+    if (type == "hugetlbfs") h.mounted = true;
+  }
+  std::ifstream meminfo("/proc/meminfo");
+  uint64_t free_pages = 0, page_kb = 0;
+  for (std::string key; meminfo >> key;) {
+    uint64_t value = 0;
+    meminfo >> value;
+    if (key == "HugePages_Free:") free_pages = value;
+    if (key == "Hugepagesize:") page_kb = value;
+    meminfo.ignore(256, '\n');
+  }
+  h.free_bytes = free_pages * page_kb * 1024;
+  return h;
+}
+
+uint32_t af_packet_frame_size(const std::string& devargs) {
+  const auto at = devargs.find(",framesz=");
+  if (at == std::string::npos) return 2048;
+  return static_cast<uint32_t>(std::stoul(devargs.substr(at + 9)));
+}
+
+PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, uint32_t frame_bytes) {
+  PoolSizes p;
+  uint32_t rx_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
+  for (const PortSpec* port : {&tx, &rx}) {
+    if (port->driver != "net_af_packet") continue;
+    uint32_t framesz = 0;
+    try {
+      framesz = af_packet_frame_size(port->devargs);
+    } catch (const std::exception&) {
+      throw BadInput("port \"" + port->devargs + "\": framesz= must be a number");
+    }
+    if (frame_bytes + kAfPacketOverhead > framesz)
+      throw BadInput("port \"" + port->devargs + "\": af_packet framesz=" + std::to_string(framesz) +
+                     " carries frames up to " + std::to_string(framesz - std::min(framesz, kAfPacketOverhead)) +
+                     " bytes, payload_bytes " + std::to_string(cell.payload_bytes) + " makes " +
+                     std::to_string(frame_bytes) + "-byte frames: add framesz=10240,blocksz=20480");
+    if (port == &rx) rx_room = std::max(rx_room, framesz - kAfPacketOverhead + kHeadroom);
+  }
+  p.tx_data_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
+  p.rx_data_room = rx_room;
+  const RawOptions& o = cell.raw;
+  p.device_queues = std::max(o.tx_queues, o.rx_queues);
+  const uint32_t per_rx_core = (p.device_queues + o.rx_queues - 1) / o.rx_queues;
+  p.rx_pool_buffers = o.pool_buffers + (per_rx_core - 1) * o.ring_descriptors;
+  p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * o.ring_descriptors + 1024;
+  p.bytes = uint64_t{o.pool_buffers} * o.tx_queues * (p.tx_data_room + kMbufOverhead) +
+            (uint64_t{p.rx_pool_buffers} * o.rx_queues + p.spare_pool_buffers) * (p.rx_data_room + kMbufOverhead);
+  return p;
+}
+
+EalPlan plan_eal(const Cell& cell, const PortSpec& tx, const PortSpec& rx, const PoolSizes& pools,
+                 const Hugepages& huge, const std::vector<int>& main_cpus, const std::string& file_prefix) {
+  EalPlan plan;
+  plan.memory_mb = pools.bytes / (1 << 20) * 5 / 4 + kEalOverheadMb;
+  plan.hugepages = !cell.raw.no_huge && huge.mounted;
+  if (plan.hugepages && huge.free_bytes < plan.memory_mb << 20)
+    throw BadInput("hugepages: this run needs about " + std::to_string(plan.memory_mb) + " MiB, " +
+                   std::to_string(huge.free_bytes >> 20) +
+                   " MiB are free (raise vm.nr_hugepages, lower pool_buffers, or pass --no-huge)");
+  auto& a = plan.args;
+  // Nothing of the run may outlive it: --in-memory keeps hugepage files and the runtime
+  // directory off the disk; --no-huge (legacy memory, which --in-memory refuses) has no
+  // hugepage files, and --no-shconf drops the rest.
+  a = {"spiral-dataplane", "--file-prefix=" + file_prefix, plan.hugepages ? "--in-memory" : "--no-shconf",
+       "--no-telemetry", "--lcores=0@(" + cpu_list(main_cpus) + ")", "--log-level=4"};
+  if (!plan.hugepages) {
+    a.push_back("--no-huge");
+    a.push_back("-m");
+    a.push_back(std::to_string(plan.memory_mb));
+  }
+  bool any_pci = false;
+  for (const PortSpec* port : {&tx, &rx}) {
+    if (port->kind != PortSpec::Kind::pci || (port == &rx && rx.devargs == tx.devargs)) continue;
+    any_pci = true;
+    a.push_back("-a");
+    a.push_back(port->devargs);
+  }
+  if (!any_pci) a.push_back("--no-pci");
+  return plan;
+}
+
+}  // namespace spiral::raw

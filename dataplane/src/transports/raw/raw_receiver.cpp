@@ -1,0 +1,186 @@
+#include "transports/raw/raw_receiver.hpp"
+
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+#include <rte_prefetch.h>
+
+#include "app/errors.hpp"
+
+namespace spiral::raw {
+
+namespace {
+constexpr uint32_t kPublishEvery = 32;
+constexpr unsigned kTrackerWindowLog2 = 20;  // 2^20 sequence numbers of history per stream and queue
+
+unsigned ring_size(uint32_t batch) {
+  unsigned n = 1024;
+  while (n < 4 * batch) n <<= 1;
+  return n;
+}
+}  // namespace
+
+struct RawReceiver::Lane {
+  explicit Lane(uint32_t streams) {
+    for (uint32_t s = 0; s < streams; ++s) trackers.emplace_back(kTrackerWindowLog2);
+  }
+  std::vector<udp::SequenceTracker> trackers;  // by stream
+  QueueCounters c;
+  uint32_t bursts = 0;
+};
+
+RawReceiver::RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id)
+    : cell_(cell), env_(env), run_id_(run_id), slots_(cell.raw.rx_queues),
+      poller_done_(new std::atomic<bool>[cell.raw.rx_queues]) {}
+
+RawReceiver::~RawReceiver() {
+  stop();
+  for (rte_ring* r : rings_) rte_ring_free(r);
+}
+
+void RawReceiver::open() {
+  for (uint16_t r = 0; r < cell_.raw.rx_queues; ++r) {
+    lanes_.push_back(std::make_unique<Lane>(cell_.raw.tx_queues));
+    poller_done_[r] = false;
+    if (!cell_.cores.rx_workers.empty()) {
+      rte_ring* ring = rte_ring_create(("sp_rxw" + std::to_string(r)).c_str(), ring_size(cell_.batch),
+                                       SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+      if (!ring) throw RunFailure("RX worker ring: " + std::string(rte_strerror(rte_errno)));
+      rings_.push_back(ring);
+    }
+  }
+}
+
+void RawReceiver::start() {
+  for (uint16_t r = 0; r < cell_.raw.rx_queues; ++r) {
+    const int poller = CoreMap::for_queue(cell_.cores.rx, r);
+    const std::string name = "rx queue " + std::to_string(r);
+    if (rings_.empty()) {
+      threads_.spawn(poller, name, [this, r](std::stop_token st) { run_alone(r, st); });
+    } else {
+      threads_.spawn(poller, name, [this, r](std::stop_token st) { run_poller(r, st); });
+      threads_.spawn(CoreMap::for_queue(cell_.cores.rx_workers, r), name + " worker",
+                     [this, r](std::stop_token st) { run_worker(r, st); });
+    }
+  }
+}
+
+void RawReceiver::stop() { threads_.stop(); }
+
+std::vector<std::vector<udp::SequenceStats>> RawReceiver::stream_stats() const {
+  std::vector<std::vector<udp::SequenceStats>> out;
+  for (const auto& lane : lanes_) {
+    out.emplace_back();
+    for (const auto& t : lane->trackers) out.back().push_back(t.stats());
+  }
+  return out;
+}
+
+// One burst from the next of this core's device queues (round robin).
+uint16_t RawReceiver::receive(uint16_t r, uint16_t& next_queue, rte_mbuf** burst) const {
+  const uint16_t queue = next_queue;
+  next_queue = static_cast<uint16_t>(next_queue + cell_.raw.rx_queues);
+  if (next_queue >= env_.device_queues()) next_queue = r;
+  return rte_eth_rx_burst(env_.rx_port(), queue, burst, static_cast<uint16_t>(cell_.batch));
+}
+
+void RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
+  const uint32_t expected = env_.frame_bytes();
+  const uint16_t streams = static_cast<uint16_t>(cell_.raw.tx_queues);
+  QueueCounters& c = lane.c;
+  for (uint16_t i = 0; i < n; ++i) {
+    if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(burst[i + 1], void*));
+    const rte_mbuf* m = burst[i];
+    const ParsedFrame f =
+        parse_frame(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, m->pkt_len, expected, run_id_, streams);
+    if (f.kind == FrameKind::foreign) {
+      ++c.foreign;
+      continue;
+    }
+    if (f.kind == FrameKind::malformed) {
+      ++c.malformed;
+      continue;
+    }
+    if (!f.measured) {
+      PhaseCount& warm = c.by_phase[index(Phase::warmup)];
+      ++warm.packets;
+      warm.bytes += m->pkt_len;
+      continue;
+    }
+    const udp::Arrival a = lane.trackers[f.stream].observe(f.seq);
+    if (a == udp::Arrival::fresh || a == udp::Arrival::late) {
+      PhaseCount& measured = c.by_phase[index(Phase::measure)];
+      ++measured.packets;
+      measured.bytes += m->pkt_len;
+      if (a == udp::Arrival::late) ++c.reordered;
+    } else if (a == udp::Arrival::duplicate) {
+      ++c.duplicated;
+    } else {
+      ++c.stale;
+    }
+  }
+}
+
+void RawReceiver::run_alone(uint16_t r, std::stop_token stop) {
+  Lane& lane = *lanes_[r];
+  std::vector<rte_mbuf*> burst(cell_.batch);
+  uint16_t next_queue = r;
+  while (!stop.stop_requested()) {
+    const uint16_t n = receive(r, next_queue, burst.data());
+    if (n == 0) {
+      if (lane.bursts) {  // idle: publish what is pending
+        slots_.publish(r, lane.c);
+        lane.bursts = 0;
+      }
+      continue;
+    }
+    account(lane, burst.data(), n);
+    rte_pktmbuf_free_bulk(burst.data(), n);
+    if (++lane.bursts % kPublishEvery == 0) slots_.publish(r, lane.c);
+  }
+  lane.c.finished = true;
+  slots_.publish(r, lane.c);
+}
+
+// Poll-mode thread behind a worker: receive and hand over; waits for room rather than drop,
+// so a slow worker shows as the port's imissed, where a NIC would drop.
+void RawReceiver::run_poller(uint16_t r, std::stop_token stop) {
+  rte_ring* ring = rings_[r];
+  std::vector<rte_mbuf*> burst(cell_.batch);
+  uint16_t next_queue = r;
+  while (!stop.stop_requested()) {
+    const uint16_t n = receive(r, next_queue, burst.data());
+    unsigned queued = 0;
+    while (queued < n && !stop.stop_requested())
+      queued += rte_ring_enqueue_burst(ring, reinterpret_cast<void* const*>(burst.data() + queued), n - queued,
+                                       nullptr);
+    if (queued < n) rte_pktmbuf_free_bulk(burst.data() + queued, n - queued);
+  }
+  poller_done_[r].store(true, std::memory_order_release);
+}
+
+void RawReceiver::run_worker(uint16_t r, std::stop_token) {
+  Lane& lane = *lanes_[r];
+  rte_ring* ring = rings_[r];
+  std::vector<rte_mbuf*> burst(cell_.batch);
+  for (;;) {  // until the poller returned and the ring is empty: every received frame is accounted
+    const bool done = poller_done_[r].load(std::memory_order_acquire);
+    const unsigned n = rte_ring_dequeue_burst(ring, reinterpret_cast<void**>(burst.data()), cell_.batch, nullptr);
+    if (n == 0) {
+      if (done) break;
+      if (lane.bursts) {
+        slots_.publish(r, lane.c);
+        lane.bursts = 0;
+      }
+      rte_pause();
+      continue;
+    }
+    account(lane, burst.data(), static_cast<uint16_t>(n));
+    rte_pktmbuf_free_bulk(burst.data(), n);
+    if (++lane.bursts % kPublishEvery == 0) slots_.publish(r, lane.c);
+  }
+  lane.c.finished = true;
+  slots_.publish(r, lane.c);
+}
+
+}  // namespace spiral::raw

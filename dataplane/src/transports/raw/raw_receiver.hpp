@@ -1,0 +1,55 @@
+#pragma once
+// The raw transport's receiver: RX core r polls device queues r, r + rx_queues, ... of the RX
+// port with rte_eth_rx_burst, checks every frame (frame.hpp) and accounts its stream's sequence
+// number. With a worker core the poll-mode thread only receives and hands bursts over a
+// single-producer/single-consumer ring; the worker checks, accounts and frees.
+#include <rte_ring.h>
+
+#include <atomic>
+#include <vector>
+
+#include "config/cell.hpp"
+#include "engine/engine.hpp"
+#include "transports/raw/counter_slots.hpp"
+#include "transports/raw/dpdk_env.hpp"
+#include "transports/raw/lane_threads.hpp"
+#include "transports/udp/sequence_tracker.hpp"
+
+struct rte_mbuf;
+
+namespace spiral::raw {
+
+class RawReceiver : public Engine {
+ public:
+  RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id);
+  ~RawReceiver() override;
+
+  void open() override;  // sequence trackers and worker rings
+  void start() override;
+  void set_phase(Phase phase) override { phase_.store(phase, std::memory_order_release); }
+  std::vector<QueueCounters> counters() const override { return slots_.read(); }
+  std::optional<std::string> failure() const override { return threads_.failure(); }
+  void stop() override;
+  // [rx queue][stream]: what each RX queue saw of each stream. Valid after stop().
+  std::vector<std::vector<udp::SequenceStats>> stream_stats() const;
+
+ private:
+  struct Lane;  // one RX queue's accounting
+  void run_alone(uint16_t r, std::stop_token stop);
+  void run_poller(uint16_t r, std::stop_token stop);
+  void run_worker(uint16_t r, std::stop_token stop);
+  uint16_t receive(uint16_t r, uint16_t& next_queue, rte_mbuf** burst) const;
+  void account(Lane& lane, rte_mbuf** burst, uint16_t n) const;
+
+  const Cell& cell_;
+  DpdkEnvironment& env_;
+  uint32_t run_id_;
+  std::atomic<Phase> phase_{Phase::warmup};
+  CounterSlots slots_;
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  std::vector<rte_ring*> rings_;
+  std::unique_ptr<std::atomic<bool>[]> poller_done_;
+  LaneThreads threads_;
+};
+
+}  // namespace spiral::raw
