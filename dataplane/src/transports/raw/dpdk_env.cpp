@@ -71,8 +71,10 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
                      (rte_errno == EALREADY ? " (once per process)" : ""));
   eal_ready_ = true;
   try {
-    tx_port_ = probe(tx_spec_, "tx_port");
-    rx_port_ = tx_spec_.devargs == rx_spec_.devargs ? tx_port_ : probe(rx_spec_, "rx_port");
+    // The receiving port first, as for starting: a memif server must own its socket before the
+    // client in the same process looks it up.
+    rx_port_ = probe(rx_spec_, "rx_port");
+    tx_port_ = tx_spec_.devargs == rx_spec_.devargs ? rx_port_ : probe(tx_spec_, "tx_port");
     const RawOptions& o = cell.raw;
     for (uint32_t q = 0; q < o.tx_queues; ++q)
       tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room));
@@ -162,11 +164,13 @@ void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transm
     conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;  // one pool per queue, refcount 1
   const uint32_t mtu = cell_.payload_bytes + kIpv4Bytes + kUdpBytes;
   if (mtu > RTE_ETHER_MTU) {
-    if (mtu <= info.max_mtu) {
+    const bool fits = mtu <= info.max_mtu && mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN <= info.max_rx_pktlen;
+    if (fits) {
       conf.rxmode.mtu = mtu;
     } else if (spec.kind == PortSpec::Kind::pci) {
       throw BadInput(who + ": payload_bytes " + std::to_string(cell_.payload_bytes) + " needs MTU " +
-                     std::to_string(mtu) + ", the port allows " + std::to_string(info.max_mtu));
+                     std::to_string(mtu) + ", the port allows " +
+                     std::to_string(std::min<uint32_t>(info.max_mtu, info.max_rx_pktlen - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN)));
     }
     // Virtual devices: the kernel interface's MTU (veth) or the PMD's buffer size (framesz,
     // bsize) decides; pool_sizes() checked what can be checked.
@@ -191,8 +195,9 @@ void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transm
 }
 
 void DpdkEnvironment::start_ports(std::chrono::milliseconds link_timeout) {
-  std::vector<std::pair<uint16_t, const PortSpec*>> ports = {{tx_port_, &tx_spec_}};
-  if (rx_port_ != tx_port_) ports.push_back({rx_port_, &rx_spec_});
+  // The receiving port first: a memif client (the usual TX side) fails to start without its server.
+  std::vector<std::pair<uint16_t, const PortSpec*>> ports = {{rx_port_, &rx_spec_}};
+  if (rx_port_ != tx_port_) ports.push_back({tx_port_, &tx_spec_});
   for (auto [port, spec] : ports) {
     NetnsGuard in_namespace(spec->netns);
     if (int rc = rte_eth_dev_start(port); rc != 0)
