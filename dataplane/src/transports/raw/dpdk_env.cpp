@@ -119,8 +119,8 @@ uint16_t DpdkEnvironment::probe(const PortSpec& spec, const std::string& key) {
     NetnsGuard in_namespace(spec.netns);
     const int rc = rte_dev_probe(spec.devargs.c_str());
     if (rc < 0)
-      throw BadInput(key + " \"" + spec.devargs + "\": DPDK could not create the " + spec.driver +
-                     " device: " + dpdk_error(rc) + " (run with SPIRAL_DPDK_LOG=debug for the driver's reason)");
+      throw BadInput(key + " \"" + spec.devargs + "\": the " + spec.driver + " driver refused it (" + dpdk_error(rc) +
+                     "; the driver's own reason, if it gave one, is on the lines above)");
   }
   uint16_t port = 0;
   if (rte_eth_dev_get_port_by_name(spec.name.c_str(), &port) != 0) {

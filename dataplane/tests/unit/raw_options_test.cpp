@@ -1,0 +1,187 @@
+// Raw transport: every bad input is refused at the edge with one clear line.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/cli.hpp"
+#include "app/errors.hpp"
+#include "config/cell_json.hpp"
+#include "config/cell_parse.hpp"
+#include "config/raw_port.hpp"
+#include "transports/raw/eal_plan.hpp"
+#include "transports/raw/frame.hpp"
+
+namespace spiral {
+namespace {
+
+using nlohmann::json;
+
+json raw_cell() {
+  return json{{"transport", "raw"}, {"role", "loopback"}, {"tx_port", "net_ring0"}, {"rx_port", "net_ring0"}};
+}
+
+json with(json base, const std::string& key, json value) {
+  base[key] = std::move(value);
+  return base;
+}
+
+std::string refusal(const json& j) {
+  try {
+    parse_cell(j);
+  } catch (const BadInput& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+#ifdef SPIRAL_HAVE_DPDK
+#define REQUIRE_DPDK_BUILD()
+#else
+#define REQUIRE_DPDK_BUILD() GTEST_SKIP() << "built without DPDK: every raw cell is refused"
+#endif
+
+TEST(RawOptions, OperatorCellParsesAndRoundTrips) {
+  REQUIRE_DPDK_BUILD();
+  json j = raw_cell();
+  j["tx_port"] = "0000:01:00.0";
+  j["rx_port"] = "0000:01:00.1,txq_inline_max=0";
+  j["tx_queues"] = 2;
+  j["rx_queues"] = 2;
+  j["batch"] = 1024;
+  j["ring_descriptors"] = 4096;
+  j["pool_buffers"] = 16383;
+  j["payload_bytes"] = 8000;
+  j["cores"] = {{"master", 8}, {"tx", {16, 19}}, {"rx", {18, 9}}, {"tx_workers", {15}}, {"rx_workers", {17}}};
+  const Cell c = parse_cell(j);
+  EXPECT_EQ(c.transport, Transport::raw);
+  EXPECT_EQ(c.raw.tx_queues, 2u);
+  EXPECT_EQ(c.raw.ring_descriptors, 4096u);
+  EXPECT_EQ(c.batch, 1024u);
+  EXPECT_EQ(c.cores.rx_workers, std::vector<int>{17});
+  EXPECT_EQ(parse_cell(cell_to_json(c)).raw.rx_port, c.raw.rx_port) << "a record re-runs from its cell";
+}
+
+TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
+  REQUIRE_DPDK_BUILD();
+  const json base = raw_cell();
+  struct Case {
+    json cell;
+    const char* says;
+  } cases[] = {
+      {with(base, "tx_port", "0000:01:00.9"), "bad PCI address \"0000:01:00.9\""},
+      {with(base, "tx_port", "01:00.0.0"), "bad PCI address"},
+      {with(base, "rx_port", "0000:1:00.0"), "bad PCI address"},
+      {with(base, "tx_port", "net_foo0"), "unknown vdev driver \"net_foo\""},
+      {with(base, "tx_port", "eth0"), "neither a PCI address nor a DPDK vdev"},
+      {with(base, "rx_port", ""), "\"rx_port\" is required"},
+      {with(base, "tx_port", "net_ring0,,x=1"), "empty device argument"},
+      {with(base, "tx_port", "net_af_packet0,iface=a,netns=../x"), "bad netns"},
+      {with(base, "tx_port", "0000:01:00.0,netns=a"), "netns= applies to virtual devices only"},
+      {with(base, "memory", "device"), "device needs a GPUDirect-capable NIC"},
+      {with(with(with(base, "memory", "device"), "tx_port", "0000:01:00.0"), "rx_port", "net_ring0"),
+       "rx_port net_ring0 is a virtual device"},
+      {with(base, "memory", "gpu"), "must be host, host_pinned or device"},
+      {with(base, "batch", 2048), "batch\" 2048 is larger than the ring: ring_descriptors is 1024"},
+      {with(base, "batch", 40000), "1..32768"},
+      {with(with(base, "batch", 512), "pool_buffers", 1500), "cannot keep a ring full"},
+      {with(base, "tx_queues", 0), "1..16"},
+      {with(base, "payload_bytes", 9000), "24..8972 for raw"},
+      {with(base, "payload_bytes", 10), "24..8972 for raw"},
+      {with(base, "role", "server"), "must be loopback for transport raw"},
+      {with(base, "pairs", 2), "use tx_queues and rx_queues"},
+      {with(base, "udp_gso", true), "applies to udp only"},
+      {with(base, "socket_buffer_bytes", 1024), "socket transports only"},
+      {with(json{{"transport", "udp"}, {"role", "client"}}, "tx_port", "net_ring0"), "applies to transport raw only"},
+      {with(json{{"transport", "tcp"}, {"role", "client"}}, "no_huge", true), "applies to transport raw only"},
+  };
+  for (const auto& c : cases) EXPECT_NE(refusal(c.cell).find(c.says), std::string::npos) << refusal(c.cell);
+#ifndef SPIRAL_HAVE_CUDA
+  EXPECT_NE(refusal(with(base, "memory", "host_pinned")).find("built without CUDA"), std::string::npos);
+#endif
+}
+
+TEST(RawOptions, WorkersAreForRawOnly) {
+  json udp = {{"transport", "udp"}, {"role", "client"}, {"cores", {{"tx_workers", {1}}}}};
+  EXPECT_NE(refusal(udp).find("must be empty for socket transports"), std::string::npos);
+}
+
+TEST(RawPorts, SyntaxAndNamespaces) {
+  const PortSpec pci = parse_port("tx_port", "01:00.1,txq_inline_max=0");
+  EXPECT_EQ(pci.kind, PortSpec::Kind::pci);
+  EXPECT_EQ(pci.name, "0000:01:00.1");
+  EXPECT_EQ(pci.devargs, "0000:01:00.1,txq_inline_max=0");
+  EXPECT_FALSE(pci.is_virtual());
+  const PortSpec veth = parse_port("tx_port", "net_af_packet0,iface=v0,netns=sbw-a,qpairs=2");
+  EXPECT_EQ(veth.driver, "net_af_packet");
+  EXPECT_EQ(veth.name, "net_af_packet0");
+  EXPECT_EQ(veth.netns, "sbw-a");
+  EXPECT_EQ(veth.devargs, "net_af_packet0,iface=v0,qpairs=2") << "netns= is ours, not DPDK's";
+  EXPECT_TRUE(parse_port("rx_port", "net_memif1,role=server,socket=/tmp/m.sock").is_virtual());
+}
+
+TEST(RawCli, FlagsSetTheRawKeys) {
+  std::vector<const char*> args = {"spiral-dataplane", "loopback", "--transport", "raw", "--tx-port", "net_ring0",
+                                   "--rx-port", "net_ring1", "--tx-queues", "2", "--rx-queues", "1", "--memory",
+                                   "host", "--ring-descriptors", "2048", "--pool-buffers", "9000", "--no-huge",
+                                   "--tx-workers", "2,3", "--rx-workers", "4", "--batch", "256"};
+  std::ostringstream out;
+  auto j = parse_command_line(static_cast<int>(args.size()), args.data(), out);
+  ASSERT_TRUE(j);
+  EXPECT_EQ((*j)["tx_port"], "net_ring0");
+  EXPECT_EQ((*j)["rx_queues"], 1);
+  EXPECT_EQ((*j)["ring_descriptors"], 2048);
+  EXPECT_EQ((*j)["pool_buffers"], 9000);
+  EXPECT_EQ((*j)["no_huge"], true);
+  EXPECT_EQ((*j)["cores"]["tx_workers"], json({2, 3}));
+  EXPECT_EQ((*j)["cores"]["rx_workers"], json({4}));
+}
+
+TEST(RawEal, HugepagesWhenMountedElsePlainMemory) {
+  Cell cell;
+  cell.transport = Transport::raw;
+  cell.raw.tx_port = cell.raw.rx_port = "net_ring0";
+  const PortSpec ring = parse_port("tx_port", "net_ring0");
+  const auto pools = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(64));
+  EXPECT_EQ(pools.spare_pool_buffers, 0u) << "one port: no unpolled RX queues";
+  auto plan = raw::plan_eal(cell, ring, ring, pools, {true, 8ull << 30}, {2}, "spiral-7");
+  EXPECT_TRUE(plan.hugepages);
+  auto has = [&](const std::string& a) { return std::find(plan.args.begin(), plan.args.end(), a) != plan.args.end(); };
+  EXPECT_TRUE(has("--in-memory"));
+  EXPECT_TRUE(has("--file-prefix=spiral-7"));
+  EXPECT_TRUE(has("--no-pci"));
+  EXPECT_TRUE(has("--lcores=0@(2)"));
+  EXPECT_FALSE(has("--no-huge"));
+  plan = raw::plan_eal(cell, ring, ring, pools, {false, 0}, {0, 1}, "p");
+  EXPECT_FALSE(plan.hugepages);
+  EXPECT_TRUE(has("--no-huge"));
+  EXPECT_TRUE(has("--no-shconf")) << "--in-memory refuses --no-huge's legacy memory";
+  EXPECT_TRUE(has("--lcores=0@(0,1)"));
+  cell.raw.no_huge = true;
+  plan = raw::plan_eal(cell, ring, ring, pools, {true, 8ull << 30}, {0}, "p");
+  EXPECT_FALSE(plan.hugepages);
+  cell.raw.no_huge = false;
+  EXPECT_THROW(raw::plan_eal(cell, ring, ring, pools, {true, 2u << 20}, {0}, "p"), BadInput);
+  const PortSpec a = parse_port("tx_port", "0000:01:00.0"), b = parse_port("rx_port", "0000:01:00.1");
+  plan = raw::plan_eal(cell, a, b, raw::pool_sizes(cell, a, b, 106), {false, 0}, {0}, "p");
+  EXPECT_TRUE(has("0000:01:00.0"));
+  EXPECT_TRUE(has("0000:01:00.1"));
+  EXPECT_FALSE(has("--no-pci"));
+}
+
+TEST(RawEal, AfPacketFramesMustFitItsFrameSize) {
+  Cell cell;
+  cell.payload_bytes = 8000;
+  const PortSpec small = parse_port("tx_port", "net_af_packet0,iface=v0");
+  const PortSpec large = parse_port("rx_port", "net_af_packet1,iface=v1,blocksz=20480,framesz=10240");
+  try {
+    raw::pool_sizes(cell, small, large, raw::frame_bytes(8000));
+    FAIL() << "accepted 8042-byte frames with framesz 2048";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("framesz=2048 carries frames up to 2016 bytes"), std::string::npos);
+  }
+  const auto pools = raw::pool_sizes(cell, large, large, raw::frame_bytes(8000));
+  EXPECT_GE(pools.rx_data_room, 10240u - 32 + 128) << "af_packet refuses RX mbufs smaller than its frames";
+}
+
+}  // namespace
+}  // namespace spiral
