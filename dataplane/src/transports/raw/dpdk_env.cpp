@@ -110,7 +110,11 @@ void DpdkEnvironment::release() {
   tx_pools_.clear();
   rx_pools_.clear();
   spare_pool_ = nullptr;
+  // The EAL makes its runtime directory (/var/run/dpdk/<prefix>) even with --in-memory or
+  // --no-shconf, and leaves it behind, empty: remove it so runs leave nothing.
+  const std::string runtime_dir = rte_eal_get_runtime_dir();
   rte_eal_cleanup();
+  ::rmdir(runtime_dir.c_str());
   eal_ready_ = false;
 }
 
