@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Raw loopback over net_af_packet on a veth wire between two namespaces of our own: the TX port
+# Raw loopback over net_af_packet and net_af_xdp on a veth wire between two namespaces of our own: the TX port
 # is probed inside one namespace, the RX port inside the other (netns= in the port string).
 # Loss is possible here (the kernel's packet socket ring overflows on a busy host), so the test
 # asserts that every frame is received or counted, never a loss rate.
@@ -28,4 +28,19 @@ raw queues --tx-port "$(port 0 "$IF_A" "$NS_A" 2)" --rx-port "$(port 1 "$IF_B" "
   --tx-queues 2 --rx-queues 2 --payload-bytes 512
 accounted queues "af_packet (2,2)"
 echo "af_packet (2,2): $(brief queues), per RX queue $(record queues | jq -c .raw.rx_queue_packets)"
-echo "PASS: raw over af_packet on a veth wire"
+# af_xdp: veth attaches XDP only at MTUs up to about 3.5 KB
+ip -n "$NS_A" link set "$IF_A" mtu 1500
+ip -n "$NS_B" link set "$IF_B" mtu 1500
+xdp() { echo "net_af_xdp$1,iface=$2,netns=$3,start_queue=0,queue_count=1"; }
+raw xdp --tx-port "$(xdp 0 "$IF_A" "$NS_A")" --rx-port "$(xdp 1 "$IF_B" "$NS_B")" --payload-bytes 1024
+if grep -q "Failed to create xsk socket\|XDP" "$WORK/xdp.err" && [[ $(cat "$WORK/xdp.rc") != 0 ]]; then
+  echo "af_xdp: skipped, this kernel cannot attach XDP to the veth: $(tail -n 1 "$WORK/xdp.err")"
+else
+  accounted xdp "af_xdp 1024 B"
+  echo "af_xdp 1024 B: $(brief xdp)"
+  for side in "$NS_A $IF_A" "$NS_B $IF_B"; do
+    read -r ns ifc <<<"$side"
+    ! ip -n "$ns" link show "$ifc" | grep -q "prog/xdp" || fail "af_xdp left its XDP program on $ifc"
+  done
+fi
+echo "PASS: raw over af_packet and af_xdp on a veth wire"

@@ -98,9 +98,15 @@ DpdkEnvironment::~DpdkEnvironment() { release(); }
 
 void DpdkEnvironment::release() {
   if (!eal_ready_) return;
-  for (uint16_t port : opened_) {
-    if (started_) rte_eth_dev_stop(port);
-    rte_eth_dev_close(port);
+  for (const auto& [port, netns] : opened_) {
+    // af_xdp detaches its XDP program by interface index: in the namespace it attached it in.
+    try {
+      NetnsGuard in_namespace(netns);
+      if (started_) rte_eth_dev_stop(port);
+      rte_eth_dev_close(port);
+    } catch (const std::exception&) {
+      // the namespace is gone (and with it the interface): nothing of the port is left to close
+    }
   }
   opened_.clear();
   started_ = false;
@@ -133,7 +139,7 @@ uint16_t DpdkEnvironment::probe(const PortSpec& spec, const std::string& key) {
                      "DPDK cannot use; mlx5 ports stay on mlx5_core, others need vfio-pci)");
     throw BadInput(key + " \"" + spec.devargs + "\": probed, but no ethdev port named " + spec.name);
   }
-  opened_.push_back(port);
+  opened_.emplace_back(port, spec.netns);
   return port;
 }
 

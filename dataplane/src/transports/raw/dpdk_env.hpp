@@ -62,7 +62,7 @@ class DpdkEnvironment {
   EalPlan plan_;
   bool eal_ready_ = false;
   uint16_t tx_port_ = 0, rx_port_ = 0;
-  std::vector<uint16_t> opened_;  // ports to stop and close, in order
+  std::vector<std::pair<uint16_t, std::string>> opened_;  // ports to stop and close, with their netns
   bool started_ = false;
   std::vector<rte_mempool*> tx_pools_, rx_pools_;
   rte_mempool* spare_pool_ = nullptr;

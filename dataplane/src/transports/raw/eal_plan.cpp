@@ -77,7 +77,9 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
   p.device_queues = std::max(o.tx_queues, o.rx_queues);
   const uint32_t per_rx_core = (p.device_queues + o.rx_queues - 1) / o.rx_queues;
   p.rx_pool_buffers = o.pool_buffers + (per_rx_core - 1) * o.ring_descriptors;
-  p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * o.ring_descriptors + 1024;
+  // af_xdp fills 4096 RX descriptors whatever the ring size, and its TX copies frames into
+  // buffers of that same (RX queue's) pool: the spare pool must hold both.
+  p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * (o.ring_descriptors + 4096) + 1024;
   p.bytes = uint64_t{o.pool_buffers} * o.tx_queues * (p.tx_data_room + kMbufOverhead) +
             (uint64_t{p.rx_pool_buffers} * o.rx_queues + p.spare_pool_buffers) * (p.rx_data_room + kMbufOverhead);
   return p;

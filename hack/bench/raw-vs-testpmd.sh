@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Benchmark (not a test): dpdk-testpmd txonly -> rxonly and spiral-dataplane's raw loopback side
+# by side, over the same DPDK virtual devices:
+#   memif   a net_memif pair (shared memory): the in-memory ceiling
+#   afp     net_af_packet on a veth wire between two namespaces (MTU 9000)
+#   afxdp   net_af_xdp on a veth wire at MTU 1500 (veth refuses XDP above ~3.5 KB: no 8000 B)
+# at UDP payloads of 64, 1024 and 8000 B (frames of payload + 42 B for both tools), then
+# spiral's (TX,RX) queue matrix. testpmd runs as two processes (TX on one core, RX on the
+# other); spiral as one process with its TX and RX poll-mode threads on the same two cores.
+# Both use 2 MiB hugepages (testpmd's memif pair moves nothing without them), burst 32, 1024
+# descriptors. The script mounts its own hugetlbfs, adds HUGEPAGES pages to vm.nr_hugepages and
+# puts both back at exit (the setting is host-wide: other users' pages are left alone).
+# Prints a Markdown table: Mpps TX/RX, Gb/s (L2 frames at RX), drops, CPU busy % of the TX and RX
+# cores, and spiral's RX pps over testpmd's.
+#
+# Usage: hack/bench/raw-vs-testpmd.sh [spiral-dataplane binary]
+# Environment: CELL_SECONDS=4 SIZES="64 1024 8000" DEVICES="memif afp afxdp" MATRIX=1
+#   TX_CORE=0 RX_CORE=1 TESTPMD=dpdk-testpmd HUGEPAGES=1024
+#   SBW_NS_A/SBW_NS_B (default sbrb-a/sbrb-b: the bench's own wire, removed at exit)
+# Needs root, dpdk-testpmd (Debian package dpdk), jq, python3 and a spiral-dataplane built with DPDK.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BIN=${1:-$ROOT/build/dataplane/spiral-dataplane}
+T=${CELL_SECONDS:-4}
+SIZES=${SIZES:-64 1024 8000}
+DEVICES=${DEVICES:-memif afp afxdp}
+MATRIX=${MATRIX:-1}
+TXC=${TX_CORE:-0} RXC=${RX_CORE:-1}
+TESTPMD=${TESTPMD:-dpdk-testpmd}
+export SBW_NS_A=${SBW_NS_A:-sbrb-a} SBW_NS_B=${SBW_NS_B:-sbrb-b} SBW_IF_A=${SBW_IF_A:-sbrb-a0} SBW_IF_B=${SBW_IF_B:-sbrb-b0}
+NS_A=$SBW_NS_A NS_B=$SBW_NS_B IF_A=$SBW_IF_A IF_B=$SBW_IF_B
+WORK=$(mktemp -d)
+WIRE_MTU=
+HUGE_DIR=$WORK/huge HUGE_ADDED=0
+
+[[ $(id -u) == 0 ]] || { echo "needs root (network namespaces, DPDK)" >&2; exit 1; }
+for tool in "$TESTPMD" jq python3 ip; do command -v "$tool" >/dev/null || { echo "missing $tool (hack/deps-dataplane.sh)" >&2; exit 1; }; done
+[[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
+
+PIDS=()
+cleanup() {
+  local p
+  for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  [[ -z $WIRE_MTU ]] || "$ROOT/hack/netns-wire.sh" down
+  if mountpoint -q "$HUGE_DIR"; then
+    rm -f "$HUGE_DIR"/*
+    umount "$HUGE_DIR"
+  fi
+  if ((HUGE_ADDED)); then sysctl -qw vm.nr_hugepages=$(($(cat /proc/sys/vm/nr_hugepages) - HUGE_ADDED)); fi
+  rmdir /var/run/dpdk/tp{rx,tx}$$ 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+hugepages() {
+  local want=${HUGEPAGES:-1024} before
+  before=$(cat /proc/sys/vm/nr_hugepages)
+  sysctl -qw vm.nr_hugepages=$((before + want))
+  HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
+  mkdir -p "$HUGE_DIR"
+  mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
+  ((HUGE_ADDED >= want / 2)) || { echo "could only add $HUGE_ADDED hugepages" >&2; exit 1; }
+}
+hugepages
+
+wire() {  # the veth wire at MTU $1 (made anew when the MTU changes)
+  [[ $WIRE_MTU == "$1" ]] && return
+  "$ROOT/hack/netns-wire.sh" down
+  "$ROOT/hack/netns-wire.sh" up "$1" >/dev/null
+  WIRE_MTU=$1
+}
+
+# busy % of one core between two /proc/stat snapshots
+cpu_busy() {
+  awk -v want="cpu$3" 'FNR == 1 { f++ }
+    $1 == want { busy = $2 + $3 + $4 + $7 + $8 + $9; total = busy + $5 + $6; b[f] = busy; t[f] = total }
+    END { if (t[2] > t[1]) printf "%.0f", 100 * (b[2] - b[1]) / (t[2] - t[1]); else printf "-" }' "$1" "$2"
+}
+
+# vdev strings: vdev DEVICE SIDE(tx|rx) PAYLOAD [QUEUES]
+vdev() {
+  local dev=$1 side=$2 payload=$3 q=${4:-1} n=0 ifc=$IF_A ns=$NS_A
+  [[ $side == rx ]] && { n=1 ifc=$IF_B ns=$NS_B; }
+  case $dev in
+    memif)
+      local role=client bsize=2048
+      [[ $side == rx ]] && role=server
+      ((payload > 1900)) && bsize=10240
+      echo "net_memif$n,role=$role,socket=$WORK/memif-$payload-$q.sock,bsize=$bsize,rsize=11" ;;
+    afp)
+      local fs="blocksz=4096,framesz=2048,framecnt=2048"
+      ((payload > 1900)) && fs="blocksz=20480,framesz=10240,framecnt=1024"
+      echo "net_af_packet$n,iface=$ifc,qpairs=$q,$fs,qdisc_bypass=1" ;;
+    afxdp) echo "net_af_xdp$n,iface=$ifc,start_queue=0,queue_count=$q" ;;
+  esac
+}
+netns_of() { [[ $1 == memif ]] && return; [[ $2 == tx ]] && echo "$NS_A" || echo "$NS_B"; }
+in_ns() { local ns=$1; shift; if [[ -n $ns ]]; then ip netns exec "$ns" "$@"; else "$@"; fi; }
+
+# testpmd DEVICE PAYLOAD: writes "tx_pps rx_pps tx_total rx_total cpu_tx% cpu_rx%" to $WORK/tp-DEVICE-PAYLOAD.res
+testpmd_cell() {
+  local dev=$1 payload=$2 frame=$(($2 + 42)) mbuf=2176 tag="$WORK/tp-$1-$2"
+  ((frame > 1900)) && mbuf=10368
+  local common=(--no-pci --no-telemetry --socket-mem 256 --huge-dir "$HUGE_DIR")
+  local opts=(--stats-period=1 --total-num-mbufs=16384 --mbuf-size=$mbuf --burst=32 --rxd=1024 --txd=1024)
+  local peer=()
+  [[ $dev == memif ]] || peer=(--eth-peer="0,$(ip netns exec "$NS_B" cat /sys/class/net/"$IF_B"/address)")
+  in_ns "$(netns_of "$dev" rx)" timeout -s INT $((T + 6)) "$TESTPMD" --lcores "0@$RXC,1@$RXC" "${common[@]}" \
+    --file-prefix "tprx$$" --vdev="$(vdev "$dev" rx "$payload")" -- --forward-mode=rxonly "${opts[@]}" \
+    >"$tag-rx.log" 2>&1 &
+  local rx=$!
+  PIDS+=("$rx")
+  sleep 2.5
+  cat /proc/stat >"$tag-cpu0"
+  in_ns "$(netns_of "$dev" tx)" timeout -s INT "$T" "$TESTPMD" --lcores "0@$TXC,1@$TXC" "${common[@]}" \
+    --file-prefix "tptx$$" --vdev="$(vdev "$dev" tx "$payload")" -- --forward-mode=txonly "${opts[@]}" "${peer[@]}" \
+    --tx-ip=198.18.0.1,198.18.0.2 --txpkts="$frame" >"$tag-tx.log" 2>&1 || true
+  cat /proc/stat >"$tag-cpu1"
+  sleep 1
+  kill -INT "$rx" 2>/dev/null || true
+  wait "$rx" 2>/dev/null || true
+  rm -f "$HUGE_DIR"/tp* 2>/dev/null || true
+  rm -rf /var/run/dpdk/tprx$$ /var/run/dpdk/tptx$$
+  python3 - "$tag-tx.log" "$tag-rx.log" <<'PY'
+import re, statistics, sys
+def pps(path, key):
+    v = [int(x) for x in re.findall(key + r'-pps:\s+(\d+)', open(path, errors='replace').read())]
+    v = [x for x in v if x > 0]
+    v = v[1:-1] if len(v) > 3 else v   # ramp-up and partial seconds
+    return int(statistics.median(v)) if v else 0
+def total(path, key):
+    m = re.findall(r'Accumulated forward statistics.*?' + key + r'-packets:\s+(\d+)', open(path, errors='replace').read(), re.S)
+    return int(m[-1]) if m else 0
+print(pps(sys.argv[1], 'Tx'), pps(sys.argv[2], 'Rx'), total(sys.argv[1], 'TX'), total(sys.argv[2], 'RX'), end=' ')
+PY
+  echo "$(cpu_busy "$tag-cpu0" "$tag-cpu1" "$TXC") $(cpu_busy "$tag-cpu0" "$tag-cpu1" "$RXC")"
+} >"$WORK/tp-$1-$2.res"
+
+# spiral DEVICE PAYLOAD TXQ RXQ -> its JSON record in $WORK/sp-...json
+spiral_cell() {
+  local dev=$1 payload=$2 tq=${3:-1} rq=${4:-1} q out="$WORK/sp-$1-$2-$3$4.json"
+  q=$((tq > rq ? tq : rq))
+  local tx rx ns_tx ns_rx
+  ns_tx=$(netns_of "$dev" tx) ns_rx=$(netns_of "$dev" rx)
+  tx=$(vdev "$dev" tx "$payload" "$q")${ns_tx:+,netns=$ns_tx}
+  rx=$(vdev "$dev" rx "$payload" "$q")${ns_rx:+,netns=$ns_rx}
+  local txc=$TXC rxc=$RXC
+  ((tq > 1)) && txc="$TXC,$RXC"
+  ((rq > 1)) && rxc="$RXC,$TXC"
+  "$BIN" loopback --transport raw --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
+    --payload-bytes "$payload" --batch 32 --seconds "$T" --warmup-seconds 1 --tx-cores "$txc" --rx-cores "$rxc" \
+    --master-core "$TXC" >"$out" 2>"$out.err" || true
+  grep '^{"event":"result"' "$out" | tail -1 >"$out.rec" || true
+  echo "$out.rec"
+}
+
+row() { printf '| %s |\n' "$(IFS='|'; echo "$*" | sed 's/|/ | /g')"; }
+mpps() { awk -v p="$1" 'BEGIN { printf "%.3f", p / 1e6 }'; }
+gbps() { awk -v p="$1" -v f="$2" 'BEGIN { printf "%.2f", p * f * 8 / 1e9 }'; }
+
+echo "## raw vs testpmd: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), ${T} s cells, $(date -u +%FT%TZ)"
+echo
+row "device" "payload B" "tool" "TX Mpps" "RX Mpps" "RX Gb/s" "drops" "CPU TX %" "CPU RX %" "spiral / testpmd RX"
+row "---" "---" "---" "---" "---" "---" "---" "---" "---" "---"
+for dev in $DEVICES; do
+  case $dev in afp) wire 9000 ;; afxdp) wire 1500 ;; esac
+  for payload in $SIZES; do
+    [[ $dev != afxdp ]] || { ip -n "$NS_A" link set "$IF_A" xdp off; ip -n "$NS_B" link set "$IF_B" xdp off; }
+    frame=$((payload + 42))
+    if [[ $dev == afxdp ]] && ((payload > 1458)); then
+      row "$dev" "$payload" "both" "n/a: veth refuses XDP at the MTU this frame needs" "" "" "" "" "" ""
+      continue
+    fi
+    testpmd_cell "$dev" "$payload"
+    read -r tp_tx tp_rx tp_txt tp_rxt tp_ctx tp_crx <"$WORK/tp-$dev-$payload.res"
+    rec=$(spiral_cell "$dev" "$payload" 1 1)
+    if [[ -s $rec ]]; then
+      sp_pps=$(jq .pps "$rec") sp_txpps=$(jq '(.tx_packets * 1000 / .seconds_milli) | floor' "$rec")
+      sp_drops=$(jq -r '"\(.drops) (\(.drops_kind))"' "$rec")
+      sp_ctx=$(jq '.cpu_tx_mpct / 1000 | round' "$rec") sp_crx=$(jq '.cpu_rx_mpct / 1000 | round' "$rec")
+      state=$(jq -r .state "$rec")
+    else
+      sp_pps=0 sp_txpps=0 sp_drops="failed: $(tail -1 "${rec%.rec}.err")" sp_ctx=- sp_crx=- state=Failed
+    fi
+    ratio=$(awk -v a="$sp_pps" -v b="$tp_rx" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }')
+    row "$dev" "$payload" "testpmd" "$(mpps "$tp_tx")" "$(mpps "$tp_rx")" "$(gbps "$tp_rx" "$frame")" \
+      "$((tp_txt - tp_rxt)) (TX - RX totals)" "$tp_ctx" "$tp_crx" ""
+    row "$dev" "$payload" "spiral ($state)" "$(mpps "$sp_txpps")" "$(mpps "$sp_pps")" "$(gbps "$sp_pps" "$frame")" \
+      "$sp_drops" "$sp_ctx" "$sp_crx" "$ratio"
+  done
+done
+
+if [[ $MATRIX == 1 ]]; then
+  echo
+  echo "### spiral (TX,RX) queue matrix, 64 B and 1024 B ($T s; cores $TXC,$RXC shared by all queues)"
+  echo
+  row "device" "payload B" "(TX,RX)" "RX Mpps" "RX Gb/s" "drops" "per RX queue" "state"
+  row "---" "---" "---" "---" "---" "---" "---" "---"
+  for dev in memif afp; do
+    [[ $dev == afp ]] && wire 9000
+    for payload in 64 1024; do
+      for cell in "1 1" "1 2" "2 1" "2 2"; do
+        read -r tq rq <<<"$cell"
+        rec=$(spiral_cell "$dev" "$payload" "$tq" "$rq")
+        [[ -s $rec ]] || { row "$dev" "$payload" "($tq,$rq)" "failed" "" "" "" "$(tail -1 "${rec%.rec}.err")"; continue; }
+        row "$dev" "$payload" "($tq,$rq)" "$(mpps "$(jq .pps "$rec")")" "$(gbps "$(jq .pps "$rec")" $((payload + 42)))" \
+          "$(jq -r '"\(.drops) (\(.drops_kind))"' "$rec")" "$(jq -c .raw.rx_queue_packets "$rec")" "$(jq -r .state "$rec")"
+      done
+    done
+  done
+fi
