@@ -7,25 +7,29 @@
 # at UDP payloads of 64, 1024 and 8000 B (frames of payload + 42 B for both tools), then
 # spiral's (TX,RX) queue matrix. testpmd runs as two processes (TX on one core, RX on the
 # other); spiral as one process with its TX and RX poll-mode threads on the same two cores.
-# Both use 2 MiB hugepages (testpmd's memif pair moves nothing without them), burst 32, 1024
-# descriptors. The script mounts its own hugetlbfs, adds HUGEPAGES pages to vm.nr_hugepages and
-# puts both back at exit (the setting is host-wide: other users' pages are left alone).
+# Burst 32, 1024 descriptors. spiral runs with --no-huge; testpmd too, except over memif, where
+# two testpmd processes move nothing without hugepages (seen with DPDK 22.11): for those cells
+# the script mounts its own hugetlbfs and adds HUGEPAGES pages to vm.nr_hugepages, and takes
+# them away right after (the setting is host-wide). Each cell runs REPEATS times, the tools
+# alternating; the run with the median RX rate is shown (the dev VM is shared and noisy).
 # Prints a Markdown table: Mpps TX/RX, Gb/s (L2 frames at RX), drops, CPU busy % of the TX and RX
 # cores, and spiral's RX pps over testpmd's.
 #
 # Usage: hack/bench/raw-vs-testpmd.sh [spiral-dataplane binary]
-# Environment: CELL_SECONDS=4 SIZES="64 1024 8000" DEVICES="memif afp afxdp" MATRIX=1
-#   TX_CORE=0 RX_CORE=1 TESTPMD=dpdk-testpmd HUGEPAGES=1024
+# Environment: CELL_SECONDS=5 SIZES="64 1024 8000" DEVICES="memif afp afxdp" MATRIX=1
+#   MATRIX_SIZES="64 1024"
+#   REPEATS=3 TX_CORE=0 RX_CORE=1 TESTPMD=dpdk-testpmd HUGEPAGES=512
 #   SBW_NS_A/SBW_NS_B (default sbrb-a/sbrb-b: the bench's own wire, removed at exit)
 # Needs root, dpdk-testpmd (Debian package dpdk), jq, python3 and a spiral-dataplane built with DPDK.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 BIN=${1:-$ROOT/build/dataplane/spiral-dataplane}
-T=${CELL_SECONDS:-4}
+T=${CELL_SECONDS:-5}
 SIZES=${SIZES:-64 1024 8000}
 DEVICES=${DEVICES:-memif afp afxdp}
 MATRIX=${MATRIX:-1}
+REPEATS=${REPEATS:-3}
 TXC=${TX_CORE:-0} RXC=${RX_CORE:-1}
 TESTPMD=${TESTPMD:-dpdk-testpmd}
 export SBW_NS_A=${SBW_NS_A:-sbrb-a} SBW_NS_B=${SBW_NS_B:-sbrb-b} SBW_IF_A=${SBW_IF_A:-sbrb-a0} SBW_IF_B=${SBW_IF_B:-sbrb-b0}
@@ -44,27 +48,32 @@ cleanup() {
   for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   [[ -z $WIRE_MTU ]] || "$ROOT/hack/netns-wire.sh" down
-  if mountpoint -q "$HUGE_DIR"; then
-    rm -f "$HUGE_DIR"/*
-    umount "$HUGE_DIR"
-  fi
-  if ((HUGE_ADDED)); then sysctl -qw vm.nr_hugepages=$(($(cat /proc/sys/vm/nr_hugepages) - HUGE_ADDED)); fi
+  hugepages_off
   rmdir /var/run/dpdk/tp{rx,tx}$$ 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-hugepages() {
-  local want=${HUGEPAGES:-1024} before
+hugepages_on() {
+  local want=${HUGEPAGES:-512} before
   before=$(cat /proc/sys/vm/nr_hugepages)
   sysctl -qw vm.nr_hugepages=$((before + want))
   HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
   mkdir -p "$HUGE_DIR"
-  mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
-  ((HUGE_ADDED >= want / 2)) || { echo "could only add $HUGE_ADDED hugepages" >&2; exit 1; }
+  mountpoint -q "$HUGE_DIR" || mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
 }
-hugepages
+hugepages_off() {
+  if mountpoint -q "$HUGE_DIR" 2>/dev/null; then
+    rm -f "$HUGE_DIR"/*
+    umount "$HUGE_DIR"
+  fi
+  local now
+  now=$(cat /proc/sys/vm/nr_hugepages)
+  # someone else may have reset the host's setting meanwhile: never go below zero
+  ((HUGE_ADDED == 0)) || sysctl -qw vm.nr_hugepages=$((now > HUGE_ADDED ? now - HUGE_ADDED : 0))
+  HUGE_ADDED=0
+}
 
 wire() {  # the veth wire at MTU $1 (made anew when the MTU changes)
   [[ $WIRE_MTU == "$1" ]] && return
@@ -104,7 +113,8 @@ in_ns() { local ns=$1; shift; if [[ -n $ns ]]; then ip netns exec "$ns" "$@"; el
 testpmd_cell() {
   local dev=$1 payload=$2 frame=$(($2 + 42)) mbuf=2176 tag="$WORK/tp-$1-$2"
   ((frame > 1900)) && mbuf=10368
-  local common=(--no-pci --no-telemetry --socket-mem 256 --huge-dir "$HUGE_DIR")
+  local common=(--no-pci --no-telemetry --no-huge -m 512)
+  [[ $dev != memif ]] || { hugepages_on; common=(--no-pci --no-telemetry --socket-mem 256 --huge-dir "$HUGE_DIR"); }
   local opts=(--stats-period=1 --total-num-mbufs=16384 --mbuf-size=$mbuf --burst=32 --rxd=1024 --txd=1024)
   local peer=()
   [[ $dev == memif ]] || peer=(--eth-peer="0,$(ip netns exec "$NS_B" cat /sys/class/net/"$IF_B"/address)")
@@ -122,8 +132,8 @@ testpmd_cell() {
   sleep 1
   kill -INT "$rx" 2>/dev/null || true
   wait "$rx" 2>/dev/null || true
-  rm -f "$HUGE_DIR"/tp* 2>/dev/null || true
   rm -rf /var/run/dpdk/tprx$$ /var/run/dpdk/tptx$$
+  [[ $dev != memif ]] || hugepages_off
   python3 - "$tag-tx.log" "$tag-rx.log" <<'PY'
 import re, statistics, sys
 def pps(path, key):
@@ -150,7 +160,7 @@ spiral_cell() {
   local txc=$TXC rxc=$RXC
   ((tq > 1)) && txc="$TXC,$RXC"
   ((rq > 1)) && rxc="$RXC,$TXC"
-  "$BIN" loopback --transport raw --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
+  "$BIN" loopback --transport raw --no-huge --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
     --payload-bytes "$payload" --batch 32 --seconds "$T" --warmup-seconds 1 --tx-cores "$txc" --rx-cores "$rxc" \
     --master-core "$TXC" >"$out" 2>"$out.err" || true
   grep '^{"event":"result"' "$out" | tail -1 >"$out.rec" || true
@@ -161,47 +171,75 @@ row() { printf '| %s |\n' "$(IFS='|'; echo "$*" | sed 's/|/ | /g')"; }
 mpps() { awk -v p="$1" 'BEGIN { printf "%.3f", p / 1e6 }'; }
 gbps() { awk -v p="$1" -v f="$2" 'BEGIN { printf "%.2f", p * f * 8 / 1e9 }'; }
 
-echo "## raw vs testpmd: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), ${T} s cells, $(date -u +%FT%TZ)"
+# spiral_line REC: "tx_pps rx_pps drops(kind) cpu_tx cpu_rx state" from a record, or a failure
+spiral_line() {
+  if [[ -s $1 ]]; then
+    jq -r '"\((.tx_packets * 1000 / (.seconds_milli | if . > 0 then . else 1 end)) | floor) \(.pps) \(.drops)(\(.drops_kind)) \(.cpu_tx_mpct / 1000 | round) \(.cpu_rx_mpct / 1000 | round) \(.state)"' "$1"
+  else
+    echo "0 0 failed - - Failed:$(tail -n 1 "${1%.rec}.err" | tr ' ' '_')"
+  fi
+}
+
+# median_row FILE DEVICE PAYLOAD TOOL: the run with the median RX pps of FILE's lines
+median_row() {
+  python3 - "$@" <<'PY'
+import sys
+path, dev, payload, tool = sys.argv[1:5]
+frame = int(payload) + 42
+runs = [l.split() for l in open(path) if l.strip()]
+runs.sort(key=lambda r: int(r[1]))
+r = runs[len(runs) // 2]
+rx = [int(x[1]) for x in runs]
+print(f"| {dev} | {payload} | {tool} ({r[5].replace('_', ' ')}) | {int(r[0])/1e6:.3f} | {int(r[1])/1e6:.3f} | "
+      f"{int(r[1])*frame*8/1e9:.2f} | {r[2]} | {r[3]} | {r[4]} | {' '.join(f'{x/1e6:.3f}' for x in rx)} |")
+PY
+}
+median_pps() { sort -k2,2n "$1" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }'; }
+
+echo "## raw vs testpmd: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), ${T} s cells, ${REPEATS} runs each, $(date -u +%FT%TZ)"
 echo
-row "device" "payload B" "tool" "TX Mpps" "RX Mpps" "RX Gb/s" "drops" "CPU TX %" "CPU RX %" "spiral / testpmd RX"
+row "device" "payload B" "tool (state)" "TX Mpps" "RX Mpps" "RX Gb/s" "drops" "CPU TX %" "CPU RX %" "RX Mpps of every run"
 row "---" "---" "---" "---" "---" "---" "---" "---" "---" "---"
+ratios=()
 for dev in $DEVICES; do
   case $dev in afp) wire 9000 ;; afxdp) wire 1500 ;; esac
   for payload in $SIZES; do
-    [[ $dev != afxdp ]] || { ip -n "$NS_A" link set "$IF_A" xdp off; ip -n "$NS_B" link set "$IF_B" xdp off; }
-    frame=$((payload + 42))
     if [[ $dev == afxdp ]] && ((payload > 1458)); then
-      row "$dev" "$payload" "both" "n/a: veth refuses XDP at the MTU this frame needs" "" "" "" "" "" ""
+      row "$dev" "$payload" "both" "n/a: veth refuses XDP at the MTU a $((payload + 42))-byte frame needs" "" "" "" "" "" ""
       continue
     fi
-    testpmd_cell "$dev" "$payload"
-    read -r tp_tx tp_rx tp_txt tp_rxt tp_ctx tp_crx <"$WORK/tp-$dev-$payload.res"
-    rec=$(spiral_cell "$dev" "$payload" 1 1)
-    if [[ -s $rec ]]; then
-      sp_pps=$(jq .pps "$rec") sp_txpps=$(jq '(.tx_packets * 1000 / .seconds_milli) | floor' "$rec")
-      sp_drops=$(jq -r '"\(.drops) (\(.drops_kind))"' "$rec")
-      sp_ctx=$(jq '.cpu_tx_mpct / 1000 | round' "$rec") sp_crx=$(jq '.cpu_rx_mpct / 1000 | round' "$rec")
-      state=$(jq -r .state "$rec")
-    else
-      sp_pps=0 sp_txpps=0 sp_drops="failed: $(tail -1 "${rec%.rec}.err")" sp_ctx=- sp_crx=- state=Failed
-    fi
-    ratio=$(awk -v a="$sp_pps" -v b="$tp_rx" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }')
-    row "$dev" "$payload" "testpmd" "$(mpps "$tp_tx")" "$(mpps "$tp_rx")" "$(gbps "$tp_rx" "$frame")" \
-      "$((tp_txt - tp_rxt)) (TX - RX totals)" "$tp_ctx" "$tp_crx" ""
-    row "$dev" "$payload" "spiral ($state)" "$(mpps "$sp_txpps")" "$(mpps "$sp_pps")" "$(gbps "$sp_pps" "$frame")" \
-      "$sp_drops" "$sp_ctx" "$sp_crx" "$ratio"
+    : >"$WORK/tp.runs"
+    : >"$WORK/sp.runs"
+    for ((rep = 0; rep < REPEATS; rep++)); do
+      [[ $dev != afxdp ]] || { ip -n "$NS_A" link set "$IF_A" xdp off; ip -n "$NS_B" link set "$IF_B" xdp off; }
+      testpmd_cell "$dev" "$payload"
+      read -r tx rx txt rxt ctx crx <"$WORK/tp-$dev-$payload.res"
+      echo "$tx $rx $((txt - rxt))(TX-RX) $ctx $crx -" >>"$WORK/tp.runs"
+      [[ $dev != afxdp ]] || { ip -n "$NS_A" link set "$IF_A" xdp off; ip -n "$NS_B" link set "$IF_B" xdp off; }
+      spiral_line "$(spiral_cell "$dev" "$payload" 1 1)" >>"$WORK/sp.runs"
+    done
+    median_row "$WORK/tp.runs" "$dev" "$payload" testpmd
+    median_row "$WORK/sp.runs" "$dev" "$payload" spiral
+    ratios+=("$dev $payload $(awk -v a="$(median_pps "$WORK/sp.runs")" -v b="$(median_pps "$WORK/tp.runs")" \
+      'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }')")
   done
 done
+echo
+echo "spiral's median RX packets/s over testpmd's (target >= 0.95):"
+echo
+row "device" "payload B" "ratio"
+row "---" "---" "---"
+for r in "${ratios[@]}"; do row $r; done
 
 if [[ $MATRIX == 1 ]]; then
   echo
-  echo "### spiral (TX,RX) queue matrix, 64 B and 1024 B ($T s; cores $TXC,$RXC shared by all queues)"
+  echo "### spiral (TX,RX) queue matrix ($T s, one run each; queues share cores $TXC and $RXC)"
   echo
   row "device" "payload B" "(TX,RX)" "RX Mpps" "RX Gb/s" "drops" "per RX queue" "state"
   row "---" "---" "---" "---" "---" "---" "---" "---"
   for dev in memif afp; do
     [[ $dev == afp ]] && wire 9000
-    for payload in 64 1024; do
+    for payload in ${MATRIX_SIZES:-64 1024}; do
       for cell in "1 1" "1 2" "2 1" "2 2"; do
         read -r tq rq <<<"$cell"
         rec=$(spiral_cell "$dev" "$payload" "$tq" "$rq")
