@@ -20,15 +20,18 @@ void announce_ready(const Cell& cell, std::ostream& out) {
                                           {"pid", getpid()}}
                                .dump();
   out << line << std::endl;  // flushed: a supervisor may be reading the pipe
-  if (cell.ready_file.empty()) return;
-  const std::string tmp = cell.ready_file + ".tmp";
+  if (!cell.ready_file.empty()) write_ready_file(cell.ready_file, line);
+}
+
+void write_ready_file(const std::string& path, const std::string& line) {
+  const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp, std::ios::trunc);
     f << line << "\n";
-    if (!f) throw BadInput("cannot write ready_file \"" + cell.ready_file + "\"");
+    if (!f) throw BadInput("cannot write ready_file \"" + path + "\"");
   }
-  if (std::rename(tmp.c_str(), cell.ready_file.c_str()) != 0)
-    throw BadInput(errno_message("cannot write ready_file \"" + cell.ready_file + "\"", errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw BadInput(errno_message("cannot write ready_file \"" + path + "\"", errno));
 }
 
 }  // namespace spiral

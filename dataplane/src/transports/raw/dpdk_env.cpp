@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <thread>
 
 #include "app/errors.hpp"
@@ -64,6 +65,11 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
                    "spiral-" + std::to_string(::getpid()));
   if (const char* level = std::getenv("SPIRAL_DPDK_LOG"))  // e.g. debug, when a driver refuses
     std::replace(plan_.args.begin(), plan_.args.end(), std::string("--log-level=4"), "--log-level=" + std::string(level));
+  // Escape hatch for hosts with DPDK in an unusual place: "-d /opt/dpdk/pmds --huge-dir /mnt/huge".
+  if (const char* extra = std::getenv("SPIRAL_EAL_ARGS")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) plan_.args.push_back(w);
+  }
   std::vector<char*> argv;
   for (auto& a : plan_.args) argv.push_back(a.data());
   if (rte_eal_init(static_cast<int>(argv.size()), argv.data()) < 0)

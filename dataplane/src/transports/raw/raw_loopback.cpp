@@ -7,9 +7,13 @@
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
 #include "app/errors.hpp"
 #include "app/signals.hpp"
 #include "metrics/cpu_stat.hpp"
+#include "output/ready.hpp"
 #include "run/outcome.hpp"
 #include "sys/affinity.hpp"
 #include "sys/clock.hpp"
@@ -79,6 +83,16 @@ RunResult run_loopback(const Cell& cell) {
   tx.open();
   rx.open();
   env.start_ports(Millis(cell.connect_timeout_ms));
+  // Ready = both links up, every buffer allocated: traffic starts now.
+  if (!cell.ready_file.empty())
+    write_ready_file(cell.ready_file, nlohmann::json{{"event", "ready"},
+                                                     {"transport", "raw"},
+                                                     {"tx_port", cell.raw.tx_port},
+                                                     {"rx_port", cell.raw.rx_port},
+                                                     {"tx_queues", cell.raw.tx_queues},
+                                                     {"rx_queues", cell.raw.rx_queues},
+                                                     {"pid", ::getpid()}}
+                                          .dump());
 
   RawMeasurement m;
   m.cores = run_cores(cell);
