@@ -17,10 +17,13 @@
 #
 # Usage: hack/bench/raw-vs-testpmd.sh [spiral-dataplane binary]
 # Environment: CELL_SECONDS=5 SIZES="64 1024 8000" DEVICES="memif afp afxdp" MATRIX=1
-#   MATRIX_SIZES="64 1024"
+#   MATRIX_SIZES="64 1024" MATRIX_DEVICES="memif afp"
 #   REPEATS=3 TX_CORE=0 RX_CORE=1 TESTPMD=dpdk-testpmd HUGEPAGES=512
+#   TX_CORES_MQ/RX_CORES_MQ: the cores of 2-queue cells (default: the two cores, shared)
 #   SBW_NS_A/SBW_NS_B (default sbrb-a/sbrb-b: the bench's own wire, removed at exit)
-# Needs root, dpdk-testpmd (Debian package dpdk), jq, python3 and a spiral-dataplane built with DPDK.
+# Needs root, dpdk-testpmd (Debian package dpdk), jq, iproute2 and a spiral-dataplane built with DPDK.
+# TESTPMD_EAL_ARGS / SPIRAL_EAL_ARGS: extra EAL arguments for each tool (e.g. "-d DIR" when DPDK's
+# plugins are not in Debian's place).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -39,7 +42,7 @@ WIRE_MTU=
 HUGE_DIR=$WORK/huge HUGE_ADDED=0
 
 [[ $(id -u) == 0 ]] || { echo "needs root (network namespaces, DPDK)" >&2; exit 1; }
-for tool in "$TESTPMD" jq python3 ip; do command -v "$tool" >/dev/null || { echo "missing $tool (hack/deps-dataplane.sh)" >&2; exit 1; }; done
+for tool in "$TESTPMD" jq ip awk; do command -v "$tool" >/dev/null || { echo "missing $tool (hack/deps-dataplane.sh)" >&2; exit 1; }; done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 
 PIDS=()
@@ -109,12 +112,28 @@ vdev() {
 netns_of() { [[ $1 == memif ]] && return; [[ $2 == tx ]] && echo "$NS_A" || echo "$NS_B"; }
 in_ns() { local ns=$1; shift; if [[ -n $ns ]]; then ip netns exec "$ns" "$@"; else "$@"; fi; }
 
+# median of testpmd's non-zero 1 s samples of "Tx-pps:"/"Rx-pps:", without the first and last
+# (ramp-up, partial second) when there are more than three
+median_sample() {
+  grep -o "$2-pps: *[0-9]*" "$1" | awk '$2 > 0 { v[++n] = $2 }
+    END { if (!n) { print 0; exit } lo = 1; hi = n; if (n > 3) { lo = 2; hi = n - 1 }
+          m = 0; for (i = lo; i <= hi; i++) w[++m] = v[i]
+          for (i = 2; i <= m; i++) { x = w[i]; for (j = i - 1; j >= 1 && w[j] > x; j--) w[j + 1] = w[j]; w[j + 1] = x }
+          print w[int((m + 1) / 2)] }'
+}
+# the packets of testpmd's "Accumulated forward statistics" at exit
+accumulated() {
+  awk -v key="$2-packets:" '/Accumulated forward statistics/ { f = 1 } f && $1 == key { v = $2 } END { print v + 0 }' "$1"
+}
+
 # testpmd DEVICE PAYLOAD: writes "tx_pps rx_pps tx_total rx_total cpu_tx% cpu_rx%" to $WORK/tp-DEVICE-PAYLOAD.res
 testpmd_cell() {
   local dev=$1 payload=$2 frame=$(($2 + 42)) mbuf=2176 tag="$WORK/tp-$1-$2"
   ((frame > 1900)) && mbuf=10368
-  local common=(--no-pci --no-telemetry --no-huge -m 512)
-  [[ $dev != memif ]] || { hugepages_on; common=(--no-pci --no-telemetry --socket-mem 256 --huge-dir "$HUGE_DIR"); }
+  local extra=()
+  read -ra extra <<<"${TESTPMD_EAL_ARGS:-}"
+  local common=(--no-pci --no-telemetry --no-huge -m 512 "${extra[@]}")
+  [[ $dev != memif ]] || { hugepages_on; common=(--no-pci --no-telemetry --socket-mem 256 --huge-dir "$HUGE_DIR" "${extra[@]}"); }
   local opts=(--stats-period=1 --total-num-mbufs=16384 --mbuf-size=$mbuf --burst=32 --rxd=1024 --txd=1024)
   local peer=()
   [[ $dev == memif ]] || peer=(--eth-peer="0,$(ip netns exec "$NS_B" cat /sys/class/net/"$IF_B"/address)")
@@ -134,18 +153,8 @@ testpmd_cell() {
   wait "$rx" 2>/dev/null || true
   rm -rf /var/run/dpdk/tprx$$ /var/run/dpdk/tptx$$
   [[ $dev != memif ]] || hugepages_off
-  python3 - "$tag-tx.log" "$tag-rx.log" <<'PY'
-import re, statistics, sys
-def pps(path, key):
-    v = [int(x) for x in re.findall(key + r'-pps:\s+(\d+)', open(path, errors='replace').read())]
-    v = [x for x in v if x > 0]
-    v = v[1:-1] if len(v) > 3 else v   # ramp-up and partial seconds
-    return int(statistics.median(v)) if v else 0
-def total(path, key):
-    m = re.findall(r'Accumulated forward statistics.*?' + key + r'-packets:\s+(\d+)', open(path, errors='replace').read(), re.S)
-    return int(m[-1]) if m else 0
-print(pps(sys.argv[1], 'Tx'), pps(sys.argv[2], 'Rx'), total(sys.argv[1], 'TX'), total(sys.argv[2], 'RX'), end=' ')
-PY
+  echo -n "$(median_sample "$tag-tx.log" Tx) $(median_sample "$tag-rx.log" Rx) "
+  echo -n "$(accumulated "$tag-tx.log" TX) $(accumulated "$tag-rx.log" RX) "
   echo "$(cpu_busy "$tag-cpu0" "$tag-cpu1" "$TXC") $(cpu_busy "$tag-cpu0" "$tag-cpu1" "$RXC")"
 } >"$WORK/tp-$1-$2.res"
 
@@ -158,8 +167,8 @@ spiral_cell() {
   tx=$(vdev "$dev" tx "$payload" "$q")${ns_tx:+,netns=$ns_tx}
   rx=$(vdev "$dev" rx "$payload" "$q")${ns_rx:+,netns=$ns_rx}
   local txc=$TXC rxc=$RXC
-  ((tq > 1)) && txc="$TXC,$RXC"
-  ((rq > 1)) && rxc="$RXC,$TXC"
+  ((tq > 1)) && txc=${TX_CORES_MQ:-$TXC,$RXC}
+  ((rq > 1)) && rxc=${RX_CORES_MQ:-$RXC,$TXC}
   "$BIN" loopback --transport raw --no-huge --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
     --payload-bytes "$payload" --batch 32 --seconds "$T" --warmup-seconds 1 --tx-cores "$txc" --rx-cores "$rxc" \
     --master-core "$TXC" >"$out" 2>"$out.err" || true
@@ -182,18 +191,15 @@ spiral_line() {
 
 # median_row FILE DEVICE PAYLOAD TOOL: the run with the median RX pps of FILE's lines
 median_row() {
-  python3 - "$@" <<'PY'
-import sys
-path, dev, payload, tool = sys.argv[1:5]
-frame = int(payload) + 42
-runs = [l.split() for l in open(path) if l.strip()]
-runs.sort(key=lambda r: int(r[1]))
-r = runs[len(runs) // 2]
-rx = [int(x[1]) for x in runs]
-print(f"| {dev} | {payload} | {tool} ({r[5].replace('_', ' ')}) | {int(r[0])/1e6:.3f} | {int(r[1])/1e6:.3f} | "
-      f"{int(r[1])*frame*8/1e9:.2f} | {r[2]} | {r[3]} | {r[4]} | {' '.join(f'{x/1e6:.3f}' for x in rx)} |")
-PY
+  sort -k2,2n "$1" | awk -v dev="$2" -v payload="$3" -v tool="$4" '
+    { line[NR] = $0; rx[NR] = $2 }
+    END { split(line[int((NR + 1) / 2)], r, " "); frame = payload + 42; state = r[6]; gsub("_", " ", state)
+          all = ""; for (i = 1; i <= NR; i++) all = all sprintf("%s%.3f", i > 1 ? " " : "", rx[i] / 1e6)
+          printf "| %s | %s | %s (%s) | %.3f | %.3f | %.2f | %s | %s | %s | %s |\n", dev, payload, tool, state,
+                 r[1] / 1e6, r[2] / 1e6, r[2] * frame * 8 / 1e9, r[3], r[4], r[5], all }'
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
+best_pps() { sort -k2,2n "$1" | tail -n 1 | cut -d' ' -f2; }
 median_pps() { sort -k2,2n "$1" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }'; }
 
 echo "## raw vs testpmd: $(nproc) cores, $(uname -r), load $(cut -d' ' -f1 /proc/loadavg), ${T} s cells, ${REPEATS} runs each, $(date -u +%FT%TZ)"
@@ -220,24 +226,24 @@ for dev in $DEVICES; do
     done
     median_row "$WORK/tp.runs" "$dev" "$payload" testpmd
     median_row "$WORK/sp.runs" "$dev" "$payload" spiral
-    ratios+=("$dev $payload $(awk -v a="$(median_pps "$WORK/sp.runs")" -v b="$(median_pps "$WORK/tp.runs")" \
-      'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }')")
+    ratios+=("$dev $payload $(ratio "$(median_pps "$WORK/sp.runs")" "$(median_pps "$WORK/tp.runs")") $(ratio \
+      "$(best_pps "$WORK/sp.runs")" "$(best_pps "$WORK/tp.runs")")")
   done
 done
 echo
-echo "spiral's median RX packets/s over testpmd's (target >= 0.95):"
+echo "spiral's RX packets/s over testpmd's, median run and best run (target >= 0.95):"
 echo
-row "device" "payload B" "ratio"
-row "---" "---" "---"
+row "device" "payload B" "median / median" "best / best"
+row "---" "---" "---" "---"
 for r in "${ratios[@]}"; do row $r; done
 
 if [[ $MATRIX == 1 ]]; then
   echo
-  echo "### spiral (TX,RX) queue matrix ($T s, one run each; queues share cores $TXC and $RXC)"
+  echo "### spiral (TX,RX) queue matrix ($T s, one run each; 2 TX queues on ${TX_CORES_MQ:-$TXC,$RXC}, 2 RX queues on ${RX_CORES_MQ:-$RXC,$TXC})"
   echo
   row "device" "payload B" "(TX,RX)" "RX Mpps" "RX Gb/s" "drops" "per RX queue" "state"
   row "---" "---" "---" "---" "---" "---" "---" "---"
-  for dev in memif afp; do
+  for dev in ${MATRIX_DEVICES:-memif afp}; do
     [[ $dev == afp ]] && wire 9000
     for payload in ${MATRIX_SIZES:-64 1024}; do
       for cell in "1 1" "1 2" "2 1" "2 2"; do
