@@ -7,10 +7,10 @@
 # at UDP payloads of 64, 1024 and 8000 B (frames of payload + 42 B for both tools), then
 # spiral's (TX,RX) queue matrix. testpmd runs as two processes (TX on one core, RX on the
 # other); spiral as one process with its TX and RX poll-mode threads on the same two cores.
-# Burst 32, 1024 descriptors. spiral runs with --no-huge; testpmd too, except over memif, where
-# two testpmd processes move nothing without hugepages (seen with DPDK 22.11): for those cells
-# the script mounts its own hugetlbfs and adds HUGEPAGES pages to vm.nr_hugepages, and takes
-# them away right after (the setting is host-wide). Each cell runs REPEATS times, the tools
+# Burst 32, 1024 descriptors. Both tools run with --no-huge, except over memif, where two testpmd
+# processes move nothing without hugepages (seen with DPDK 22.11): for memif cells the script
+# mounts its own hugetlbfs and adds HUGEPAGES pages to vm.nr_hugepages for each run of either
+# tool, and takes them away right after (the setting is host-wide). Each cell runs REPEATS times, the tools
 # alternating; the run with the median RX rate is shown (the dev VM is shared and noisy).
 # Prints a Markdown table: Mpps TX/RX, Gb/s (L2 frames at RX), drops, CPU busy % of the TX and RX
 # cores, and spiral's RX pps over testpmd's.
@@ -169,9 +169,12 @@ spiral_cell() {
   local txc=$TXC rxc=$RXC
   ((tq > 1)) && txc=${TX_CORES_MQ:-$TXC,$RXC}
   ((rq > 1)) && rxc=${RX_CORES_MQ:-$RXC,$TXC}
-  "$BIN" loopback --transport raw --no-huge --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
+  local memory=(--no-huge)
+  [[ $dev != memif ]] || { hugepages_on; memory=(); }  # like testpmd there: hugepages
+  "$BIN" loopback --transport raw "${memory[@]}" --tx-port "$tx" --rx-port "$rx" --tx-queues "$tq" --rx-queues "$rq" \
     --payload-bytes "$payload" --batch 32 --seconds "$T" --warmup-seconds 1 --tx-cores "$txc" --rx-cores "$rxc" \
     --master-core "$TXC" >"$out" 2>"$out.err" || true
+  [[ $dev != memif ]] || hugepages_off
   grep '^{"event":"result"' "$out" | tail -1 >"$out.rec" || true
   echo "$out.rec"
 }

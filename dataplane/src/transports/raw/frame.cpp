@@ -54,26 +54,4 @@ void build_frame(uint8_t* frame, const FrameSpec& spec) {
   for (uint32_t i = udp::kHeaderBytes; i < spec.payload_bytes; ++i) payload[i] = static_cast<uint8_t>(i);
 }
 
-ParsedFrame parse_frame(const uint8_t* data, uint32_t contiguous, uint32_t length, uint32_t expected_length,
-                        uint32_t run_id, uint16_t streams) {
-  ParsedFrame f;
-  if (contiguous < kHeadersBytes) return f;  // too short to be ours
-  const uint8_t* ip = data + kEthernetBytes;
-  const uint8_t* udp = ip + kIpv4Bytes;
-  if (get16(data + 12) != kEtherTypeIpv4 || ip[0] != 0x45 || ip[9] != kProtocolUdp ||
-      get16(udp + 2) != kDestinationPort)
-    return f;
-  if (length != expected_length || contiguous < kParsedBytes) {
-    f.kind = FrameKind::malformed;
-    return f;
-  }
-  const udp::DatagramHeader h = udp::read_header(udp + kUdpBytes);
-  if (h.magic != udp::kMagic || h.run_id != run_id || h.pair >= streams) return f;
-  f.kind = FrameKind::ours;
-  f.stream = h.pair;
-  f.seq = h.seq;
-  f.measured = h.flags & udp::kFlagMeasured;
-  return f;
-}
-
 }  // namespace spiral::raw

@@ -4,6 +4,7 @@
 // frames are built once (build_frame) into every buffer of its pool; the hot loop only stamps the
 // sequence number and flags (stamp). Pure code: no DPDK, unit-tested on its own.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstddef>
 #include <cstring>
@@ -63,7 +64,30 @@ struct ParsedFrame {
 // Classifies a received frame. `data` holds its first `contiguous` bytes (the first segment);
 // `length` is the whole frame. Ours: UDP to kDestinationPort with our magic and run id and a
 // stream below `streams`. Malformed: ours by its headers but of the wrong length.
-ParsedFrame parse_frame(const uint8_t* data, uint32_t contiguous, uint32_t length, uint32_t expected_length,
-                        uint32_t run_id, uint16_t streams);
+// Inline and branch-light: the receiver runs it on every frame.
+inline ParsedFrame parse_frame(const uint8_t* data, uint32_t contiguous, uint32_t length, uint32_t expected_length,
+                               uint32_t run_id, uint16_t streams) {
+  static_assert(std::endian::native == std::endian::little, "header constants are byte-swapped for x86/arm64");
+  constexpr uint16_t kIpv4Wire = 0x0008;                                   // 0x0800 as it lies in memory
+  constexpr uint16_t kPortWire = (kDestinationPort >> 8) | ((kDestinationPort & 0xff) << 8);
+  ParsedFrame f;
+  if (contiguous < kHeadersBytes) return f;  // too short to be ours
+  uint16_t ethertype, port;
+  std::memcpy(&ethertype, data + 12, 2);
+  std::memcpy(&port, data + kEthernetBytes + kIpv4Bytes + 2, 2);
+  const uint8_t* ip = data + kEthernetBytes;
+  if (ethertype != kIpv4Wire || ip[0] != 0x45 || ip[9] != 17 || port != kPortWire) return f;
+  if (length != expected_length || contiguous < kParsedBytes) {
+    f.kind = FrameKind::malformed;
+    return f;
+  }
+  const udp::DatagramHeader h = udp::read_header(data + kHeadersBytes);
+  if (h.magic != udp::kMagic || h.run_id != run_id || h.pair >= streams) return f;
+  f.kind = FrameKind::ours;
+  f.stream = h.pair;
+  f.seq = h.seq;
+  f.measured = h.flags & udp::kFlagMeasured;
+  return f;
+}
 
 }  // namespace spiral::raw

@@ -2,6 +2,9 @@
 // only moves the phase, samples CPU and port counters, and waits.
 #include "transports/raw/raw_loopback.hpp"
 
+#include <execinfo.h>
+
+#include <csignal>
 #include <optional>
 #include <random>
 #include <set>
@@ -25,6 +28,17 @@
 namespace spiral::raw {
 
 namespace {
+
+// DPDK's virtual drivers have rare crashes of their own (memif's control thread was seen to
+// segfault at a disconnect): say where, then die as before, so a rare failure leaves a trace.
+void report_crash(int sig) {
+  static const char head[] = "spiral-dataplane: fatal signal in the raw transport; stack:\n";
+  [[maybe_unused]] auto n = ::write(2, head, sizeof head - 1);
+  void* frames[48];
+  backtrace_symbols_fd(frames, backtrace(frames, 48), 2);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
 
 void check(const Engine& tx, const Engine& rx) {
   throw_if_signalled();
@@ -76,6 +90,8 @@ RunResult run_loopback(const Cell& cell) {
   require_cores_available(cell.cores.tx_workers, "cores.tx_workers");
   require_cores_available(cell.cores.rx_workers, "cores.rx_workers");
   const uint32_t run_id = std::random_device{}();
+  std::signal(SIGSEGV, report_crash);
+  std::signal(SIGBUS, report_crash);
 
   DpdkEnvironment env(cell);
   RawSender tx(cell, env, run_id);

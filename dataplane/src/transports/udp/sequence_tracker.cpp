@@ -31,6 +31,12 @@ Arrival SequenceTracker::observe(uint64_t seq) {
     stats_.received = 1;
     return Arrival::fresh;
   }
+  if (seq == stats_.max_seq + 1) {  // in order, the common case: its bit is the one to reuse
+    stats_.max_seq = seq;
+    set(seq);
+    ++stats_.received;
+    return Arrival::fresh;
+  }
   if (seq > stats_.max_seq) {
     // The bits of the numbers we pass belong to seq - window and older: forget them.
     clear_range(stats_.max_seq + 1, seq);
