@@ -66,11 +66,15 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 	@hack/k8s-assets.sh envtest >/dev/null
 
 .PHONY: test
-test: verify test-go test-dataplane ## Everything CI runs: verify, Go unit + envtest integration tests, data plane tests.
+test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
 .PHONY: test-go
 test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
-	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) ./...
+	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
+
+.PHONY: test-e2e
+test-e2e: dataplane helm ## End to end on a real local cluster with the operator installed by Helm and a real S3 server.
+	hack/e2e.sh
 
 ##@ Build
 .PHONY: build
