@@ -25,8 +25,8 @@ help: ## Show the targets.
 
 ##@ Main commands
 .PHONY: demo
-demo: envtest ## Build everything, start a real apiserver, apply the samples and show their plans.
-	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go run ./hack/demo
+demo: dataplane helm sbctl ## Build everything, bring up a local cluster + S3 + the operator (Helm), run the TCP sweep sample, print its results.
+	hack/demo.sh
 
 ##@ Development
 .PHONY: manifests
@@ -80,6 +80,10 @@ test-e2e: dataplane helm ## End to end on a real local cluster with the operator
 .PHONY: build
 build: generate ## Build the manager binary.
 	go build -o $(LOCALBIN)/manager ./cmd/manager
+
+.PHONY: sbctl
+sbctl: ## Build bin/sbctl (follow a bench, print its results table).
+	go build -o $(LOCALBIN)/sbctl ./cmd/sbctl
 
 .PHONY: run
 run: manifests generate ## Run the manager against the current kubeconfig.

@@ -25,9 +25,16 @@ up() {
   endpoint=$("$ROOT/hack/s3-server.sh" up | tail -n1)
   "$ROOT/hack/build-images.sh" all >&2
   "$ROOT/hack/local-cluster.sh" load "$ROOT"/build/images/{pause,manager,dataplane}.tar >&2
-  "$HELM" upgrade --install "$RELEASE" "$ROOT/charts/spiralbench" --namespace "$NS" --create-namespace \
+  # The default bucket: benches without spec.results upload there (chart values bucket.*).
+  kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >&2
+  kubectl -n "$NS" create secret generic spiralbench-bucket --dry-run=client -o yaml \
+    --from-literal=accessKeyID="${S3_ACCESS_KEY:-spiralbench-test}" \
+    --from-literal=secretAccessKey="${S3_SECRET_KEY:-spiralbench-test-secret}" | kubectl apply -f - >&2
+  "$HELM" upgrade --install "$RELEASE" "$ROOT/charts/spiralbench" --namespace "$NS" \
     --set image.repository=spiralbench/manager,image.tag=dev,image.pullPolicy=Never \
-    --set dataplane.image=spiralbench/dataplane:dev,dataplane.pullPolicy=Never --wait --timeout 180s >&2
+    --set dataplane.image=spiralbench/dataplane:dev,dataplane.pullPolicy=Never \
+    --set bucket.endpoint="$endpoint",bucket.bucket="${S3_BUCKET:-spiralbench-results}",bucket.credentialsSecret=spiralbench-bucket \
+    --wait --timeout 180s >&2
   kubectl -n "$NS" wait --for=condition=Available "deployment/$RELEASE-manager" --timeout=180s >&2
   mkdir -p "${ENV_FILE%/*}"
   # shellcheck disable=SC2016 # written for a later `source`

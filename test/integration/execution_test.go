@@ -116,8 +116,8 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 		switch {
 		case cell == 0 && attempt == 0 && role == cellpod.RoleClient:
 			return &podFate{exitCode: 1, message: "spiral-dataplane: connect 10.244.0.7:5201: connection refused"}
-		case cell == 1 && role == cellpod.RoleClient:
-			return &podFate{exitCode: 2, message: "spiral-dataplane: payload_bytes 2000 is over the limit"}
+		case cell == 1 && role == cellpod.RoleServer:
+			return &podFate{exitCode: 2, message: "spiral-dataplane: cores.master: core 8 is not available to this process"}
 		case cell == 2 && role == cellpod.RoleClient:
 			return &podFate{exitCode: 0, message: "Segmentation fault"}
 		case cell == 3 && attempt == 0 && role == cellpod.RoleServer:
@@ -133,7 +133,7 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 		msg      string
 	}{
 		{sbv1.CellValid, 2, "retrying: client exited with code 1: spiral-dataplane: connect"},
-		{sbv1.CellFailed, 1, "failed after 1 attempt(s): client refused its input: spiral-dataplane: payload_bytes 2000"},
+		{sbv1.CellFailed, 1, "failed after 1 attempt(s): server refused its input: spiral-dataplane: cores.master: core 8"},
 		{sbv1.CellFailed, 2, "failed after 2 attempt(s): client: no parsable summary"},
 		{sbv1.CellValid, 2, "retrying: the server pod was deleted before it finished"},
 	}
