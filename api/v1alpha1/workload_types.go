@@ -15,6 +15,20 @@ const (
 	WorkloadGEMMFP16 WorkloadKind = "GEMMFP16"
 )
 
+// DataplaneName is the workload's name in the data plane's flags and DAQIRI's CSV
+// (post_process): none, fft, gemm, gemm_fp16.
+func (k WorkloadKind) DataplaneName() string {
+	switch k {
+	case WorkloadFFT:
+		return "fft"
+	case WorkloadGEMM:
+		return "gemm"
+	case WorkloadGEMMFP16:
+		return "gemm_fp16"
+	}
+	return "none"
+}
+
 // WorkloadSpec is the GPU computation in the receive path. The received data is first
 // reordered (RawEthernet, UDP) or gathered (TCP, RoCE) into one contiguous device buffer.
 //

@@ -318,7 +318,7 @@ func Args(in Input, role, serverAddress string) []string {
 		"--warmup-seconds", itoa(ptr.Deref(run.WarmupSeconds, 0)),
 		"--base-port", itoa(BasePort),
 		"--summary-file", summaryPath,
-		"--workload", strings.ToLower(string(orNone(p.Workload))),
+		"--workload", p.Workload.DataplaneName(),
 		"--label", "bench=" + sb.Namespace + "/" + sb.Name,
 		"--label", "cell=" + itoa(in.Cell.Index),
 		"--label", "repeat=" + itoa(in.Repeat),
@@ -394,16 +394,6 @@ func transportFlag(t sbv1.Transport) string {
 		return "roce"
 	}
 	return strings.ToLower(string(t))
-}
-
-func orNone(k sbv1.WorkloadKind) sbv1.WorkloadKind {
-	if k == "" {
-		return sbv1.WorkloadNone
-	}
-	if k == sbv1.WorkloadGEMMFP16 {
-		return "gemm_fp16"
-	}
-	return k
 }
 
 func itoa[T ~int32 | ~int](v T) string { return strconv.Itoa(int(v)) }
