@@ -25,6 +25,9 @@ up() {
   endpoint=$("$ROOT/hack/s3-server.sh" up | tail -n1)
   "$ROOT/hack/build-images.sh" all >&2
   "$ROOT/hack/local-cluster.sh" load "$ROOT"/build/images/{pause,manager,dataplane}.tar >&2
+  # Helm installs crds/ once and never upgrades them: apply the current CRD first, or the
+  # apiserver would prune every status field added since.
+  kubectl apply --server-side --force-conflicts -f "$ROOT/charts/spiralbench/crds/" >&2
   # The default bucket: benches without spec.results upload there (chart values bucket.*).
   kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >&2
   kubectl -n "$NS" create secret generic spiralbench-bucket --dry-run=client -o yaml \
@@ -35,7 +38,9 @@ up() {
     --set dataplane.image=spiralbench/dataplane:dev,dataplane.pullPolicy=Never \
     --set bucket.endpoint="$endpoint",bucket.bucket="${S3_BUCKET:-spiralbench-results}",bucket.credentialsSecret=spiralbench-bucket \
     --wait --timeout 180s >&2
-  kubectl -n "$NS" wait --for=condition=Available "deployment/$RELEASE-manager" --timeout=180s >&2
+  # Same tag, new image: a Deployment whose spec did not change would keep the old pod.
+  kubectl -n "$NS" rollout restart "deployment/$RELEASE-manager" >&2
+  kubectl -n "$NS" rollout status "deployment/$RELEASE-manager" --timeout=180s >&2
   mkdir -p "${ENV_FILE%/*}"
   # shellcheck disable=SC2016 # written for a later `source`
   {
