@@ -317,3 +317,22 @@ func TestUnreachableBucketKeepsResultsAndSaysWhy(t *testing.T) {
 			cur.Status.CellResults[0].State == sbv1.CellValid, c.Message
 	})
 }
+
+func TestFinishedBenchIsDeletedAfterItsTTL(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	testNode(t, "exec-node-8")
+	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("ephemeral", ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1), 1, 0).Obj(), "exec-node-8")
+	sb.Spec.TTLSecondsAfterFinished = ptr.To[int32](5)
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	(&kubeletStandIn{t: t, ns: ns, bench: "ephemeral"}).runUntil(30*time.Second, sbv1.PhaseCompleted)
+	if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), &sbv1.SpiralBench{}); err != nil {
+		t.Fatalf("a completed bench must live until its TTL: %v", err)
+	}
+	eventually(t, 15*time.Second, "deleted after ttlSecondsAfterFinished", func() (bool, string) {
+		err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), &sbv1.SpiralBench{})
+		return apierrors.IsNotFound(err), fmt.Sprint(err)
+	})
+}
