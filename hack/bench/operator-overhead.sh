@@ -42,5 +42,14 @@ for c in sb["status"]["cellResults"]:
 n = len(rows)
 mean = [sum(r[i] for r in rows) / n for i in range(5)]
 print("mean         %10.0f  %7.0f  %11.0f  %21.1f  %15.1f" % tuple(mean))
+from datetime import datetime
+ts = lambda v: datetime.strptime(v, "%Y-%m-%dT%H:%M:%SZ").timestamp()
+print()
+print("cell  cell_wall_s  measured_s  warmup_s  outside_measurement_%  operator_only_%")
+for c in sb["status"]["cellResults"]:
+    wall = ts(c["completionTime"]) - ts(c["startTime"])
+    measured = sum(r.get("measuredMilliseconds", 0) for r in c.get("repeatResults", [])) / 1000
+    warm = warmup / 1000 * len(c.get("repeatResults", []))
+    print("%4d  %11.0f  %10.1f  %8.0f  %21.1f  %15.1f" % (c["index"], wall, measured, warm, 100 * (wall - measured) / wall, 100 * (wall - measured - warm) / wall))
 print("cells:", sb["status"]["progress"], "state:", [c["state"] for c in sb["status"]["cellResults"]])
 '
