@@ -219,7 +219,7 @@ func TestFaultsNeitherLoseNorRepeatACell(t *testing.T) {
 	}
 
 	// 3. The bucket is down: results wait in status; once it is back they arrive.
-	sb = waitFor(t, ns, "faults", time.Minute, "ResultsUploaded=False", func(sb *sbv1.SpiralBench) bool {
+	waitFor(t, ns, "faults", time.Minute, "ResultsUploaded=False", func(sb *sbv1.SpiralBench) bool {
 		c := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionResultsUploaded)
 		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == sbv1.ReasonUploadFailed
 	})
