@@ -385,6 +385,9 @@ func rawArgs(sb *sbv1.SpiralBench) []string {
 		"--rx-port", port(r.RXPort, sb.Spec.Topology.Server),
 		"--memory", memoryFlag(r.Memory),
 	}
+	if sb.Spec.Topology.Server.Hugepages == nil && sb.Spec.Topology.Client.Hugepages == nil {
+		a = append(a, "--no-huge") // no huge pages are mounted: DPDK uses ordinary memory
+	}
 	if r.RingDescriptors > 0 {
 		a = append(a, "--ring-descriptors", itoa(r.RingDescriptors))
 	}

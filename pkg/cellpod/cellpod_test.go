@@ -120,6 +120,9 @@ func TestRawPodHoldsBothPortsHugepagesAndGPU(t *testing.T) {
 			t.Errorf("limit %s = %v", name, q)
 		}
 	}
+	if strings.Contains(strings.Join(c.Args, " "), "--no-huge") {
+		t.Error("with huge pages requested, DPDK must use them")
+	}
 	if q := c.Resources.Limits["hugepages-2Mi"]; q.String() != "2Gi" {
 		t.Errorf("hugepages %v", q.String())
 	}
@@ -157,7 +160,7 @@ func TestTransportAndWorkloadFlags(t *testing.T) {
 	raw.Spec.Topology.Client.Cores = &sbv1.CoreMap{Workers: []int32{16, 6}}
 	args := strings.Join(Build(input(raw), RoleLoopback, "").Spec.Containers[0].Args, " ")
 	for _, want := range []string{"--tx-port env:PCIDEVICE_NVIDIA_COM_CX7_P0_VF", "--rx-port net_ring1", "--memory host_pinned",
-		"--ring-descriptors 4096", "--tx-workers 16,6", "--tx-queues 1 --rx-queues 1"} {
+		"--ring-descriptors 4096", "--tx-workers 16,6", "--tx-queues 1 --rx-queues 1", "--no-huge"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("raw args lack %q: %s", want, args)
 		}
