@@ -113,6 +113,12 @@ void NvmlSampler::loop() {
   }
 }
 
+void NvmlSampler::reset() {
+  std::lock_guard guard(lock_);
+  sum_gpu_ = sum_mem_ = 0;
+  samples_ = 0;
+}
+
 NvmlSampler::Figures NvmlSampler::figures() const {
   std::lock_guard guard(lock_);
   Figures f;

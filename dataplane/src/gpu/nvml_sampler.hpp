@@ -35,6 +35,7 @@ class NvmlSampler {
   void start();  // idempotent; a no-op without NVML
   void stop();   // idempotent
   Figures figures() const;
+  void reset();  // forget the samples so far (between measurements)
 
  private:
   struct Api;

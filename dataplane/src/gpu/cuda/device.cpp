@@ -8,7 +8,9 @@ std::optional<DeviceInfo> probe_device(std::string& why) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
-    why = std::string("no usable CUDA device: cudaGetDeviceCount: ") + cudaGetErrorString(e);
+    why = std::string("no usable CUDA device (no NVIDIA driver, or one older than CUDA ") +
+          std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) +
+          "): cudaGetDeviceCount: " + cudaGetErrorString(e);
     (void)cudaGetLastError();  // not sticky, but leave nothing behind
     return std::nullopt;
   }

@@ -63,7 +63,7 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base) {
                   config_.header_bytes, config_.slot_bytes, config_.seq_offset, owner_.as<uint32_t>(), s.window.data()};
     launch_reorder(a, compute);
   }
-  if (config_.inspect_window) config_.inspect_window(s.window.data(), window, compute);
+  if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
   if (workload_) {
     workload_->run(s.window.data());
     if (config_.inspect_output) config_.inspect_output(workload_->output(), compute);

@@ -35,9 +35,10 @@ struct PipelineConfig {
   uint32_t max_datagrams = 0;        // offsets per staging buffer
   uint32_t sync_interval = 2;
   uint32_t max_in_flight = 2;
-  // Tests: called on the compute stream after assembly and after the workload of each window.
-  std::function<void(const std::byte* window, uint64_t bytes, cudaStream_t)> inspect_window;
-  std::function<void(std::span<std::byte> output, cudaStream_t)> inspect_output;
+  // Tests: called on the compute stream after assembly and after the workload of each window
+  // (base: the window's first sequence number, reorder only).
+  std::function<void(const std::byte* window, uint64_t bytes, uint64_t base, cudaStream_t)> inspect_window;
+  std::function<void(Workload::Output output, cudaStream_t)> inspect_output;
 };
 
 class Pipeline {

@@ -10,12 +10,12 @@
 namespace spiral::gpu {
 namespace {
 
-WorkloadKind kind_of(Workload w) {
+WorkloadKind kind_of(spiral::Workload w) {  // the cell's enum, not gpu::Workload
   switch (w) {
-    case Workload::none: return WorkloadKind::none;
-    case Workload::fft: return WorkloadKind::fft;
-    case Workload::gemm: return WorkloadKind::gemm;
-    case Workload::gemm_fp16: return WorkloadKind::gemm_fp16;
+    case spiral::Workload::none: return WorkloadKind::none;
+    case spiral::Workload::fft: return WorkloadKind::fft;
+    case spiral::Workload::gemm: return WorkloadKind::gemm;
+    case spiral::Workload::gemm_fp16: return WorkloadKind::gemm_fp16;
   }
   return WorkloadKind::none;
 }

@@ -47,7 +47,7 @@ class FftWorkload final : public Workload {
     auto* in = reinterpret_cast<cufftComplex*>(const_cast<std::byte*>(window));
     SPIRAL_CUDA(cufftExecC2C(plan_.get(), in, out_.as<cufftComplex>(), CUFFT_FORWARD));
   }
-  std::span<std::byte> output() override { return {out_.data(), out_.size()}; }
+  Output output() override { return {out_.data(), out_.size()}; }
   double flops() const override { return 5.0 * length_ * std::log2(double(length_)) * batch_; }
 
  private:
@@ -73,7 +73,7 @@ class GemmBase : public Workload {
     c_ = device_buffer(elements() * sizeof(float));
   }
   uint64_t input_bytes() const override { return elements() * sizeof(float); }
-  std::span<std::byte> output() override { return {c_.data(), c_.size()}; }
+  Output output() override { return {c_.data(), c_.size()}; }
   double flops() const override { return 2.0 * n_ * double(n_) * n_; }
 
  protected:
@@ -90,10 +90,10 @@ class SgemmWorkload final : public GemmBase {
     // FP32 arithmetic: no TF32 tensor-core shortcut, so the result is an FP32 GEMM's
     SPIRAL_CUDA(cublasSetMathMode(blas_.get(), CUBLAS_DEFAULT_MATH));
     b_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1));
+    set_b(random_matrix(n, 1).data());
   }
-  void set_b(std::span<const float> host) override {
-    SPIRAL_CUDA(cudaMemcpyAsync(b_.data(), host.data(), elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
+  void set_b(const float* host) override {
+    SPIRAL_CUDA(cudaMemcpyAsync(b_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
     SPIRAL_CUDA(cudaStreamSynchronize(stream_));
   }
   void run(const std::byte* window) override {
@@ -113,10 +113,10 @@ class HgemmWorkload final : public GemmBase {
     a16_ = device_buffer(elements() * sizeof(__half));
     b16_ = device_buffer(elements() * sizeof(__half));
     staging_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1));
+    set_b(random_matrix(n, 1).data());
   }
-  void set_b(std::span<const float> host) override {
-    SPIRAL_CUDA(cudaMemcpyAsync(staging_.data(), host.data(), elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
+  void set_b(const float* host) override {
+    SPIRAL_CUDA(cudaMemcpyAsync(staging_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
     launch_float_to_half(staging_.as<float>(), b16_.as<__half>(), elements(), stream_);
     SPIRAL_CUDA(cudaStreamSynchronize(stream_));
   }

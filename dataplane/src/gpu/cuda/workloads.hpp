@@ -1,4 +1,5 @@
 #pragma once
+// (C++17: compiled by nvcc)
 // The compute run on each assembled window. Each workload owns its handles, plan and buffers,
 // is bound to one stream, and enqueues its work without synchronising.
 //   fft        batched 1-D C2C forward FFTs of fft_length points covering the window (cuFFT),
@@ -9,8 +10,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
-#include <span>
 
 namespace spiral::gpu {
 
@@ -31,9 +32,13 @@ class Workload {
   // Enqueues one call on the window.
   virtual void run(const std::byte* window) = 0;
   // The result of the last call (device): FFT spectra or C.
-  virtual std::span<std::byte> output() = 0;
-  // GEMMs: replaces B with these n*n floats (column-major); others ignore it.
-  virtual void set_b(std::span<const float> /*host*/) {}
+  struct Output {
+    std::byte* data;
+    size_t bytes;
+  };
+  virtual Output output() = 0;
+  // GEMMs: replaces B with n*n floats from the host (column-major); others ignore it.
+  virtual void set_b(const float* /*host*/) {}
   // FLOPs of one call (the usual 5 N log2 N per FFT, 2 n^3 per GEMM).
   virtual double flops() const = 0;
 };
