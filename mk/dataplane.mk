@@ -14,5 +14,14 @@ dataplane: dataplane-deps
 	cmake --build $(DATAPLANE_BUILD) -j $(DATAPLANE_JOBS)
 
 # ctest exits non-zero when any test fails; its "N% tests passed, M tests failed" line is the summary.
-test-dataplane: dataplane
+test-dataplane: dataplane dataplane-cuda
 	ctest --test-dir $(DATAPLANE_BUILD) --output-on-failure --timeout 120
+
+# --- GPU workloads: the CUDA flavour, compiled on a machine without a GPU (CUDA from PyPI wheels,
+# cached outside the clone by hack/cuda-toolkit.sh); its GPU tests skip (77) without a GPU.
+DATAPLANE_CUDA_BUILD ?= build/dataplane-cuda
+.PHONY: dataplane-cuda
+dataplane-cuda: dataplane-deps
+	args=$$(hack/cuda-toolkit.sh) && cmake -S dataplane -B $(DATAPLANE_CUDA_BUILD) $(DATAPLANE_CMAKE_FLAGS) $$args
+	cmake --build $(DATAPLANE_CUDA_BUILD) -j $(DATAPLANE_JOBS)
+	ctest --test-dir $(DATAPLANE_CUDA_BUILD) -L gpu --output-on-failure --timeout 120

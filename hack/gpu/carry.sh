@@ -27,5 +27,6 @@ mkdir -p "$DEST/.deps/root"
 (cd "$ROOT" && git ls-files -z dataplane hack/netns-wire.sh hack/gpu hack/cuda-toolkit.sh | xargs -0 tar -cf -) |
   tar -C "$DEST" -xf -
 for deb in "$CACHE"/*.deb; do dpkg -x "$deb" "$DEST/.deps/root"; done
+echo "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo +dirty)" >"$DEST/.carry-commit"
 rm -rf "$DEST/.deps/root/usr/share/doc" "$DEST/.deps/root/usr/share/man" "$DEST/.deps/root/usr/share/locale"
-echo "carry: $(du -sh "$DEST" | cut -f1) in $DEST ($(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet || echo +dirty))"
+echo "carry: $(du -sh "$DEST" | cut -f1) in $DEST ($(cat "$DEST/.carry-commit"))"

@@ -39,6 +39,7 @@ trap cleanup EXIT
 command -v ip >/dev/null || { echo "SKIP: no ip (iproute2)"; exit 77; }
 "$WIRE" up 9000 >"$WORK/wire.log" 2>&1 || { cat "$WORK/wire.log"; echo "SKIP: cannot make the veth wire here"; exit 77; }
 [[ -n $JSON ]] && : >"$JSON"
+: >"$WORK/runs.jsonl"
 
 cell_args() {
   case $1 in
@@ -97,6 +98,8 @@ python3 - "$WORK/runs.jsonl" "$SECONDS_CELL" "$WARMUP" "$REPEATS" <<'EOF'
 import json, sys, statistics
 runs = [json.loads(l) for l in open(sys.argv[1])]
 secs, warm, reps = sys.argv[2:5]
+if not runs:
+    print("no run completed"); sys.exit(0)
 dev = next((r["device"] for r in runs if r["device"]), "?")
 print(f"# end to end over a veth wire (MTU 9000), {secs} s cells after {warm} s warm-up, {reps} runs each (ABBA order); GPU {dev}")
 print("# tcp: 1 MiB messages, 1 pair; udp: 8000 B datagrams, GSO/GRO, 1 pair; receiver pinned to one core")

@@ -56,7 +56,14 @@ NvmlSampler::NvmlSampler(const std::string& pci_bus_id, std::chrono::millisecond
   }
   api_->initialised = true;
   void* device = nullptr;
+  std::string matched = "ok";
   int rc = pci_bus_id.empty() ? api_->by_index(0, &device) : api_->by_pci_bus_id(pci_bus_id.c_str(), &device);
+  if (rc != 0 && !pci_bus_id.empty()) {
+    // Bus id spelled differently than NVML wants it: NVML's device 0 is the same GPU on a
+    // one-GPU machine, and the status says which was taken.
+    matched = "ok: NVML device 0 (bus id " + pci_bus_id + ": " + api_->error_string(rc) + ")";
+    rc = api_->by_index(0, &device);
+  }
   if (rc != 0) {
     status_ = "NVML has no device " + (pci_bus_id.empty() ? std::string("0") : pci_bus_id) + ": " + api_->error_string(rc);
     return;
@@ -67,7 +74,7 @@ NvmlSampler::NvmlSampler(const std::string& pci_bus_id, std::chrono::millisecond
     return;
   }
   device_ = device;
-  status_ = "ok";
+  status_ = matched;
 }
 
 NvmlSampler::~NvmlSampler() {
