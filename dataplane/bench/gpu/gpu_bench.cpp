@@ -168,6 +168,7 @@ void measure_calls() {
   SPIRAL_CUDA(cudaMemcpy(staged.data(), packets.data(), packets.size(), cudaMemcpyHostToDevice));
   SPIRAL_CUDA(cudaMemcpy(offsets.data(), offs.data(), slots * 4, cudaMemcpyHostToDevice));
   SPIRAL_CUDA(cudaMemset(owner.data(), 0xff, slots * 4));
+  SPIRAL_CUDA(cudaDeviceSynchronize());  // `s` is non-blocking: it does not wait for the legacy stream
   ReorderArgs a{staged.data(), offsets.as<uint32_t>(), slots, 0, slots, 24, 7976, 8, owner.as<uint32_t>(), out.data()};
   const double us = median_us([&](cudaStream_t st) { launch_reorder(a, st); }, s.get());
   std::printf("| reorder 1051 x 8000 B datagrams (shuffled) -> 8.0 MiB window | %.1f | %.0f GB/s read+write |\n", us,

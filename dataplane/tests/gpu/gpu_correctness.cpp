@@ -64,8 +64,11 @@ std::vector<float> random_floats(size_t n) {
   return v;
 }
 
+// Synchronous, device-wide: the workloads run on non-blocking streams, which do not wait for
+// the legacy stream these helpers use.
 void to_device(void* dst, const void* src, size_t bytes) {
   SPIRAL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  SPIRAL_CUDA(cudaDeviceSynchronize());
 }
 template <typename T>
 std::vector<T> from_device(const void* src, size_t count) {
@@ -73,7 +76,10 @@ std::vector<T> from_device(const void* src, size_t count) {
   SPIRAL_CUDA(cudaMemcpy(v.data(), src, count * sizeof(T), cudaMemcpyDeviceToHost));
   return v;
 }
-void poison(void* p, size_t bytes) { SPIRAL_CUDA(cudaMemset(p, 0xff, bytes)); }
+void poison(void* p, size_t bytes) {
+  SPIRAL_CUDA(cudaMemset(p, 0xff, bytes));
+  SPIRAL_CUDA(cudaDeviceSynchronize());
+}
 
 bool all_finite(const std::vector<float>& v) {
   return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
@@ -209,6 +215,7 @@ void check_reorder(const DatagramLayout& layout, uint32_t slots, uint32_t gap, b
   to_device(offsets.data(), d.offsets.data(), d.offsets.size() * 4);
   poison(owner.data(), owner.size());  // all kNoOwner
   SPIRAL_CUDA(cudaMemset(window.data(), 0xab, window.size()));
+  SPIRAL_CUDA(cudaDeviceSynchronize());
   ReorderArgs a{packets, offsets.as<uint32_t>(), static_cast<uint32_t>(d.offsets.size()), base, slots,
                 layout.header_bytes, static_cast<uint32_t>(slot_bytes), layout.seq_offset, owner.as<uint32_t>(),
                 window.data()};
