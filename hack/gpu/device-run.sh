@@ -137,7 +137,7 @@ step "ctest gpu+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|uni
 step "bench" 150 "$OUT/bench.md" "$BUILD/spiral-gpu-bench" --seconds "${BENCH_SECONDS:-1}" --json "$OUT/bench.jsonl"
 
 # --- 5. end to end over a veth wire ----------------------------------------------------------
-step "e2e" 200 "$OUT/e2e.md" env E2E_JSON="$OUT/e2e.jsonl" bash hack/gpu/e2e.sh "$BUILD/spiral-dataplane" "${E2E_REPEATS:-2}"
+step "e2e" 280 "$OUT/e2e.md" env E2E_JSON="$OUT/e2e.jsonl" bash hack/gpu/e2e.sh "$BUILD/spiral-dataplane" "${E2E_REPEATS:-2}"
 
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >>"$OUT/build.log" 2>&1
 

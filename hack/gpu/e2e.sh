@@ -6,7 +6,8 @@
 #
 # Usage: hack/gpu/e2e.sh SPIRAL_DATAPLANE [REPEATS (2)]
 # Environment: E2E_SECONDS (3), E2E_WARMUP (1), E2E_RX_CORE (2), E2E_TX_CORE (4),
-#   E2E_CELLS ("tcp udp"): tcp = 1 MiB messages, 1 pair; udp = 8000 B datagrams with GSO/GRO, 1 pair;
+#   E2E_CELLS ("tcp udp"): tcp = 1 MiB messages, 1 pair; tcp_w1m = the same with 1 MiB GPU windows
+#   (workload_batch_bytes) instead of 8 MiB; udp = 8000 B datagrams with GSO/GRO, 1 pair;
 #   E2E_WORKLOADS ("none fft gemm gemm_fp16").
 # Needs root, iproute2 and python3. Exit 0 when every run completed (targets are reported), 77
 # when the wire cannot be made here, 1 otherwise.
@@ -44,6 +45,7 @@ command -v ip >/dev/null || { echo "SKIP: no ip (iproute2)"; exit 77; }
 cell_args() {
   case $1 in
     tcp) echo "--transport tcp --payload-bytes 1048576 --pairs 1" ;;
+    tcp_w1m) echo "--transport tcp --payload-bytes 1048576 --pairs 1 --workload-batch-bytes 1048576" ;;
     udp) echo "--transport udp --payload-bytes 8000 --pairs 1" ;;
   esac
 }
@@ -75,8 +77,10 @@ rec = [json.loads(l) for l in open(path) if l.startswith('{"event":"result"')][-
 g = rec.get("gpu") or {}
 print(json.dumps({"transport": t, "workload": w, "rep": int(rep), "state": rec["state"], "reason": rec["reason"],
                   "rx_gbps": rec["rx_gbps"], "tx_gbps": rec["tx_gbps"], "loss_ppm": rec["loss_ppm"],
-                  "cpu_rx_mpct": rec["cpu_rx_mpct"], "sm_mpct": rec["gpu_sm_mpct"], "mem_mpct": rec["gpu_mem_mpct"],
-                  "stalls": rec["gpu_stalls"], "windows": g.get("windows", 0), "late": g.get("late", 0),
+                  "cpu_rx_mpct": rec["cpu_rx_mpct"], "cpu_tx_mpct": rec["cpu_tx_mpct"],
+                  "sm_mpct": rec["gpu_sm_mpct"], "mem_mpct": rec["gpu_mem_mpct"],
+                  "stalls": rec["gpu_stalls"], "stall_ms": g.get("stall_ms", 0), "windows": g.get("windows", 0),
+                  "late": g.get("late", 0), "carried": g.get("carried", 0),
                   "window_bytes": g.get("window_bytes", 0), "device": g.get("device", ""), "nvml": g.get("nvml", "")}))
 EOF
 }
@@ -102,9 +106,10 @@ if not runs:
     print("no run completed"); sys.exit(0)
 dev = next((r["device"] for r in runs if r["device"]), "?")
 print(f"# end to end over a veth wire (MTU 9000), {secs} s cells after {warm} s warm-up, {reps} runs each (ABBA order); GPU {dev}")
-print("# tcp: 1 MiB messages, 1 pair; udp: 8000 B datagrams, GSO/GRO, 1 pair; receiver pinned to one core")
+print("# tcp: 1 MiB messages, 1 pair, 8 MiB GPU windows; tcp_w1m: 1 MiB GPU windows; udp: 8000 B datagrams, GSO/GRO, 1 pair, 8 MiB windows")
+print("# receiver pinned to one core, sender to another; windows/stalls/late summed over the runs, whole run (warm-up included)")
 print()
-print("| transport | workload | Gb/s per run | mean Gb/s | x none | SM % | mem % | windows | stalls | late | loss ppm | rx core % | states |")
+print("| cell | workload | Gb/s per run | mean Gb/s | x none | SM % | mem % | windows | stalls (ms) | late | loss ppm | tx/rx core % | states |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 base = {}
 verdicts = []
@@ -119,9 +124,10 @@ for t in dict.fromkeys(r["transport"] for r in runs):
         mean = lambda k: statistics.mean(r[k] for r in rs)
         sm = "-" if w == "none" or mean("sm_mpct") < 0 else f"{mean('sm_mpct')/1000:.1f}"
         mem = "-" if w == "none" or mean("mem_mpct") < 0 else f"{mean('mem_mpct')/1000:.1f}"
-        cpu = "-" if mean("cpu_rx_mpct") < 0 else f"{mean('cpu_rx_mpct')/1000:.0f}"
+        core = lambda k: "-" if mean(k) < 0 else f"{mean(k)/1000:.0f}"
+        cpu = f"{core('cpu_tx_mpct')}/{core('cpu_rx_mpct')}"
         print(f"| {t} | {w} | {' / '.join(f'{x:.2f}' for x in g)} | {m:.2f} | {ratio:.3f} | {sm} | {mem} | "
-              f"{sum(r['windows'] for r in rs)} | {sum(r['stalls'] for r in rs)} | {sum(r['late'] for r in rs)} | "
+              f"{sum(r['windows'] for r in rs)} | {sum(r['stalls'] for r in rs)} ({sum(r['stall_ms'] for r in rs)}) | {sum(r['late'] for r in rs)} | "
               f"{mean('loss_ppm'):.0f} | {cpu} | {','.join(sorted(set(r['state'] for r in rs)))} |")
         if w in ("fft", "gemm_fp16"):
             verdicts.append(f"{t} {w}: {ratio:.3f} x none (target >= 0.98): {'met' if ratio >= 0.98 else 'MISSED'}")

@@ -3,8 +3,9 @@
 //   2. calls     one workload call and one reorder, timed alone (median of CUDA event timings)
 //   3. ingest    the pipeline fed from pinned host memory as fast as it takes windows, per
 //                assembly (gather: TCP-like; reorder: UDP-like 8000 B datagrams), workload and
-//                window size: Gb/s, ratio to the same-size copy ceiling, GPU utilisation, stalls
-//   4. knobs     max_in_flight and sync_interval for FP32 GEMM at small windows
+//                window size: Gb/s, ratio to the ceiling of a copy of the same size, GPU
+//                utilisation, stalls
+//   4. knobs     max_in_flight and sync_interval at small windows (FP32 GEMM; reorder)
 // Prints Markdown tables; --json FILE also writes one JSON object per measurement.
 // Exit 0 when it ran (the targets are reported, not enforced), 77 without a GPU, 1 on error.
 #include <cuda_runtime_api.h>
@@ -109,11 +110,16 @@ void measure_ceiling() {
   }
 }
 
-// The ceiling for a transfer of `bytes`: measured at the nearest size at or below it.
+// The ceiling for a transfer of exactly `bytes` (a window's copy), measured once per size.
 double ceiling_at(uint64_t bytes) {
-  auto it = ceiling.upper_bound(bytes);
-  if (it != ceiling.begin()) --it;
-  return it->second;
+  if (auto it = ceiling.find(bytes); it != ceiling.end()) return it->second;
+  PinnedBuffer host = pinned_buffer(bytes);
+  fill_random(host.data(), bytes);
+  DeviceBuffer dev = device_buffer(bytes);
+  const double gbs = copy_gbytes_per_s(dev.data(), host.data(), bytes);
+  ceiling[bytes] = gbs;
+  emit({{"kind", "h2d"}, {"memory", "pinned"}, {"bytes", bytes}, {"gbytes_per_s", gbs}});
+  return gbs;
 }
 
 // ---- 2. single calls ----------------------------------------------------------------------
@@ -241,7 +247,7 @@ IngestResult ingest(NvmlSampler& nvml, WorkloadKind kind, bool reorder, uint64_t
   r.stall_share = double(p.counters().stall_ns - before.stall_ns) * 1e-9 / elapsed;
   r.h2d_gbytes = double(r.windows) * staged_bytes / elapsed / 1e9;
   r.gbps = double(r.windows) * c.window_bytes * 8 / elapsed / 1e9;  // assembled (payload) bits
-  r.ratio = r.h2d_gbytes / ceiling_at(staged_bytes);
+  r.ratio = r.h2d_gbytes / ceiling_at(staged_bytes);  // the same-size copy, measured alone
   r.util = nvml.figures();
   return r;
 }
@@ -281,18 +287,32 @@ void measure_ingest(NvmlSampler& nvml) {
 }
 
 void measure_knobs(NvmlSampler& nvml) {
-  std::printf("\n## 4. max_in_flight / sync_interval, FP32 gemm n=1024, gather\n\n");
-  std::printf("| window | max_in_flight | sync_interval | Gb/s | x copy ceiling | SM %% | stalled %% |\n");
-  std::printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("\n## 4. max_in_flight / sync_interval at small windows\n\n");
+  std::printf("| assembly | workload | window | max_in_flight | sync_interval | Gb/s | x copy ceiling | SM %% | stalled %% |\n");
+  std::printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  struct Case {
+    bool reorder;
+    WorkloadKind kind;
+    uint64_t window;
+    uint32_t in_flight, sync;
+  };
+  std::vector<Case> cases;
   for (uint64_t w : {1u << 20, 2u << 20})
-    for (auto [m, s] : {std::pair{1u, 1u}, {2u, 1u}, {2u, 2u}, {4u, 2u}, {8u, 2u}, {2u, 16u}}) {
-      IngestResult r = ingest(nvml, WorkloadKind::gemm, false, w, m, s);
-      std::printf("| %s | %u | %u | %.1f | %.2f | %s | %.0f |\n", size_name(w).c_str(), m, s, r.gbps, r.ratio,
-                  pct(r.util.sm_mpct).c_str(), r.stall_share * 100);
-      std::fflush(stdout);
-      emit({{"kind", "knobs"}, {"window_bytes", w}, {"max_in_flight", m}, {"sync_interval", s}, {"gbps", r.gbps},
-            {"ratio", r.ratio}, {"sm_mpct", r.util.sm_mpct}, {"stall_share", r.stall_share}});
-    }
+    for (auto [m, sy] : {std::pair{1u, 1u}, {2u, 2u}, {4u, 2u}, {8u, 2u}, {2u, 16u}})
+      cases.push_back({false, WorkloadKind::gemm, w, m, sy});
+  for (WorkloadKind k : {WorkloadKind::none, WorkloadKind::gemm_fp16})
+    for (auto [m, sy] : {std::pair{1u, 1u}, {2u, 2u}, {3u, 2u}, {4u, 2u}, {8u, 2u}})
+      cases.push_back({true, k, 1u << 20, m, sy});
+  for (const Case& c : cases) {
+    IngestResult r = ingest(nvml, c.kind, c.reorder, c.window, c.in_flight, c.sync);
+    std::printf("| %s | %s | %s | %u | %u | %.1f | %.2f | %s | %.0f |\n", c.reorder ? "reorder" : "gather",
+                workload_name(c.kind), size_name(c.window).c_str(), c.in_flight, c.sync, r.gbps, r.ratio,
+                pct(r.util.sm_mpct).c_str(), r.stall_share * 100);
+    std::fflush(stdout);
+    emit({{"kind", "knobs"}, {"assembly", c.reorder ? "reorder" : "gather"}, {"workload", workload_name(c.kind)},
+          {"window_bytes", c.window}, {"max_in_flight", c.in_flight}, {"sync_interval", c.sync}, {"gbps", r.gbps},
+          {"ratio", r.ratio}, {"sm_mpct", r.util.sm_mpct}, {"stall_share", r.stall_share}});
+  }
 }
 
 }  // namespace

@@ -99,6 +99,7 @@ void NvmlSampler::stop() {
   }
   wake_.notify_all();
   thread_.join();
+  sample_once();  // the window's end: at least one sample, however short the window
 }
 
 void NvmlSampler::sample_once() {

@@ -4,7 +4,7 @@
 //
 // The figures are NVML's utilisation rates, the same as nvidia-smi's "sm" and "mem" columns:
 // gpu = share of the sample period in which a kernel ran (not SM occupancy), memory = share in
-// which device memory was read or written. Sampled every `period` between start() and stop().
+// which device memory was read or written. Sampled every `period` from start() to stop().
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -33,7 +33,7 @@ class NvmlSampler {
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // "ok" or the reason
   void start();  // idempotent; a no-op without NVML
-  void stop();   // idempotent
+  void stop();   // idempotent; takes a last sample
   Figures figures() const;
   void reset();  // forget the samples so far (between measurements)
 

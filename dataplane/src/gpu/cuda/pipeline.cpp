@@ -18,16 +18,14 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
     owner_ = device_buffer(size_t{config_.slots} * sizeof(uint32_t));
     SPIRAL_CUDA(cudaMemset(owner_.data(), 0xff, owner_.size()));
   }
+  // reorder: the datagram offsets sit in front of the datagrams, so one copy moves both
+  if (config_.reorder) offsets_area_ = (uint64_t{config_.max_datagrams} * sizeof(uint32_t) + 255) / 256 * 256;
   slots_.resize(config_.max_in_flight + 1);
   for (Slot& s : slots_) {
-    s.staging = pinned_buffer(config_.staging_bytes);
+    s.staging = pinned_buffer(offsets_area_ + config_.staging_bytes);
     s.window = device_buffer(device_bytes);
     SPIRAL_CUDA(cudaMemset(s.window.data(), 0, device_bytes));
-    if (config_.reorder) {
-      s.offsets = pinned_buffer(size_t{config_.max_datagrams} * sizeof(uint32_t));
-      s.staged = device_buffer(config_.staging_bytes);
-      s.offsets_dev = device_buffer(size_t{config_.max_datagrams} * sizeof(uint32_t));
-    }
+    if (config_.reorder) s.staged = device_buffer(offsets_area_ + config_.staging_bytes);
     s.copied = make_event();
     s.done = make_event();
   }
@@ -43,13 +41,23 @@ Pipeline::~Pipeline() {
 }
 
 void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base) {
+  // The cap: at most max_in_flight windows on the GPU. Only a window that would exceed it waits
+  // (a stall), so the GPU keeps max_in_flight windows while the receiver fills the next one.
+  if (++calls_ % config_.sync_interval == 0 || in_flight_.size() >= config_.max_in_flight) reap();
+  while (in_flight_.size() >= config_.max_in_flight) {
+    const auto t0 = std::chrono::steady_clock::now();
+    wait_oldest();
+    ++counters_.stalls;
+    counters_.stall_ns += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
+  }
+
   Slot& s = slots_[filling_];
   const uint64_t window = config_.window_bytes;
   cudaStream_t copy = copy_.get(), compute = compute_.get();
   if (config_.reorder) {
-    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging.data(), bytes, cudaMemcpyHostToDevice, copy));
-    SPIRAL_CUDA(cudaMemcpyAsync(s.offsets_dev.data(), s.offsets.data(), size_t{datagrams} * sizeof(uint32_t),
-                                cudaMemcpyHostToDevice, copy));
+    // one copy moves the offsets (in front of the datagrams) and the datagrams
+    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging.data(), offsets_area_ + bytes, cudaMemcpyHostToDevice, copy));
   } else {
     bytes = std::min(bytes, window);
     SPIRAL_CUDA(cudaMemcpyAsync(s.window.data(), s.staging.data(), bytes, cudaMemcpyHostToDevice, copy));
@@ -59,7 +67,7 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base) {
   SPIRAL_CUDA(cudaEventRecord(s.copied.get(), copy));
   SPIRAL_CUDA(cudaStreamWaitEvent(compute, s.copied.get(), 0));
   if (config_.reorder) {
-    ReorderArgs a{s.staged.data(), s.offsets_dev.as<uint32_t>(), datagrams, base, config_.slots,
+    ReorderArgs a{s.staged.data() + offsets_area_, s.staged.as<uint32_t>(), datagrams, base, config_.slots,
                   config_.header_bytes, config_.slot_bytes, config_.seq_offset, owner_.as<uint32_t>(), s.window.data()};
     launch_reorder(a, compute);
   }
@@ -73,15 +81,7 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base) {
   in_flight_.push_back(filling_);
   ++counters_.windows;
   counters_.bytes += config_.reorder ? uint64_t{datagrams} * config_.slot_bytes : bytes;
-  if (++calls_ % config_.sync_interval == 0) reap();
-  if (in_flight_.size() >= config_.max_in_flight) reap();
-  while (in_flight_.size() >= config_.max_in_flight) {
-    const auto t0 = std::chrono::steady_clock::now();
-    wait_oldest();
-    ++counters_.stalls;
-    counters_.stall_ns += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-  }
+  // max_in_flight + 1 slots and at most max_in_flight in flight: one is free to fill
   filling_ = free_.back();
   free_.pop_back();
 }

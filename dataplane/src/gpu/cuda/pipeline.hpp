@@ -9,8 +9,8 @@
 // max_in_flight windows may be on the GPU at once, each with its own staging and device
 // window, plus one more staging buffer being filled, so a copy always overlaps compute of the
 // window before it. Completed windows are collected every sync_interval submissions (a
-// non-blocking query); only when max_in_flight windows are still in flight does the receive
-// thread wait for the oldest, and that stall is counted and timed.
+// non-blocking query); only a submission that would put more than max_in_flight windows on the
+// GPU waits for the oldest, and that stall is counted and timed.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -46,9 +46,9 @@ class Pipeline {
   explicit Pipeline(PipelineConfig config);  // allocates every buffer; throws CudaError
   ~Pipeline();                               // waits for what is in flight
 
-  std::byte* staging() { return slots_[filling_].staging.data(); }
+  std::byte* staging() { return slots_[filling_].staging.data() + offsets_area_; }
   uint64_t staging_bytes() const { return config_.staging_bytes; }
-  uint32_t* offsets() { return slots_[filling_].offsets.as<uint32_t>(); }
+  uint32_t* offsets() { return slots_[filling_].staging.as<uint32_t>(); }  // reorder: max_datagrams
 
   // Hands the filling buffer to the GPU: `bytes` of staging; for reorder, `datagrams` offsets
   // and the window's first sequence number. Then makes another buffer the filling one, waiting
@@ -63,10 +63,8 @@ class Pipeline {
 
  private:
   struct Slot {
-    PinnedBuffer staging;
-    PinnedBuffer offsets;      // reorder
-    DeviceBuffer staged;       // reorder: the device copy of the staging
-    DeviceBuffer offsets_dev;  // reorder
+    PinnedBuffer staging;  // [reorder: datagram offsets, offsets_area_ bytes][received bytes]
+    DeviceBuffer staged;   // reorder: the device copy of the staging
     DeviceBuffer window;
     Event copied, done;
   };
@@ -74,6 +72,7 @@ class Pipeline {
   void wait_oldest();   // retire the oldest, waiting for it
 
   PipelineConfig config_;
+  uint64_t offsets_area_ = 0;
   Stream copy_, compute_;
   std::unique_ptr<Workload> workload_;
   DeviceBuffer owner_;  // reorder: slot claims, kept all kNoOwner between windows

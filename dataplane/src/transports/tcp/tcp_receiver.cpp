@@ -59,7 +59,7 @@ void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
     if (gpu) {  // straight into the pinned window: the stream is gathered in order as it arrives
       std::span<std::byte> space = gpu->space();
       into = reinterpret_cast<char*>(space.data());
-      room = std::min(space.size(), kReadBytes);
+      room = std::min(space.size(), port.buffer.size());  // no smaller reads than without the GPU
     }
     ssize_t n = ::recv(fd, into, room, 0);
     if (n == 0) {
