@@ -4,8 +4,10 @@
 // the workload on each (docs/dataplane.md, "GPU workloads"). Two flavours: in-order streams
 // (TCP, RoCE later) and sequenced datagrams (UDP, raw Ethernet later).
 //
-// Threading: an assembler belongs to one receive thread. Its calls return at once, except when
-// max_in_flight windows are on the GPU: then space() waits for the oldest (a counted stall).
+// Threading: an assembler belongs to one receive thread. Its calls return at once, except the
+// one that hands a window over while max_in_flight windows are still on the GPU (commit(),
+// end_burst(), space() when it must close a full window, finish()): it waits for the oldest,
+// a counted stall.
 // CUDA-free: a build without CUDA links an open_receive_path() that refuses.
 #include <cstddef>
 #include <cstdint>
