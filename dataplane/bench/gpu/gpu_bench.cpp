@@ -336,8 +336,13 @@ int main(int argc, char** argv) {
     return 77;
   }
   int runtime = 0, driver = 0;
-  cudaRuntimeGetVersion(&runtime);
-  cudaDriverGetVersion(&driver);
+  try {
+    SPIRAL_CUDA(cudaRuntimeGetVersion(&runtime));
+    SPIRAL_CUDA(cudaDriverGetVersion(&driver));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spiral-gpu-bench: %s\n", e.what());
+    return 1;
+  }
   NvmlSampler nvml(device->pci_bus_id, std::chrono::milliseconds(50));
   std::printf("# spiral-gpu-bench on %s (sm_%d%d, %d SMs, PCI %s), CUDA runtime %d, driver API %d, NVML: %s, %.1f s cells\n",
               device->name.c_str(), device->major, device->minor, device->multiprocessors, device->pci_bus_id.c_str(),
