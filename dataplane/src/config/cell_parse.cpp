@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "app/errors.hpp"
-#include "gpu/build.hpp"
 #include "transports/udp/datagram.hpp"
 
 namespace spiral {
@@ -124,8 +123,9 @@ Workload parse_workload(const json& j) {
   std::string kind = r.text("kind", 64, "none");
   if (kind == "none") return Workload::none;
   if (kind == "fft" || kind == "gemm" || kind == "gemm_fp16") {
-    if (!gpu::kBuiltWithCuda)
-      fail("workload.kind", "is \"" + kind + "\", which needs a GPU: this spiral-dataplane was built without CUDA");
+#if !SPIRAL_HAVE_CUDA  // defined (1) by src/gpu/gpu.cmake in CUDA builds only
+    fail("workload.kind", "is \"" + kind + "\", which needs a GPU: this spiral-dataplane was built without CUDA");
+#endif
     return kind == "fft" ? Workload::fft : kind == "gemm" ? Workload::gemm : Workload::gemm_fp16;
   }
   fail("workload.kind", "must be none, fft, gemm or gemm_fp16, got \"" + kind + "\"");
@@ -191,9 +191,9 @@ Cell parse_cell(const json& j) {
   ObjectReader r(j, "",
                  {"transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds",
                   "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms",
+                  "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight",
                   "accept_timeout_ms", "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro",
                   "socket_buffer_bytes", "batch", "workload", "ready_file", "summary_file", "csv", "csv_file",
-                  "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight",
                   "labels"});
   Cell c;
   if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp or udp)");

@@ -32,8 +32,7 @@ endif()
 if(NOT SPIRAL_HAVE_CUDA)
   message(STATUS "spiral: GPU workloads off (SPIRAL_WITH_CUDA=${SPIRAL_WITH_CUDA}, no CUDA compiler)")
   target_sources(spiral_core PRIVATE src/gpu/receive_path_stub.cpp)
-  target_compile_definitions(spiral_core PUBLIC SPIRAL_HAVE_CUDA=0)
-  return()
+  return()  # SPIRAL_HAVE_CUDA stays undefined: `#if SPIRAL_HAVE_CUDA` and `#ifdef` agree
 endif()
 
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
