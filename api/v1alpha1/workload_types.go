@@ -59,7 +59,9 @@ type WorkloadSpec struct {
 	// +optional
 	BatchBytes int32 `json:"batchBytes,omitempty"`
 
-	// syncInterval drains the GPU stream every this many compute calls.
+	// syncInterval is DAQIRI's "drain the GPU stream every N calls", recorded with the results
+	// (post_process_sync). SpiralBench tracks each window with its own completion event and
+	// waits on the GPU only when maxInFlight windows are outstanding, so it changes no timing.
 	// +kubebuilder:default=2
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1024
