@@ -25,8 +25,8 @@ help: ## Show the targets.
 
 ##@ Main commands
 .PHONY: demo
-demo: envtest ## Build everything, start a real apiserver, apply the samples and show their plans.
-	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go run ./hack/demo
+demo: dataplane helm sbctl ## Build everything, bring up a local cluster + S3 + the operator (Helm), run the TCP sweep sample, print its results.
+	hack/demo.sh
 
 ##@ Development
 .PHONY: manifests
@@ -66,16 +66,24 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 	@hack/k8s-assets.sh envtest >/dev/null
 
 .PHONY: test
-test: verify test-go test-dataplane ## Everything CI runs: verify, Go unit + envtest integration tests, data plane tests.
+test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
 .PHONY: test-go
 test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
-	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) ./...
+	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
+
+.PHONY: test-e2e
+test-e2e: dataplane helm ## End to end on a real local cluster with the operator installed by Helm and a real S3 server.
+	hack/e2e.sh
 
 ##@ Build
 .PHONY: build
 build: generate ## Build the manager binary.
 	go build -o $(LOCALBIN)/manager ./cmd/manager
+
+.PHONY: sbctl
+sbctl: ## Build bin/sbctl (follow a bench, print its results table).
+	go build -o $(LOCALBIN)/sbctl ./cmd/sbctl
 
 .PHONY: run
 run: manifests generate ## Run the manager against the current kubeconfig.

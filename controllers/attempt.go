@@ -119,7 +119,11 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	}
 	switch {
 	case client == nil && ended(receiver):
-		return 0, r.finishAttempt(sb, cell, outcome{reason: "the server ended before the client started: " + podEnd(receiver)})
+		o := outcome{reason: "the server ended before the client started: " + podEnd(receiver)}
+		if t := terminated(receiver); t != nil && t.ExitCode == 2 {
+			o = outcome{reason: "server refused its input: " + lastLine(t.Message), final: true}
+		}
+		return 0, r.finishAttempt(sb, cell, o)
 	case client == nil && wait <= 0:
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, receiver)})
 	case client == nil:
@@ -202,7 +206,25 @@ func judge(sb *sbv1.SpiralBench, pods []*corev1.Pod, a *sbv1.ActiveAttempt) outc
 		}
 		res = summary.Merge(sums[0], sums[1], a.Repeat, a.Attempt)
 	}
+	res.StartupMilliseconds, res.WallMilliseconds = timing(pods)
 	return outcome{result: &res}
+}
+
+// timing measures an attempt from its pods' own timestamps: the receiver's creation, the
+// sender's container start (the last pod is the sender), and the last container's end.
+func timing(pods []*corev1.Pod) (startupMs, wallMs int64) {
+	created := pods[0].CreationTimestamp.Time
+	sender := terminated(pods[len(pods)-1])
+	if sender == nil || created.IsZero() {
+		return 0, 0
+	}
+	end := sender.FinishedAt.Time
+	for _, p := range pods {
+		if t := terminated(p); t != nil && t.FinishedAt.After(end) {
+			end = t.FinishedAt.Time
+		}
+	}
+	return sender.StartedAt.Sub(created).Milliseconds(), end.Sub(created).Milliseconds()
 }
 
 // finishAttempt records an attempt's outcome in the cell's result. The attempt's pods are

@@ -24,6 +24,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
+	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // finalizer releases the bench's node leases and pods before it goes away.
@@ -203,25 +204,9 @@ var deletionStarted = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool
 	return e.ObjectNew.GetDeletionTimestamp() != nil
 }}
 
-// describe renders a cell's parameters the way the seed's tables name them.
+// describe names a cell the way the seed's tables do, with its transport.
 func describe(t sbv1.Transport, p sbv1.CellParameters) string {
-	s := fmt.Sprintf("%s %d B", t, p.PayloadBytes)
-	switch t {
-	case sbv1.TransportRawEthernet:
-		s += fmt.Sprintf(" batch %d queues (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
-	case sbv1.TransportTCP, sbv1.TransportUDP:
-		s += fmt.Sprintf(" x %d pairs", p.Pairs)
-	}
-	if p.TargetRateMbps > 0 {
-		s += fmt.Sprintf(" at %d Mb/s", p.TargetRateMbps)
-	}
-	if p.Workload != "" && p.Workload != sbv1.WorkloadNone {
-		s += " with " + string(p.Workload)
-		if p.WorkloadBatchBytes > 0 {
-			s += fmt.Sprintf(" (%d B batches)", p.WorkloadBatchBytes)
-		}
-	}
-	return s
+	return string(t) + " " + report.Parameters(t, p)
 }
 
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;

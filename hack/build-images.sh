@@ -14,7 +14,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${IMAGES_DIR:-$ROOT/build/images}
 DATAPLANE_BINARY=${DATAPLANE_BINARY:-$ROOT/build/dataplane/spiral-dataplane}
-DATAPLANE_PACKAGES=${DATAPLANE_PACKAGES:-iproute2 libstdc++6 procps}
+# Runtime libraries of the data plane: DPDK's EAL loads every PMD it finds in its plugin folder
+# (ring, memif, af_packet, af_xdp for tests; mlx5 for ConnectX), and ibverbs loads its providers
+# (rxe, mlx5) the same way.
+DATAPLANE_PACKAGES=${DATAPLANE_PACKAGES:-iproute2 libstdc++6 procps librte-mempool-ring23 librte-net-ring23 \
+librte-net-memif23 librte-net-af-packet23 librte-net-af-xdp23 librte-net-mlx5-23 libibverbs1 librdmacm1 ibverbs-providers}
 DATAPLANE_ADD=${DATAPLANE_ADD:-}
 export GOTOOLCHAIN=local GOFLAGS=-buildvcs=false CGO_ENABLED=0
 mkdir -p "$OUT" "$ROOT/bin"

@@ -193,6 +193,13 @@ type RepeatResult struct {
 	// measuredMilliseconds is the length of the measured window.
 	// +optional
 	MeasuredMilliseconds int64 `json:"measuredMilliseconds,omitempty"`
+	// startupMilliseconds is from the first pod's creation to the sender's container start
+	// (scheduling, image, server readiness, client creation): the operator's overhead before data.
+	// +optional
+	StartupMilliseconds int64 `json:"startupMilliseconds,omitempty"`
+	// wallMilliseconds is from the first pod's creation to the last container's end.
+	// +optional
+	WallMilliseconds int64 `json:"wallMilliseconds,omitempty"`
 	// txMbps is the sender's application throughput.
 	// +optional
 	TXMbps int64 `json:"txMbps,omitempty"`

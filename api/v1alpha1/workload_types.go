@@ -15,6 +15,20 @@ const (
 	WorkloadGEMMFP16 WorkloadKind = "GEMMFP16"
 )
 
+// DataplaneName is the workload's name in the data plane's flags and DAQIRI's CSV
+// (post_process): none, fft, gemm, gemm_fp16.
+func (k WorkloadKind) DataplaneName() string {
+	switch k {
+	case WorkloadFFT:
+		return "fft"
+	case WorkloadGEMM:
+		return "gemm"
+	case WorkloadGEMMFP16:
+		return "gemm_fp16"
+	}
+	return "none"
+}
+
 // WorkloadSpec is the GPU computation in the receive path. The received data is first
 // reordered (RawEthernet, UDP) or gathered (TCP, RoCE) into one contiguous device buffer.
 //
@@ -45,7 +59,9 @@ type WorkloadSpec struct {
 	// +optional
 	BatchBytes int32 `json:"batchBytes,omitempty"`
 
-	// syncInterval drains the GPU stream every this many compute calls.
+	// syncInterval is DAQIRI's "drain the GPU stream every N calls", recorded with the results
+	// (post_process_sync). SpiralBench tracks each window with its own completion event and
+	// waits on the GPU only when maxInFlight windows are outstanding, so it changes no timing.
 	// +kubebuilder:default=2
 	// +kubebuilder:validation:Minimum=1
 	// +kubebuilder:validation:Maximum=1024

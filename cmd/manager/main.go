@@ -62,6 +62,9 @@ func main() {
 		HealthProbeBindAddress: probeAddr,
 		LeaderElection:         leaderElect,
 		LeaderElectionID:       "spiralbench-manager.spiralbench.io",
+		// A restarted manager takes over at once instead of waiting out the old lease: the
+		// reconciler keeps no state, so a quick hand-over is safe.
+		LeaderElectionReleaseOnCancel: true,
 	})
 	if err != nil {
 		log.Error(err, "cannot create the manager")

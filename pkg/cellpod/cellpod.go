@@ -318,7 +318,7 @@ func Args(in Input, role, serverAddress string) []string {
 		"--warmup-seconds", itoa(ptr.Deref(run.WarmupSeconds, 0)),
 		"--base-port", itoa(BasePort),
 		"--summary-file", summaryPath,
-		"--workload", strings.ToLower(string(orNone(p.Workload))),
+		"--workload", p.Workload.DataplaneName(),
 		"--label", "bench=" + sb.Namespace + "/" + sb.Name,
 		"--label", "cell=" + itoa(in.Cell.Index),
 		"--label", "repeat=" + itoa(in.Repeat),
@@ -329,7 +329,11 @@ func Args(in Input, role, serverAddress string) []string {
 		a = append(a, "--pairs", itoa(p.Pairs))
 	case sbv1.TransportRawEthernet:
 		a = append(a, "--batch", itoa(p.Batch), "--tx-queues", itoa(p.Queues.TX), "--rx-queues", itoa(p.Queues.RX))
+		a = append(a, rawArgs(sb)...)
+	case sbv1.TransportRoCE:
+		a = append(a, roceArgs(sb, role)...)
 	}
+	a = append(a, workloadArgs(sb.Spec.Workload, p)...)
 	if p.TargetRateMbps > 0 {
 		a = append(a, "--target-mbps", itoa(p.TargetRateMbps))
 	}
@@ -368,6 +372,120 @@ func Args(in Input, role, serverAddress string) []string {
 	return a
 }
 
+// rawArgs names the DPDK ports and buffers. A port without an explicit PCI address or vdev
+// is taken from the device plugin's PCIDEVICE_<RESOURCE> variable of the side's first device
+// (the data plane reads "env:NAME" at start-up: the kubelet sets it inside the container).
+func rawArgs(sb *sbv1.SpiralBench) []string {
+	r := sb.Spec.RawEthernet
+	if r == nil {
+		r = &sbv1.RawEthernetSpec{}
+	}
+	a := []string{
+		"--tx-port", port(r.TXPort, sb.Spec.Topology.Client),
+		"--rx-port", port(r.RXPort, sb.Spec.Topology.Server),
+		"--memory", memoryFlag(r.Memory),
+	}
+	if sb.Spec.Topology.Server.Hugepages == nil && sb.Spec.Topology.Client.Hugepages == nil {
+		a = append(a, "--no-huge") // no huge pages are mounted: DPDK uses ordinary memory
+	}
+	if r.RingDescriptors > 0 {
+		a = append(a, "--ring-descriptors", itoa(r.RingDescriptors))
+	}
+	if r.PoolBuffers > 0 {
+		a = append(a, "--pool-buffers", itoa(r.PoolBuffers))
+	}
+	a = append(a, workers(sb.Spec.Topology.Client.Cores, "--tx-workers")...)
+	a = append(a, workers(sb.Spec.Topology.Server.Cores, "--rx-workers")...)
+	return a
+}
+
+func port(p *sbv1.PortSource, side sbv1.SideSpec) string {
+	switch {
+	case p != nil && p.PCIAddress != "":
+		return p.PCIAddress
+	case p != nil && p.VirtualDevice != "":
+		return p.VirtualDevice
+	case len(side.Devices) > 0:
+		return "env:" + PCIDeviceEnv(side.Devices[0].ResourceName)
+	}
+	return ""
+}
+
+// PCIDeviceEnv is the variable the SR-IOV and host-device plugins set for a resource:
+// PCIDEVICE_ followed by the resource name upper-cased, with / . - as _.
+func PCIDeviceEnv(resource string) string {
+	return "PCIDEVICE_" + strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(strings.ToUpper(resource))
+}
+
+func memoryFlag(m sbv1.MemoryKind) string {
+	switch m {
+	case sbv1.MemoryHostPinned:
+		return "host_pinned"
+	case sbv1.MemoryDevice:
+		return "device"
+	}
+	return "host"
+}
+
+func roceArgs(sb *sbv1.SpiralBench, role string) []string {
+	r := sb.Spec.RoCE
+	if r == nil {
+		r = &sbv1.RoCESpec{}
+	}
+	verb, mode := strings.ToLower(string(r.Verb)), strings.ToLower(string(r.Mode))
+	if verb == "" {
+		verb = "send"
+	}
+	if mode == "" {
+		mode = "bandwidth"
+	}
+	a := []string{"--verb", verb, "--mode", mode, "--queue-pairs", itoa(max(r.QueuePairs, 1)), "--memory", memoryFlag(r.Memory)}
+	if r.TXDepth > 0 {
+		a = append(a, "--tx-depth", itoa(r.TXDepth))
+	}
+	if r.RXDepth > 0 {
+		a = append(a, "--rx-depth", itoa(r.RXDepth))
+	}
+	// The RoCE GID follows the netdev the pod was given: its first secondary network.
+	side := sb.Spec.Topology.Server
+	if role == RoleClient {
+		side = sb.Spec.Topology.Client
+	}
+	if len(side.Networks) > 0 && side.Networks[0].Interface != "" {
+		a = append(a, "--netdev", side.Networks[0].Interface)
+	}
+	return a
+}
+
+// workloadArgs passes the GPU workload's settings; the kind itself is always passed.
+func workloadArgs(w *sbv1.WorkloadSpec, p sbv1.CellParameters) []string {
+	if w == nil || p.Workload == "" || p.Workload == sbv1.WorkloadNone {
+		return nil
+	}
+	a := []string{"--sync-interval", itoa(w.SyncInterval), "--max-in-flight", itoa(w.MaxInFlight)}
+	if w.GEMMN > 0 {
+		a = append(a, "--gemm-n", itoa(w.GEMMN))
+	}
+	if w.FFTLength > 0 {
+		a = append(a, "--fft-length", itoa(w.FFTLength))
+	}
+	if p.WorkloadBatchBytes > 0 {
+		a = append(a, "--workload-batch-bytes", itoa(p.WorkloadBatchBytes))
+	}
+	return a
+}
+
+func workers(c *sbv1.CoreMap, flag string) []string {
+	if c == nil || len(c.Workers) == 0 {
+		return nil
+	}
+	list := make([]string, len(c.Workers))
+	for i, v := range c.Workers {
+		list[i] = itoa(v)
+	}
+	return []string{flag, strings.Join(list, ",")}
+}
+
 func cores(c *sbv1.CoreMap, pollerFlag string, withMaster bool) []string {
 	if c == nil {
 		return nil
@@ -394,16 +512,6 @@ func transportFlag(t sbv1.Transport) string {
 		return "roce"
 	}
 	return strings.ToLower(string(t))
-}
-
-func orNone(k sbv1.WorkloadKind) sbv1.WorkloadKind {
-	if k == "" {
-		return sbv1.WorkloadNone
-	}
-	if k == sbv1.WorkloadGEMMFP16 {
-		return "gemm_fp16"
-	}
-	return k
 }
 
 func itoa[T ~int32 | ~int](v T) string { return strconv.Itoa(int(v)) }

@@ -120,6 +120,9 @@ func TestRawPodHoldsBothPortsHugepagesAndGPU(t *testing.T) {
 			t.Errorf("limit %s = %v", name, q)
 		}
 	}
+	if strings.Contains(strings.Join(c.Args, " "), "--no-huge") {
+		t.Error("with huge pages requested, DPDK must use them")
+	}
 	if q := c.Resources.Limits["hugepages-2Mi"]; q.String() != "2Gi" {
 		t.Errorf("hugepages %v", q.String())
 	}
@@ -146,6 +149,42 @@ func TestCrossNodeSidesGoToTheirOwnNodes(t *testing.T) {
 		got := pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0]
 		if got != node {
 			t.Errorf("%s on %s, want %s", role, got, node)
+		}
+	}
+}
+
+func TestTransportAndWorkloadFlags(t *testing.T) {
+	raw := sbtesting.MakeSpiralBench("raw", "lab").Transport(sbv1.TransportRawEthernet).Obj()
+	raw.Spec.RawEthernet = &sbv1.RawEthernetSpec{Memory: sbv1.MemoryHostPinned, RXPort: &sbv1.PortSource{VirtualDevice: "net_ring1"}, RingDescriptors: 4096}
+	raw.Spec.Topology.Client.Devices = []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7-p0.vf"}}
+	raw.Spec.Topology.Client.Cores = &sbv1.CoreMap{Workers: []int32{16, 6}}
+	args := strings.Join(Build(input(raw), RoleLoopback, "").Spec.Containers[0].Args, " ")
+	for _, want := range []string{"--tx-port env:PCIDEVICE_NVIDIA_COM_CX7_P0_VF", "--rx-port net_ring1", "--memory host_pinned",
+		"--ring-descriptors 4096", "--tx-workers 16,6", "--tx-queues 1 --rx-queues 1", "--no-huge"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("raw args lack %q: %s", want, args)
+		}
+	}
+
+	roce := sbtesting.MakeSpiralBench("roce", "lab").Transport(sbv1.TransportRoCE).
+		RoCE(sbv1.RoCESpec{Verb: sbv1.RoCEVerbWrite, Mode: sbv1.RoCEModeLatency, QueuePairs: 1, TXDepth: 128}).Obj()
+	roce.Spec.Topology.Client.Networks = []sbv1.NetworkAttachment{{Name: "cx7-p0", Interface: "net1"}}
+	args = strings.Join(Build(input(roce), RoleClient, "10.0.0.1").Spec.Containers[0].Args, " ")
+	for _, want := range []string{"--transport roce", "--verb write --mode latency --queue-pairs 1 --memory host", "--tx-depth 128", "--netdev net1"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("roce args lack %q: %s", want, args)
+		}
+	}
+	if strings.Contains(args, "--pairs") {
+		t.Errorf("pairs are for sockets only: %s", args)
+	}
+
+	gpu := sbtesting.MakeSpiralBench("gpu", "lab").Transport(sbv1.TransportUDP).Workload(sbv1.WorkloadGEMMFP16).ServerGPUs(1).Obj()
+	gpu.Spec.Workload.GEMMN, gpu.Spec.Workload.SyncInterval, gpu.Spec.Workload.MaxInFlight, gpu.Spec.Workload.BatchBytes = 1024, 2, 3, 4<<20
+	args = strings.Join(Build(input(gpu), RoleServer, "").Spec.Containers[0].Args, " ")
+	for _, want := range []string{"--workload gemm_fp16", "--sync-interval 2 --max-in-flight 3", "--gemm-n 1024", "--workload-batch-bytes 4194304"} {
+		if !strings.Contains(args, want) {
+			t.Errorf("workload args lack %q: %s", want, args)
 		}
 	}
 }

@@ -118,7 +118,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 		sync = strconv.Itoa(int(w.SyncInterval))
 	}
 	return []string{
-		"cpp", Backend(sb.Spec.Transport), PostProcess(p.Workload), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
+		"cpp", Backend(sb.Spec.Transport), p.Workload.DataplaneName(), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
 		itoa(int64(p.Pairs)), gbps(int64(p.TargetRateMbps)), itoa(int64(r.Repeat)),
 		strconv.FormatFloat(float64(r.MeasuredMilliseconds)/1000, 'f', 3, 64),
 		itoa(r.RXPackets), itoa(r.RXBytes), itoa(r.PacketsPerSecond), gbps(r.TXMbps), gbps(r.RXMbps),
@@ -137,17 +137,6 @@ func Backend(t sbv1.Transport) string {
 		return "ibverbs"
 	}
 	return strings.ToLower(string(t))
-}
-
-// PostProcess is DAQIRI's name for a workload.
-func PostProcess(k sbv1.WorkloadKind) string {
-	switch k {
-	case sbv1.WorkloadGEMMFP16:
-		return "gemm_fp16"
-	case "":
-		return "none"
-	}
-	return strings.ToLower(string(k))
 }
 
 // record is one line of results.jsonl.

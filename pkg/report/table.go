@@ -57,7 +57,7 @@ func Parameters(t sbv1.Transport, p sbv1.CellParameters) string {
 		s += fmt.Sprintf(" @ %g Gb/s", float64(p.TargetRateMbps)/1000)
 	}
 	if p.Workload != "" && p.Workload != sbv1.WorkloadNone {
-		s += " " + PostProcess(p.Workload)
+		s += " " + p.Workload.DataplaneName()
 		if p.WorkloadBatchBytes > 0 {
 			s += "/" + size(p.WorkloadBatchBytes)
 		}

@@ -37,6 +37,24 @@ type Summary struct {
 	CPURXMPct     int64  `json:"cpu_rx_mpct"`
 	GPUSMMPct     int64  `json:"gpu_sm_mpct"`
 	GPUMemMPct    int64  `json:"gpu_mem_mpct"`
+	// Latency percentiles of a RoCE ping-pong run; absent elsewhere.
+	LatMinNs *int64 `json:"lat_min_ns,omitempty"`
+	LatP50Ns *int64 `json:"lat_p50_ns,omitempty"`
+	LatP99Ns *int64 `json:"lat_p99_ns,omitempty"`
+	LatMaxNs *int64 `json:"lat_max_ns,omitempty"`
+}
+
+func (s *Summary) latency() *sbv1.Latency {
+	if s == nil || s.LatP50Ns == nil {
+		return nil
+	}
+	d := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	return &sbv1.Latency{MinNanoseconds: d(s.LatMinNs), P50Nanoseconds: d(s.LatP50Ns), P99Nanoseconds: d(s.LatP99Ns), MaxNanoseconds: d(s.LatMaxNs)}
 }
 
 // Parse reads a termination message. It refuses anything that is not a complete version-1
@@ -95,6 +113,10 @@ func Merge(server, client *Summary, repeat, attempt int32) sbv1.RepeatResult {
 	}
 	if gpuSide.GPUSMMPct >= 0 {
 		r.GPU = &sbv1.GPUBusy{SMMilliPercent: int32(gpuSide.GPUSMMPct), MemoryMilliPercent: int32(gpuSide.GPUMemMPct)}
+	}
+	// The ping-pong is timed where it starts: the client (or the only side).
+	if r.Latency = client.latency(); r.Latency == nil {
+		r.Latency = server.latency()
 	}
 	for _, s := range []*Summary{server, client} {
 		if s != nil && s.State != "Valid" {

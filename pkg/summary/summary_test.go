@@ -66,3 +66,18 @@ func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
 		t.Errorf("an invalid side makes the repeat Invalid with its reason: %+v", r)
 	}
 }
+
+func TestLatencyPercentilesComeFromTheClient(t *testing.T) {
+	cli, err := Parse(strings.Replace(clientMsg, `"gpu_mem_mpct":-1}`, `"gpu_mem_mpct":-1,"lat_min_ns":1100,"lat_p50_ns":1500,"lat_p99_ns":2100,"lat_max_ns":9000}`, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := Parse(serverMsg)
+	r := Merge(&srv, &cli, 0, 0)
+	if r.Latency == nil || r.Latency.P50Nanoseconds != 1500 || r.Latency.P99Nanoseconds != 2100 || r.Latency.MinNanoseconds != 1100 {
+		t.Errorf("latency %+v", r.Latency)
+	}
+	if r = Merge(&srv, nil, 0, 0); r.Latency != nil {
+		t.Errorf("no latency fields, no latency: %+v", r.Latency)
+	}
+}

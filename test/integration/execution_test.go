@@ -116,8 +116,8 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 		switch {
 		case cell == 0 && attempt == 0 && role == cellpod.RoleClient:
 			return &podFate{exitCode: 1, message: "spiral-dataplane: connect 10.244.0.7:5201: connection refused"}
-		case cell == 1 && role == cellpod.RoleClient:
-			return &podFate{exitCode: 2, message: "spiral-dataplane: payload_bytes 2000 is over the limit"}
+		case cell == 1 && role == cellpod.RoleServer:
+			return &podFate{exitCode: 2, message: "spiral-dataplane: cores.master: core 8 is not available to this process"}
 		case cell == 2 && role == cellpod.RoleClient:
 			return &podFate{exitCode: 0, message: "Segmentation fault"}
 		case cell == 3 && attempt == 0 && role == cellpod.RoleServer:
@@ -133,7 +133,7 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 		msg      string
 	}{
 		{sbv1.CellValid, 2, "retrying: client exited with code 1: spiral-dataplane: connect"},
-		{sbv1.CellFailed, 1, "failed after 1 attempt(s): client refused its input: spiral-dataplane: payload_bytes 2000"},
+		{sbv1.CellFailed, 1, "failed after 1 attempt(s): server refused its input: spiral-dataplane: cores.master: core 8"},
 		{sbv1.CellFailed, 2, "failed after 2 attempt(s): client: no parsable summary"},
 		{sbv1.CellValid, 2, "retrying: the server pod was deleted before it finished"},
 	}
@@ -315,5 +315,24 @@ func TestUnreachableBucketKeepsResultsAndSaysWhy(t *testing.T) {
 		}
 		return c.Status == metav1.ConditionFalse && c.Reason == sbv1.ReasonUploadFailed && strings.Contains(c.Message, "127.0.0.1:1") &&
 			cur.Status.CellResults[0].State == sbv1.CellValid, c.Message
+	})
+}
+
+func TestFinishedBenchIsDeletedAfterItsTTL(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	testNode(t, "exec-node-8")
+	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("ephemeral", ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1), 1, 0).Obj(), "exec-node-8")
+	sb.Spec.TTLSecondsAfterFinished = ptr.To[int32](5)
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	(&kubeletStandIn{t: t, ns: ns, bench: "ephemeral"}).runUntil(30*time.Second, sbv1.PhaseCompleted)
+	if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), &sbv1.SpiralBench{}); err != nil {
+		t.Fatalf("a completed bench must live until its TTL: %v", err)
+	}
+	eventually(t, 15*time.Second, "deleted after ttlSecondsAfterFinished", func() (bool, string) {
+		err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), &sbv1.SpiralBench{})
+		return apierrors.IsNotFound(err), fmt.Sprint(err)
 	})
 }

@@ -79,10 +79,12 @@ func (k *kubeletStandIn) step() {
 			continue
 		}
 		if role == cellpod.RoleServer {
-			if p.Status.Phase == "" || p.Status.Phase == corev1.PodPending {
+			if f != nil && f.exitCode != 0 {
+				k.end(p, f.exitCode, f.message) // refuses before it listens
+			} else if p.Status.Phase == "" || p.Status.Phase == corev1.PodPending {
 				k.setRunning(p)
 			}
-			continue // the server ends after its client
+			continue // otherwise the server ends after its client
 		}
 		if role == cellpod.RoleClient {
 			server := byName[cellpod.Name(k.bench, int32(cell), int32(attempt), cellpod.RoleServer)]

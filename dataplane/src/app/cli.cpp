@@ -104,10 +104,16 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add_list("--tx-workers", "tx_workers", "raw: worker core per TX queue (builds bursts), list[i % n]");
   flags.add_list("--rx-workers", "rx_workers", "raw: worker core per RX queue (checks frames), list[i % n]");
   auto workload = std::make_shared<std::string>();
-  CLI::Option* workload_opt = app.add_option("--workload", *workload, "GPU work in the receive path: none");
+  CLI::Option* workload_opt =
+      app.add_option("--workload", *workload, "GPU work in the receive path: none | fft | gemm | gemm_fp16");
   flags.add_custom([workload_opt, workload](json& cell) {
     if (workload_opt->count()) cell["workload"] = {{"kind", *workload}};
   });
+  flags.add<int64_t>("--gemm-n", "gemm_n", "gemm, gemm_fp16: matrix dimension n (default 1024)");
+  flags.add<int64_t>("--fft-length", "fft_length", "fft: points per transform, a power of two (default 1024)");
+  flags.add<int64_t>("--workload-batch-bytes", "workload_batch_bytes", "bytes per GPU window; 0 = 8 MiB");
+  flags.add<int64_t>("--sync-interval", "sync_interval", "collect completed GPU windows every N calls (default 2)");
+  flags.add<int64_t>("--max-in-flight", "max_in_flight", "GPU windows in flight before the receiver waits (default 2)");
   flags.add<std::string>("--ready-file", "ready_file", "server: written once listening");
   flags.add<std::string>("--summary-file", "summary_file", "compact JSON summary (<= 4096 bytes)");
   flags.add_switch("--csv", "csv", "also print DAQIRI's CSV header and row");

@@ -12,7 +12,7 @@ namespace spiral {
 
 enum class Transport { tcp, udp, raw };
 enum class Role { server, client, loopback };
-enum class Workload { none };  // GPU kinds (fft, gemm, gemm_fp16) arrive with the CUDA build
+enum class Workload { none, fft, gemm, gemm_fp16 };  // GPU work on the received data (src/gpu/)
 
 const char* to_string(Transport t);
 const char* to_string(Role r);
@@ -51,6 +51,12 @@ struct Cell {
   uint64_t socket_buffer_bytes = 0; // 0 = transport default (see docs/dataplane.md)
   uint32_t batch = 64;              // UDP datagrams per sendmmsg/recvmmsg; 1 for TCP
   Workload workload = Workload::none;
+  // GPU workload settings (src/gpu/, docs/dataplane.md "GPU workloads"); used when workload != none
+  uint32_t gemm_n = 1024;             // gemm, gemm_fp16: n x n matrices, fixed FLOPs per call
+  uint32_t fft_length = 1024;         // fft: complex samples per transform, a power of two
+  uint64_t workload_batch_bytes = 0;  // bytes of one assembled window (one compute call); 0 = 8 MiB
+  uint32_t sync_interval = 2;         // completed windows are collected every this many calls
+  uint32_t max_in_flight = 2;         // windows on the GPU at once; the receive loop waits only here
   std::string ready_file;
   std::string summary_file;
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record

@@ -20,7 +20,15 @@ const char* to_string(Role r) {
   return "?";
 }
 
-const char* to_string(Workload) { return "none"; }
+const char* to_string(Workload w) {
+  switch (w) {
+    case Workload::none: return "none";
+    case Workload::fft: return "fft";
+    case Workload::gemm: return "gemm";
+    case Workload::gemm_fp16: return "gemm_fp16";
+  }
+  return "?";
+}
 
 nlohmann::json cell_to_json(const Cell& c) {
   nlohmann::json j = {
@@ -50,6 +58,11 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"socket_buffer_bytes", c.socket_buffer_bytes},
       {"batch", c.batch},
       {"workload", {{"kind", to_string(c.workload)}}},
+      {"gemm_n", c.gemm_n},
+      {"fft_length", c.fft_length},
+      {"workload_batch_bytes", c.workload_batch_bytes},
+      {"sync_interval", c.sync_interval},
+      {"max_in_flight", c.max_in_flight},
       {"ready_file", c.ready_file},
       {"summary_file", c.summary_file},
       {"csv", c.csv},

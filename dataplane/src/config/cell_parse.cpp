@@ -123,9 +123,24 @@ Workload parse_workload(const json& j) {
   ObjectReader r(j, "workload", {"kind"});
   std::string kind = r.text("kind", 64, "none");
   if (kind == "none") return Workload::none;
-  if (kind == "fft" || kind == "gemm" || kind == "gemm_fp16")
+  if (kind == "fft" || kind == "gemm" || kind == "gemm_fp16") {
+#if !SPIRAL_HAVE_CUDA  // defined (1) by src/gpu/gpu.cmake in CUDA builds only
     fail("workload.kind", "is \"" + kind + "\", which needs a GPU: this spiral-dataplane was built without CUDA");
+#endif
+    return kind == "fft" ? Workload::fft : kind == "gemm" ? Workload::gemm : Workload::gemm_fp16;
+  }
   fail("workload.kind", "must be none, fft, gemm or gemm_fp16, got \"" + kind + "\"");
+}
+
+// The GPU workload's settings (top-level keys, one per flag); checked whatever the workload.
+void parse_workload_settings(const ObjectReader& r, Cell& c) {
+  c.gemm_n = static_cast<uint32_t>(r.integer("gemm_n", 16, 16384, c.gemm_n));
+  c.fft_length = static_cast<uint32_t>(r.integer("fft_length", 2, 65536, c.fft_length));
+  if ((c.fft_length & (c.fft_length - 1)) != 0)
+    fail("fft_length", "must be a power of two, got " + std::to_string(c.fft_length));
+  c.workload_batch_bytes = static_cast<uint64_t>(r.integer("workload_batch_bytes", 0, 1ll << 30, 0));
+  c.sync_interval = static_cast<uint32_t>(r.integer("sync_interval", 1, 1024, c.sync_interval));
+  c.max_in_flight = static_cast<uint32_t>(r.integer("max_in_flight", 1, 64, c.max_in_flight));
 }
 
 std::map<std::string, std::string> parse_labels(const json& j) {
@@ -254,6 +269,7 @@ Cell parse_cell(const json& j) {
   ObjectReader r(j, "",
                  {"transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds",
                   "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms",
+                  "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight",
                   "accept_timeout_ms", "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro",
                   "socket_buffer_bytes", "batch", "workload", "ready_file", "summary_file", "csv", "csv_file",
                   "labels", "tx_port", "rx_port", "tx_queues", "rx_queues", "memory", "ring_descriptors",
@@ -301,6 +317,7 @@ Cell parse_cell(const json& j) {
       r.integer("batch", 1, c.transport == Transport::raw ? kMaxRawBatch : kMaxBatch,
                 c.transport == Transport::tcp ? 1 : c.batch));
   if (const json* w = r.get("workload")) c.workload = parse_workload(*w);
+  parse_workload_settings(r, c);
   c.ready_file = r.text("ready_file", 4096, "");
   c.summary_file = r.text("summary_file", 4096, "");
   c.csv = r.boolean("csv", false);

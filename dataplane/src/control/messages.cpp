@@ -87,7 +87,9 @@ json to_json(const SideReport& r) {
   for (const auto& q : r.queues) queues.push_back(queue_to_json(q));
   json cores = json::array();
   for (const auto& c : r.cores) cores.push_back({{"core", c.core}, {"role", c.role}, {"busy_mpct", c.busy_mpct}});
-  return {{"window_ms", r.window_ms}, {"queues", queues}, {"cores", cores}, {"failure", r.failure}};
+  json j = {{"window_ms", r.window_ms}, {"queues", queues}, {"cores", cores}, {"failure", r.failure}};
+  if (r.gpu.used()) j["gpu"] = gpu::to_json(r.gpu);
+  return j;
 }
 
 SideReport side_report_from_json(const json& j) {
@@ -98,6 +100,7 @@ SideReport side_report_from_json(const json& j) {
     for (const auto& c : j.at("cores"))
       r.cores.push_back({c.at("core").get<int>(), c.at("role").get<std::string>(), c.at("busy_mpct").get<int64_t>()});
     j.at("failure").get_to(r.failure);
+    if (j.contains("gpu")) r.gpu = gpu::gpu_report_from_json(j.at("gpu"));
     return r;
   } catch (const json::exception& e) {
     throw RunFailure(std::string("control: malformed report: ") + e.what());

@@ -122,6 +122,7 @@ RunResult combine(const Cell& cell, const SideReport* sender, const SideReport* 
   r.cpu_master_mpct = master_mpct;
   r.cpu_tx_mpct = mean_busy(r.cores, "tx");
   r.cpu_rx_mpct = mean_busy(r.cores, "rx");
+  if (receiver) r.gpu = receiver->gpu;
   return r;
 }
 

@@ -34,6 +34,7 @@ struct RunResult {
   uint64_t tx_bytes_all = 0, rx_bytes_all = 0;  // whole run, warm-up and drain included
   bool rx_finished = false;                     // every receiver queue saw the end of its stream
   int64_t cpu_master_mpct = -1, cpu_tx_mpct = -1, cpu_rx_mpct = -1;
+  gpu::GpuReport gpu;  // the receiver's GPU workload (src/gpu/)
   std::vector<CoreBusy> cores;
   std::vector<PairResult> pairs;
   bool has_sender = false, has_receiver = false;

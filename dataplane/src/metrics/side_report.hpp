@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/counters.hpp"
+#include "gpu/report.hpp"
 
 namespace spiral {
 
@@ -20,6 +21,7 @@ struct SideReport {
   std::vector<QueueCounters> queues;  // one per pair
   std::vector<CoreBusy> cores;        // this side's pinned cores, master included
   std::string failure;                // a worker's error, empty when none
+  gpu::GpuReport gpu;                 // the receiver's GPU workload, if it ran one
 };
 
 }  // namespace spiral

@@ -35,6 +35,7 @@ std::string csv_header() {
 std::string csv_row(const Cell& cell, const RunResult& r) {
   std::string rep = label_or(cell, "repeat", "1");
   if (rep.find_first_of(",\"\n") != std::string::npos) rep = "";  // never break the row
+  const bool gemm = cell.workload == Workload::gemm || cell.workload == Workload::gemm_fp16;
   const std::string cols[] = {
       "cpp",
       cell.transport == Transport::raw ? std::string("dpdk") : std::string("socket-") + to_string(cell.transport),
@@ -55,10 +56,10 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       percent(r.cpu_master_mpct),
       percent(r.cpu_tx_mpct),
       percent(r.cpu_rx_mpct),
-      "",  // gpu_sm_pct: GPU workloads arrive with the CUDA build
-      "",  // gpu_mem_pct
-      "",  // post_process_gemm_dim
-      "",  // post_process_sync
+      percent(r.gpu.sm_mpct),
+      percent(r.gpu.mem_mpct),
+      gemm ? std::to_string(cell.gemm_n) : "",  // as the operator's report: GEMM kinds only
+      cell.workload != Workload::none ? std::to_string(cell.sync_interval) : "",
   };
   std::string row = cols[0];
   for (size_t i = 1; i < std::size(cols); ++i) row += "," + cols[i];

@@ -92,8 +92,10 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"cpu_tx_mpct", r.cpu_tx_mpct},
           {"cpu_rx_mpct", r.cpu_rx_mpct},
           {"cpu_cores", cores},
-          {"gpu_sm_mpct", -1},
-          {"gpu_mem_mpct", -1},
+          {"gpu_sm_mpct", r.gpu.sm_mpct},
+          {"gpu_mem_mpct", r.gpu.mem_mpct},
+          {"gpu_stalls", r.gpu.counters.stalls},
+          {"gpu", r.gpu.used() ? json(gpu::to_json(r.gpu)) : json(nullptr)},
           {"pair_results", pairs},
           {"cell", json(cell_to_json(cell))},
           {"host", host_info()}};

@@ -34,8 +34,9 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"cpu_master_mpct", r.cpu_master_mpct},
       {"cpu_tx_mpct", r.cpu_tx_mpct},
       {"cpu_rx_mpct", r.cpu_rx_mpct},
-      {"gpu_sm_mpct", -1},
-      {"gpu_mem_mpct", -1},
+      {"gpu_sm_mpct", r.gpu.sm_mpct},
+      {"gpu_mem_mpct", r.gpu.mem_mpct},
+      {"gpu_stalls", r.gpu.counters.stalls},
   };
   if (cell.transport == Transport::raw) {  // raw transport (issue 5): the drop kinds and the wire proof
     j["tx_queues"] = r.raw.tx_queues;

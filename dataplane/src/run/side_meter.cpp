@@ -3,6 +3,7 @@
 #include <set>
 
 #include "engine/queue_cores.hpp"
+#include "gpu/receive_path.hpp"
 
 namespace spiral {
 
@@ -36,6 +37,7 @@ SideReport SideMeter::report(const Engine& engine) {
   r.window_ms = start_ ? millis_between(*start_, *stop_) : 0;
   r.queues = engine.counters();
   r.failure = engine.failure().value_or("");
+  if (const auto* g = dynamic_cast<const gpu::GpuReporting*>(&engine)) r.gpu = g->gpu_report();
   for (CoreBusy c : cores_) {
     c.busy_mpct = start_ ? busy_mpct(cpu_start_, cpu_stop_, c.core) : -1;
     if (c.role == "master") master_mpct_ = c.busy_mpct;

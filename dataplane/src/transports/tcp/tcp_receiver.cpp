@@ -26,7 +26,18 @@ void TcpReceiver::open() {
     p.buffer = PageBuffer(std::max<size_t>(kReadBytes, cell_.payload_bytes));
     ports_.push_back(std::move(p));
   }
+  if (cell_.workload != Workload::none) {
+    gpu_ = gpu::open_receive_path(cell_);
+    for (uint32_t i = 0; i < cell_.pairs; ++i) assemblers_.push_back(gpu_->stream_assembler());
+  }
 }
+
+void TcpReceiver::set_phase(Phase phase) {
+  EngineBase::set_phase(phase);
+  if (gpu_) gpu_->set_phase(phase);
+}
+
+gpu::GpuReport TcpReceiver::gpu_report() const { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
 
 void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
   Port& port = ports_[q];
@@ -39,10 +50,18 @@ void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
   }
   const int fd = port.connection.get();
   set_io_timeout(fd, 100);
+  gpu::StreamAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
   QueueCounters c;
   uint64_t total = 0;  // messages are counted as whole payload_bytes units of the stream
   while (!stop.stop_requested()) {
-    ssize_t n = ::recv(fd, port.buffer.data(), port.buffer.size(), 0);
+    char* into = port.buffer.data();
+    size_t room = port.buffer.size();
+    if (gpu) {  // straight into the pinned window: the stream is gathered in order as it arrives
+      std::span<std::byte> space = gpu->space();
+      into = reinterpret_cast<char*>(space.data());
+      room = std::min(space.size(), port.buffer.size());  // no smaller reads than without the GPU
+    }
+    ssize_t n = ::recv(fd, into, room, 0);
     if (n == 0) {
       c.finished = true;
       break;
@@ -57,7 +76,9 @@ void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
     bucket.bytes += static_cast<uint64_t>(n);
     bucket.packets += total / cell_.payload_bytes - messages_before;
     publish(q, c);
+    if (gpu) gpu->commit(static_cast<size_t>(n));
   }
+  if (gpu) gpu->finish();
   publish(q, c);
 }
 

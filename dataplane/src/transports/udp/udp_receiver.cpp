@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 #include "app/errors.hpp"
@@ -51,11 +52,24 @@ void UdpReceiver::open() {
     s.messages.resize(cell_.batch);
     sockets_.push_back(std::move(s));
   }
+  if (cell_.workload != Workload::none) {
+    gpu_ = gpu::open_receive_path(cell_);
+    const gpu::DatagramLayout layout{cell_.payload_bytes, kHeaderBytes, offsetof(DatagramHeader, seq)};
+    for (uint32_t i = 0; i < cell_.pairs; ++i)
+      assemblers_.push_back(gpu_->datagram_assembler(layout, buffer_bytes_, cell_.batch));
+  }
 }
 
-void UdpReceiver::rearm(Socket& s, uint32_t used) const {
+void UdpReceiver::set_phase(Phase phase) {
+  EngineBase::set_phase(phase);
+  if (gpu_) gpu_->set_phase(phase);
+}
+
+gpu::GpuReport UdpReceiver::gpu_report() const { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
+
+void UdpReceiver::rearm(Socket& s, uint32_t used, char* area) const {
   for (uint32_t i = 0; i < used; ++i) {
-    s.iov[i] = {s.buffers.data() + i * buffer_bytes_, buffer_bytes_};
+    s.iov[i] = {area + i * buffer_bytes_, buffer_bytes_};
     msghdr& h = s.messages[i].msg_hdr;
     h = {};
     h.msg_iov = &s.iov[i];
@@ -67,21 +81,22 @@ void UdpReceiver::rearm(Socket& s, uint32_t used) const {
   }
 }
 
-void UdpReceiver::account(size_t q, const char* data, size_t len, QueueCounters& c, SequenceTracker& seq) const {
+std::optional<uint64_t> UdpReceiver::account(size_t q, const char* data, size_t len, QueueCounters& c,
+                                             SequenceTracker& seq) const {
   if (len != cell_.payload_bytes) {
     ++c.malformed;
-    return;
+    return std::nullopt;
   }
   const DatagramHeader h = read_header(data);
   if (h.magic != kMagic || h.run_id != run_id_ || h.pair != q) {
     ++c.foreign;
-    return;
+    return std::nullopt;
   }
   if (!(h.flags & kFlagMeasured)) {
     PhaseCount& warm = c.by_phase[index(Phase::warmup)];
     ++warm.packets;
     warm.bytes += len;
-    return;
+    return h.seq;
   }
   const Arrival a = seq.observe(h.seq);
   if (a == Arrival::fresh || a == Arrival::late) {
@@ -89,15 +104,24 @@ void UdpReceiver::account(size_t q, const char* data, size_t len, QueueCounters&
     ++measured.packets;
     measured.bytes += len;
   }
+  return h.seq;  // duplicates too: the reorder kernel keeps the first arrival
 }
 
 void UdpReceiver::run_queue(size_t q, std::stop_token stop) {
   Socket& s = sockets_[q];
   SequenceTracker seq;
   QueueCounters c;
-  rearm(s, cell_.batch);
+  gpu::DatagramAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
+  // Datagrams one receive buffer holds: one, or up to 64 KiB of them with GRO.
+  const uint32_t per_buffer = static_cast<uint32_t>(std::max<size_t>(1, buffer_bytes_ / cell_.payload_bytes));
+  rearm(s, cell_.batch, s.buffers.data());
   while (!stop.stop_requested()) {
-    int n = ::recvmmsg(s.fd.get(), s.messages.data(), cell_.batch, MSG_WAITFORONE, nullptr);
+    uint32_t vlen = cell_.batch;
+    if (gpu) {  // straight into pinned staging, no more datagrams than the current window expects
+      vlen = std::min(vlen, (gpu->room() + per_buffer - 1) / per_buffer);
+      rearm(s, vlen, reinterpret_cast<char*>(gpu->space(size_t{vlen} * buffer_bytes_)));
+    }
+    int n = ::recvmmsg(s.fd.get(), s.messages.data(), vlen, MSG_WAITFORONE, nullptr);
     if (n < 0) {
       if (errno == EAGAIN || errno == EINTR) continue;  // receive timeout: check for stop
       throw RunFailure(errno_message("recvmmsg", errno));
@@ -113,9 +137,15 @@ void UdpReceiver::run_queue(size_t q, std::stop_token stop) {
       // With GRO one buffer holds several datagrams of the announced size (the last may be shorter).
       size_t segment = cell_.udp_gro ? static_cast<size_t>(gro_segment_size(h, len)) : len;
       if (segment == 0) segment = std::max<size_t>(len, 1);
-      for (size_t off = 0; off < len; off += segment) account(q, data + off, std::min(segment, len - off), c, seq);
+      for (size_t off = 0; off < len; off += segment) {
+        const auto ours = account(q, data + off, std::min(segment, len - off), c, seq);
+        if (gpu && ours) gpu->add(reinterpret_cast<const std::byte*>(data + off), *ours);
+      }
     }
-    rearm(s, static_cast<uint32_t>(n));
+    if (gpu)
+      gpu->end_burst(static_cast<size_t>(n) * buffer_bytes_);
+    else
+      rearm(s, static_cast<uint32_t>(n), s.buffers.data());
     const SequenceStats& st = seq.stats();
     c.seen_measured = st.any;
     c.min_seq = st.min_seq;
@@ -125,6 +155,7 @@ void UdpReceiver::run_queue(size_t q, std::stop_token stop) {
     c.stale = st.stale;
     publish(q, c);
   }
+  if (gpu) gpu->finish();
   c.kernel_drops = udp_socket_drops(s.fd.get()).value_or(0);
   c.finished = true;
   publish(q, c);

@@ -1,23 +1,30 @@
 #pragma once
 // UDP receiver: one socket per pair on bind_address:base_port+i, drained with recvmmsg
-// (optionally GRO), every datagram checked and accounted per pair by its sequence number.
+// (optionally GRO), every datagram checked and accounted per pair by its sequence number. With a
+// GPU workload each pair receives into its GPU datagram assembler's pinned staging instead, and
+// hands it every datagram of ours (warm-up included) by sequence number.
 #include <sys/socket.h>
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
+#include "gpu/receive_path.hpp"
 #include "sys/fd.hpp"
 #include "sys/page_buffer.hpp"
 #include "transports/udp/sequence_tracker.hpp"
 
 namespace spiral::udp {
 
-class UdpReceiver final : public EngineBase {
+class UdpReceiver final : public EngineBase, public gpu::GpuReporting {
  public:
   UdpReceiver(const Cell& cell, uint32_t run_id);
   ~UdpReceiver() override { stop(); }
   void open() override;
+  void set_phase(Phase phase) override;
+  gpu::GpuReport gpu_report() const override;
 
  private:
   void run_queue(size_t q, std::stop_token stop) override;
@@ -29,13 +36,18 @@ class UdpReceiver final : public EngineBase {
     std::vector<iovec> iov;
     std::vector<mmsghdr> messages;
   };
-  void rearm(Socket& s, uint32_t used) const;  // recvmmsg rewrote the first `used` headers
-  void account(size_t q, const char* data, size_t len, QueueCounters& c, SequenceTracker& seq) const;
+  // recvmmsg rewrote the first `used` headers; their buffers start at `area` (stride buffer_bytes_)
+  void rearm(Socket& s, uint32_t used, char* area) const;
+  // The datagram's sequence number when it is one of ours (warm-up or measured), else nullopt.
+  std::optional<uint64_t> account(size_t q, const char* data, size_t len, QueueCounters& c,
+                                  SequenceTracker& seq) const;
 
   Cell cell_;
   uint32_t run_id_;
   size_t buffer_bytes_;
   std::vector<Socket> sockets_;
+  std::unique_ptr<gpu::ReceivePath> gpu_;                         // workload != none
+  std::vector<std::unique_ptr<gpu::DatagramAssembler>> assemblers_;  // one per pair, after gpu_
 };
 
 }  // namespace spiral::udp

@@ -1,0 +1,144 @@
+#include "gpu/cuda/assemblers.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace spiral::gpu {
+
+PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterSink publish)
+    : pipe_(std::move(config)), publish_(std::move(publish)) {}
+
+std::span<std::byte> PipelineStreamAssembler::space() {
+  return {pipe_.staging() + used_, pipe_.config().window_bytes - used_};
+}
+
+void PipelineStreamAssembler::commit(size_t bytes) {
+  used_ += bytes;
+  if (used_ < pipe_.config().window_bytes) return;
+  pipe_.submit(used_);
+  used_ = 0;
+  publish_(pipe_.counters());
+}
+
+void PipelineStreamAssembler::finish() {
+  if (used_) pipe_.submit(used_);
+  used_ = 0;
+  pipe_.finish();
+  publish_(pipe_.counters());
+}
+
+uint32_t PipelineDatagramAssembler::slots_for(uint64_t window_bytes, const DatagramLayout& layout) {
+  const uint64_t slot = std::max<uint32_t>(1, layout.datagram_bytes - layout.header_bytes);
+  return static_cast<uint32_t>(std::clamp<uint64_t>(window_bytes / slot, 1, 1u << 24));
+}
+
+PipelineDatagramAssembler::PipelineDatagramAssembler(PipelineConfig config, const DatagramLayout& layout,
+                                                     size_t stride, uint32_t burst_buffers, CounterSink publish)
+    : layout_(layout), windower_(slots_for(config.window_bytes, layout)), publish_(std::move(publish)) {
+  const uint32_t slots = windower_.slots();
+  const uint64_t per_buffer = std::max<uint64_t>(1, stride / layout.datagram_bytes);
+  // a whole window in order, plus two bursts of slack for duplicates and strays
+  capacity_ = ((slots + per_buffer - 1) / per_buffer + 2ull * burst_buffers) * stride;
+  max_datagrams_ = static_cast<uint32_t>(capacity_ / layout.datagram_bytes + 1);
+  config.reorder = true;
+  config.slots = slots;
+  config.slot_bytes = layout.datagram_bytes - layout.header_bytes;
+  config.header_bytes = layout.header_bytes;
+  config.seq_offset = layout.seq_offset;
+  config.window_bytes = uint64_t{slots} * config.slot_bytes;
+  config.staging_bytes = capacity_;
+  config.max_datagrams = max_datagrams_;
+  pipe_ = std::make_unique<Pipeline>(std::move(config));
+  burst_datagrams_ = size_t{burst_buffers} * per_buffer;
+  beyond_.reserve(burst_datagrams_);
+  spill_.resize(burst_datagrams_ * layout.datagram_bytes);
+}
+
+std::byte* PipelineDatagramAssembler::space(size_t bytes) {
+  if (used_ + bytes > capacity_) {
+    // Only a flood of duplicates or strays gets here: the window goes as it is, and what of it
+    // arrives later counts as late.
+    if (count_) close_window();
+    used_ = 0;
+  }
+  return pipe_->staging() + used_;
+}
+
+void PipelineDatagramAssembler::add(const std::byte* datagram, uint64_t seq) {
+  switch (windower_.place(seq)) {
+    case DatagramWindower::Place::current:
+      if (count_ < max_datagrams_) pipe_->offsets()[count_++] = static_cast<uint32_t>(datagram - pipe_->staging());
+      break;
+    case DatagramWindower::Place::beyond:
+      if (beyond_.size() < burst_datagrams_) beyond_.push_back({datagram, seq});
+      break;
+    case DatagramWindower::Place::late:
+      ++late_;
+      break;
+  }
+}
+
+void PipelineDatagramAssembler::end_burst(size_t used) {
+  used_ += used;
+  if (!beyond_.empty()) {
+    // Copy them out first: the staging they sit in goes to the GPU with this window.
+    for (size_t i = 0; i < beyond_.size(); ++i) {
+      std::byte* at = spill_.data() + i * layout_.datagram_bytes;
+      std::memcpy(at, beyond_[i].data, layout_.datagram_bytes);
+      beyond_[i].data = at;
+    }
+  }
+  while (windower_.complete()) close_window();
+}
+
+void PipelineDatagramAssembler::close_window() {
+  if (count_) {
+    pipe_->submit(used_, count_, windower_.base());
+    publish();
+  }
+  used_ = 0;
+  count_ = 0;
+  if (beyond_.empty()) {
+    windower_.advance();
+    return;
+  }
+  uint64_t first = beyond_.front().seq;
+  for (const Beyond& b : beyond_) first = std::min(first, b.seq);
+  windower_.advance_to(first);
+  // This window's datagrams that came early, in the previous window's burst: copied in.
+  size_t kept = 0;
+  for (const Beyond& b : beyond_) {
+    switch (windower_.place(b.seq)) {
+      case DatagramWindower::Place::current:
+        std::memcpy(pipe_->staging() + used_, b.data, layout_.datagram_bytes);
+        pipe_->offsets()[count_++] = static_cast<uint32_t>(used_);
+        used_ += layout_.datagram_bytes;
+        ++carried_;
+        break;
+      case DatagramWindower::Place::beyond:
+        beyond_[kept++] = b;  // a still later window: kept in the spill, which nothing reuses yet
+        break;
+      case DatagramWindower::Place::late:
+        ++late_;
+        break;
+    }
+  }
+  beyond_.resize(kept);
+}
+
+void PipelineDatagramAssembler::finish() {
+  if (count_) pipe_->submit(used_, count_, windower_.base());
+  count_ = 0;
+  used_ = 0;
+  pipe_->finish();
+  publish();
+}
+
+void PipelineDatagramAssembler::publish() {
+  PipelineCounters c = pipe_->counters();
+  c.late += late_;
+  c.carried += carried_;
+  publish_(c);
+}
+
+}  // namespace spiral::gpu

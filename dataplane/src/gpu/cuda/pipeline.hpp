@@ -1,0 +1,87 @@
+#pragma once
+// One receive queue's path to the GPU. The receive thread fills a pinned staging buffer;
+// submit() hands it over and returns at once:
+//
+//   copy stream:    H2D copy of the staging (async, copy engine) ---- event "copied"
+//   compute stream: wait "copied" -> assemble (reorder kernel, or the copy already was the
+//                   gather) -> workload -> event "done"
+//
+// max_in_flight windows may be on the GPU at once, each with its own staging and device
+// window, plus one more staging buffer being filled, so a copy always overlaps compute of the
+// window before it. Completed windows are collected every sync_interval submissions (a
+// non-blocking query); only a submission that would put more than max_in_flight windows on the
+// GPU waits for the oldest, and that stall is counted and timed.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "gpu/cuda/kernels.hpp"
+#include "gpu/cuda/resources.hpp"
+#include "gpu/cuda/workloads.hpp"
+#include "gpu/report.hpp"
+
+namespace spiral::gpu {
+
+struct PipelineConfig {
+  WorkloadShape workload;
+  uint64_t window_bytes = 8u << 20;  // assembled bytes per window
+  uint64_t staging_bytes = 0;        // pinned bytes per staging buffer; 0 = window_bytes
+  // Sequence reorder (datagrams) instead of in-order gather (stream bytes):
+  bool reorder = false;
+  uint32_t slots = 0;                // window_bytes = slots * slot_bytes
+  uint32_t slot_bytes = 0, header_bytes = 0, seq_offset = 0;
+  uint32_t max_datagrams = 0;        // offsets per staging buffer
+  uint32_t sync_interval = 2;
+  uint32_t max_in_flight = 2;
+  // Tests: called on the compute stream after assembly and after the workload of each window
+  // (base: the window's first sequence number, reorder only).
+  std::function<void(const std::byte* window, uint64_t bytes, uint64_t base, cudaStream_t)> inspect_window;
+  std::function<void(Workload::Output output, cudaStream_t)> inspect_output;
+};
+
+class Pipeline {
+ public:
+  explicit Pipeline(PipelineConfig config);  // allocates every buffer; throws CudaError
+  ~Pipeline();                               // waits for what is in flight
+
+  std::byte* staging() { return slots_[filling_].staging.data() + offsets_area_; }
+  uint64_t staging_bytes() const { return config_.staging_bytes; }
+  uint32_t* offsets() { return slots_[filling_].staging.as<uint32_t>(); }  // reorder: max_datagrams
+
+  // Hands the filling buffer to the GPU: `bytes` of staging; for reorder, `datagrams` offsets
+  // and the window's first sequence number. Then makes another buffer the filling one, waiting
+  // (a stall) when max_in_flight windows are in flight.
+  void submit(uint64_t bytes, uint32_t datagrams = 0, uint64_t base = 0);
+  // Waits for every window in flight and checks for errors.
+  void finish();
+
+  const PipelineConfig& config() const { return config_; }
+  const PipelineCounters& counters() const { return counters_; }
+  Workload* workload() { return workload_.get(); }
+
+ private:
+  struct Slot {
+    PinnedBuffer staging;  // [reorder: datagram offsets, offsets_area_ bytes][received bytes]
+    DeviceBuffer staged;   // reorder: the device copy of the staging
+    DeviceBuffer window;
+    Event copied, done;
+  };
+  void reap();          // retire finished windows, never waits
+  void wait_oldest();   // retire the oldest, waiting for it
+
+  PipelineConfig config_;
+  uint64_t offsets_area_ = 0;
+  Stream copy_, compute_;
+  std::unique_ptr<Workload> workload_;
+  DeviceBuffer owner_;  // reorder: slot claims, kept all kNoOwner between windows
+  std::vector<Slot> slots_;
+  std::deque<size_t> in_flight_;
+  std::vector<size_t> free_;
+  size_t filling_ = 0;
+  uint64_t calls_ = 0;
+  PipelineCounters counters_;
+};
+
+}  // namespace spiral::gpu

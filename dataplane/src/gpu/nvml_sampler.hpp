@@ -1,0 +1,58 @@
+#pragma once
+// GPU utilisation from NVML, loaded at run time (dlopen) from the driver's libnvidia-ml.so.1,
+// so the binary runs where the driver has no NVML and says so instead.
+//
+// The figures are NVML's utilisation rates, the same as nvidia-smi's "sm" and "mem" columns:
+// gpu = share of the sample period in which a kernel ran (not SM occupancy), memory = share in
+// which device memory was read or written. Sampled every `period` from start() to stop().
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace spiral::gpu {
+
+class NvmlSampler {
+ public:
+  struct Figures {
+    int64_t sm_mpct = -1, mem_mpct = -1;  // means over the samples, milli-percent; -1 none
+    uint32_t samples = 0;
+  };
+
+  // Never throws: when NVML or the device is missing, status() says why and figures() stay -1.
+  // pci_bus_id: the CUDA device's ("0000:1B:00.0"); empty takes NVML's device 0.
+  explicit NvmlSampler(const std::string& pci_bus_id, std::chrono::milliseconds period = std::chrono::milliseconds(100),
+                       const char* library = "libnvidia-ml.so.1");
+  ~NvmlSampler();
+  NvmlSampler(const NvmlSampler&) = delete;
+  NvmlSampler& operator=(const NvmlSampler&) = delete;
+
+  bool available() const { return device_ != nullptr; }
+  const std::string& status() const { return status_; }  // "ok" or the reason
+  void start();  // idempotent; a no-op without NVML
+  void stop();   // idempotent; takes a last sample
+  Figures figures() const;
+  void reset();  // forget the samples so far (between measurements)
+
+ private:
+  struct Api;
+  void sample_once();
+  void loop();
+
+  void* lib_ = nullptr;
+  Api* api_ = nullptr;
+  void* device_ = nullptr;
+  std::string status_;
+  std::chrono::milliseconds period_;
+  mutable std::mutex lock_;
+  std::condition_variable wake_;
+  bool running_ = false;
+  std::thread thread_;
+  uint64_t sum_gpu_ = 0, sum_mem_ = 0;
+  uint32_t samples_ = 0;
+};
+
+}  // namespace spiral::gpu

@@ -1,0 +1,17 @@
+#pragma once
+// Double-precision references for the GPU checks.
+#include <complex>
+#include <cstddef>
+#include <vector>
+
+namespace spiral::gpu::test {
+
+// In-place forward radix-2 FFT (e^{-2 pi i jk/n}, cuFFT's CUFFT_FORWARD), n a power of two.
+void fft_forward(std::complex<double>* x, size_t n);
+// The O(n^2) definition, to check fft_forward itself.
+std::vector<std::complex<double>> dft_forward(const std::vector<std::complex<double>>& x);
+// C = A * B, column-major n x n, in double, over `threads` threads.
+std::vector<double> gemm_reference(const std::vector<double>& a, const std::vector<double>& b, size_t n,
+                                   unsigned threads);
+
+}  // namespace spiral::gpu::test

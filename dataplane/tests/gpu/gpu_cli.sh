@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# spiral-dataplane with each GPU workload, TCP and UDP in one process (loopback role, 127.0.0.1):
+# the run is Valid, windows reached the GPU, and the record, summary and CSV carry the figures.
+# Without a usable GPU the binary must refuse with one clear line and exit 2; the test then
+# exits 77 (Skipped). $1: the spiral-dataplane binary.
+set -euo pipefail
+BIN=$1
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+json() { python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {"r": r}))' "$1" "$2"; }
+
+rc=0
+"$BIN" loopback --transport tcp --workload fft --seconds 0.2 --warmup-seconds 0 >"$WORK/probe.out" 2>"$WORK/probe.err" || rc=$?
+if ((rc == 2)) && grep -q "needs a GPU" "$WORK/probe.err"; then
+  [[ $(wc -l <"$WORK/probe.err") == 1 ]] || { cat "$WORK/probe.err"; echo "FAIL: more than one line on stderr"; exit 1; }
+  echo "SKIP: $(cat "$WORK/probe.err")"
+  exit 77
+fi
+((rc == 0)) || { cat "$WORK/probe.err"; echo "FAIL: probe run exited $rc"; exit 1; }
+
+port=17801
+for transport in tcp udp; do
+  for workload in none fft gemm gemm_fp16; do
+    extra=()
+    [[ $transport == udp ]] && extra=(--target-mbps 2000)
+    out=$WORK/$transport-$workload
+    "$BIN" loopback --transport "$transport" --workload "$workload" --seconds 1 --warmup-seconds 0.2 \
+      --base-port $port --workload-batch-bytes 1048576 --gemm-n 512 --summary-file "$out.summary" \
+      --csv-file "$out.csv" "${extra[@]}" >"$out.out" 2>"$out.err" || { cat "$out.err"; echo "FAIL: $transport $workload exited non-zero"; exit 1; }
+    port=$((port + 10))
+    rec=$(grep '^{"event":"result"' "$out.out" | tail -n 1)
+    state=$(json "$rec" 'r["state"]')
+    [[ $state == Valid ]] || { echo "$rec"; echo "FAIL: $transport $workload: state $state"; exit 1; }
+    summary=$(cat "$out.summary")
+    (( $(wc -c <"$out.summary") <= 4096 )) || { echo "FAIL: summary over 4096 bytes"; exit 1; }
+    if [[ $workload == none ]]; then
+      [[ $(json "$rec" 'r["gpu"] is None and r["gpu_sm_mpct"] == -1') == True ]] || { echo "$rec"; echo "FAIL: none ran the GPU"; exit 1; }
+      continue
+    fi
+    check=$(json "$rec" 'r["gpu"]["windows"] > 0 and r["gpu"]["workload"] == "'"$workload"'" and r["gpu"]["bytes"] > 0')
+    [[ $check == True ]] || { echo "$rec"; echo "FAIL: $transport $workload: no GPU windows"; exit 1; }
+    nvml=$(json "$rec" 'r["gpu"]["nvml"]')
+    if [[ $nvml == ok ]]; then
+      [[ $(json "$summary" 'r["gpu_sm_mpct"] >= 0 and r["gpu_mem_mpct"] >= 0') == True ]] || { echo "$summary"; echo "FAIL: NVML ok but no utilisation"; exit 1; }
+    fi
+    csv=$(tail -n 1 "$out.csv")
+    case $workload in
+      gemm*) [[ $csv == *,512,2 ]] || { echo "$csv"; echo "FAIL: CSV gemm dim/sync"; exit 1; } ;;
+      fft) [[ $csv == *,,2 ]] || { echo "$csv"; echo "FAIL: CSV sync"; exit 1; } ;;
+    esac
+    echo "ok $transport $workload: $(json "$rec" '"%.2f Gb/s, %d windows, %d stalls, SM %s%%, nvml: %s" % (r["rx_gbps"], r["gpu"]["windows"], r["gpu"]["stalls"], r["gpu_sm_mpct"]/1000, r["gpu"]["nvml"])')"
+  done
+done
+echo "PASS: every workload over tcp and udp"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# End-to-end tests: bring the stack up (hack/stack.sh), run test/e2e against it, tear it down
+# whatever happened. KEEP_STACK=1 leaves it up to look around.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cleanup() {
+  local rc=$?
+  [[ ${KEEP_STACK:-0} == 1 ]] || "$ROOT/hack/stack.sh" down >/dev/null 2>&1 || echo "stack down failed" >&2
+  exit "$rc"
+}
+trap cleanup EXIT
+env_file=$("$ROOT/hack/stack.sh" up | tail -n1)
+# shellcheck disable=SC1090
+source "$env_file"
+cd "$ROOT"
+go test -count=1 -timeout 30m -v ./test/e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
