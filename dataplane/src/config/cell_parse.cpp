@@ -173,10 +173,14 @@ constexpr bool kBuiltWithCuda = true;
 constexpr bool kBuiltWithCuda = false;
 #endif
 
-RawOptions parse_raw_options(const ObjectReader& r) {
+RawOptions parse_raw_options(const ObjectReader& r, Transport transport) {
   RawOptions o;
   o.tx_port = r.text("tx_port", 512, "");
   o.rx_port = r.text("rx_port", 512, "");
+  if (transport == Transport::raw) {  // the record shows the device, not the variable
+    o.tx_port = resolve_port_source("tx_port", o.tx_port);
+    o.rx_port = resolve_port_source("rx_port", o.rx_port);
+  }
   o.tx_queues = static_cast<uint32_t>(r.integer("tx_queues", 1, kMaxRawQueues, o.tx_queues));
   o.rx_queues = static_cast<uint32_t>(r.integer("rx_queues", 1, kMaxRawQueues, o.rx_queues));
   const std::string memory = r.text("memory", 16, "host");
@@ -223,6 +227,9 @@ void check_raw(const Cell& c, const ObjectReader& r) {
     fail("pool_buffers", std::to_string(o.pool_buffers) + " cannot keep a ring full: needs at least ring_descriptors + "
                          "2 x batch = " + std::to_string(o.ring_descriptors + 2ull * c.batch));
   if (r.has("pairs") && c.pairs != 1) fail("pairs", "must be 1 for raw: use tx_queues and rx_queues");
+  if (c.workload != Workload::none)
+    fail("workload.kind", std::string("is ") + to_string(c.workload) +
+                              ": the raw transport has no GPU receive path yet (tcp and udp have)");
   if (c.socket_buffer_bytes) fail("socket_buffer_bytes", "applies to socket transports only");
   if (c.tcp_nodelay) fail("tcp_nodelay", "applies to tcp only");
   if (c.udp_gso) fail("udp_gso", "applies to udp only");
@@ -323,7 +330,7 @@ Cell parse_cell(const json& j) {
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
-  c.raw = parse_raw_options(r);
+  c.raw = parse_raw_options(r, c.transport);
   check_combinations(c, r);
   return c;
 }

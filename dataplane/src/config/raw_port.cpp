@@ -1,5 +1,6 @@
 #include "config/raw_port.hpp"
 
+#include <cstdlib>
 #include <regex>
 
 #include "app/errors.hpp"
@@ -58,6 +59,19 @@ void split_devargs(const std::string& key, const std::string& text, PortSpec& p)
 }
 
 }  // namespace
+
+std::string resolve_port_source(const std::string& key, const std::string& text) {
+  if (text.rfind("env:", 0) != 0) return text;
+  const std::string name = text.substr(4);
+  const char* value = name.empty() ? nullptr : std::getenv(name.c_str());
+  std::string first = value ? std::string(value).substr(0, std::string(value).find(',')) : "";
+  first.erase(0, first.find_first_not_of(" \t"));
+  first.erase(first.find_last_not_of(" \t") + 1);
+  if (first.empty())
+    refuse(key, "is " + text + ", but $" + name + " is " + (value ? "empty" : "not set") +
+                    " (a device plugin sets PCIDEVICE_* in the container it allocated the device to)");
+  return first;
+}
 
 PortSpec parse_port(const std::string& key, const std::string& text) {
   if (text.empty())

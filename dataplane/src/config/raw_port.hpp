@@ -22,4 +22,9 @@ const std::vector<std::string>& known_vdev_drivers();
 // Throws BadInput naming `key` for an empty string, a malformed PCI address or an unknown vdev.
 PortSpec parse_port(const std::string& key, const std::string& text);
 
+// "env:NAME" (the operator's way to name a port a device plugin allocated): the first entry of
+// the comma-separated list in $NAME (PCIDEVICE_* holds one or more PCI addresses). Any other
+// text is returned as it is. Throws BadInput when NAME is unset or empty.
+std::string resolve_port_source(const std::string& key, const std::string& text);
+
 }  // namespace spiral

@@ -1,6 +1,7 @@
 // Raw transport: every bad input is refused at the edge with one clear line.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <sstream>
 
 #include "app/cli.hpp"
@@ -97,6 +98,31 @@ TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
   for (const auto& c : cases) EXPECT_NE(refusal(c.cell).find(c.says), std::string::npos) << refusal(c.cell);
 #ifndef SPIRAL_HAVE_CUDA
   EXPECT_NE(refusal(with(base, "memory", "host_pinned")).find("built without CUDA"), std::string::npos);
+#endif
+}
+
+TEST(RawOptions, PortsFromTheDevicePluginsVariable) {
+  REQUIRE_DPDK_BUILD();
+  ::setenv("PCIDEVICE_NVIDIA_COM_CX7_P0", "0000:01:00.2, 0000:01:00.3", 1);
+  ::setenv("PCIDEVICE_EMPTY", "", 1);
+  ::unsetenv("PCIDEVICE_NOT_THERE");
+  json j = with(raw_cell(), "tx_port", "env:PCIDEVICE_NVIDIA_COM_CX7_P0");
+  EXPECT_EQ(parse_cell(j).raw.tx_port, "0000:01:00.2") << "the first of the allocated devices";
+  EXPECT_NE(refusal(with(raw_cell(), "rx_port", "env:PCIDEVICE_NOT_THERE")).find("$PCIDEVICE_NOT_THERE is not set"),
+            std::string::npos);
+  EXPECT_NE(refusal(with(raw_cell(), "rx_port", "env:PCIDEVICE_EMPTY")).find("is empty"), std::string::npos);
+  ::setenv("PCIDEVICE_BAD", "0000:01:00.9", 1);
+  EXPECT_NE(refusal(with(raw_cell(), "tx_port", "env:PCIDEVICE_BAD")).find("bad PCI address"), std::string::npos);
+}
+
+TEST(RawOptions, NoGpuWorkloadOnRaw) {
+  REQUIRE_DPDK_BUILD();
+#if SPIRAL_HAVE_CUDA
+  EXPECT_NE(refusal(with(raw_cell(), "workload", json{{"kind", "fft"}})).find("no GPU receive path"),
+            std::string::npos);
+#else
+  EXPECT_NE(refusal(with(raw_cell(), "workload", json{{"kind", "fft"}})).find("built without CUDA"),
+            std::string::npos);
 #endif
 }
 
