@@ -1,7 +1,6 @@
 #include "engine/engine_factory.hpp"
 
 #include "app/errors.hpp"
-
 #include "transports/tcp/tcp_receiver.hpp"
 #include "transports/tcp/tcp_sender.hpp"
 #include "transports/udp/udp_receiver.hpp"

@@ -14,6 +14,7 @@ json host_info() {
   uname(&u);
   return {{"hostname", u.nodename}, {"kernel", u.release}, {"machine", u.machine}};
 }
+
 json raw_record(const RawFigures& f) {
   return {{"tx_queues", f.tx_queues},
           {"rx_queues", f.rx_queues},
@@ -33,6 +34,7 @@ json raw_record(const RawFigures& f) {
           {"rx_driver", f.rx_driver},
           {"eal_args", f.eal_args}};
 }
+
 }  // namespace
 
 json result_record(const Cell& cell, const RunResult& r) {
