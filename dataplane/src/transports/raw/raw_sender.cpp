@@ -128,38 +128,12 @@ void RawSender::start() {
   }
 }
 
-// One thread does it all: stamp a burst, send it (retrying the rest), count what went.
-void RawSender::run_alone(uint16_t q, std::stop_token stop) {
-  const uint16_t port = env_.tx_port();
+// Stamps bursts and hands each over with `handoff(frames, n)` (returns how many it took),
+// retrying the rest; counts what was taken. Stops at the drain: frames stamped but never taken
+// were never counted.
+template <typename Handoff>
+void RawSender::produce(uint16_t q, std::stop_token stop, Handoff handoff) {
   Stamper s(*this, q);
-  std::vector<rte_mbuf*> burst(cell_.batch);
-  uint32_t pending = 0, offset = 0, bursts = 0;
-  while (!stop.stop_requested()) {
-    const Phase p = phase();
-    if (p == Phase::drain) break;  // stamped frames still pending were never counted as sent
-    if (pending == 0) {
-      pending = s.next(burst.data(), p);
-      offset = 0;
-      if (pending == 0) {
-        rte_pause();
-        continue;
-      }
-    }
-    const uint16_t sent = rte_eth_tx_burst(port, q, burst.data() + offset, static_cast<uint16_t>(pending));
-    s.gone(sent);
-    offset += sent;
-    pending -= sent;
-    if (++bursts % kPublishEvery == 0) slots_.publish(q, s.c);
-  }
-  if (pending) rte_pktmbuf_free_bulk(burst.data() + offset, pending);
-  s.c.finished = true;
-  slots_.publish(q, s.c);
-}
-
-// Worker: stamp bursts and hand them over; counts what it handed over (the poller sends all of it).
-void RawSender::run_worker(uint16_t q, std::stop_token stop) {
-  Stamper s(*this, q);
-  rte_ring* ring = rings_[q];
   std::vector<rte_mbuf*> burst(cell_.batch);
   uint32_t pending = 0, offset = 0, bursts = 0;
   while (!stop.stop_requested()) {
@@ -173,16 +147,31 @@ void RawSender::run_worker(uint16_t q, std::stop_token stop) {
         continue;
       }
     }
-    const unsigned queued =
-        rte_ring_enqueue_burst(ring, reinterpret_cast<void* const*>(burst.data() + offset), pending, nullptr);
-    s.gone(queued);
-    offset += queued;
-    pending -= queued;
+    const uint32_t taken = handoff(burst.data() + offset, pending);
+    s.gone(taken);
+    offset += taken;
+    pending -= taken;
     if (++bursts % kPublishEvery == 0) slots_.publish(q, s.c);
   }
   if (pending) rte_pktmbuf_free_bulk(burst.data() + offset, pending);
   s.c.finished = true;
   slots_.publish(q, s.c);
+}
+
+// One thread does it all: the burst goes straight to the port.
+void RawSender::run_alone(uint16_t q, std::stop_token stop) {
+  const uint16_t port = env_.tx_port();
+  produce(q, stop, [port, q](rte_mbuf** frames, uint32_t n) -> uint32_t {
+    return rte_eth_tx_burst(port, q, frames, static_cast<uint16_t>(n));
+  });
+}
+
+// Worker: bursts go to the poll-mode thread, which sends all of it; so handed over = sent.
+void RawSender::run_worker(uint16_t q, std::stop_token stop) {
+  rte_ring* ring = rings_[q];
+  produce(q, stop, [ring](rte_mbuf** frames, uint32_t n) -> uint32_t {
+    return rte_ring_enqueue_burst(ring, reinterpret_cast<void* const*>(frames), n, nullptr);
+  });
   worker_done_[q].store(true, std::memory_order_release);
 }
 

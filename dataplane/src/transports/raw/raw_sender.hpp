@@ -33,6 +33,8 @@ class RawSender : public Engine {
 
  private:
   struct Stamper;  // allocation, pacing and numbering of one queue's bursts
+  template <typename Handoff>
+  void produce(uint16_t q, std::stop_token stop, Handoff handoff);
   void run_alone(uint16_t q, std::stop_token stop);
   void run_worker(uint16_t q, std::stop_token stop);
   void run_poller(uint16_t q, std::stop_token stop);
