@@ -240,3 +240,30 @@ func TestTheClusterRefusesAnInvalidManifestWithItsMessage(t *testing.T) {
 		t.Errorf("kubectl apply must fail with the rule's message: %v\n%s", err, out)
 	}
 }
+
+// A RawEthernet bench over DPDK's in-memory net_ring device (TX queue i feeds RX queue i): the
+// real DPDK engine in a real pod on the local cluster, without a NIC or huge pages.
+func TestRawEthernetOverAVirtualDeviceCompletes(t *testing.T) {
+	requireStack(t)
+	ns := namespace(t)
+	w := sbtesting.MakeSpiralBench("raw", ns).Transport(sbv1.TransportRawEthernet).Payloads(1000).Batches(32).
+		Queues(sbv1.QueueCell{TX: 1, RX: 1}, sbv1.QueueCell{TX: 2, RX: 2}).
+		Rule(sbv1.AcceptanceRule{Name: "lossless", Metric: sbv1.MetricDrops, Operator: sbv1.OperatorEqual, Value: 0,
+			Cells: sbv1.CellSelector{Scope: sbv1.CellScopeEach}})
+	w.Spec.RawEthernet = &sbv1.RawEthernetSpec{TXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}, RXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}}
+	if err := k8s.Create(context.Background(), quick(w, 2, 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	sb := waitFor(t, ns, "raw", 4*time.Minute, "raw Completed", finished)
+	if sb.Status.Cells.Succeeded != 2 {
+		t.Fatalf("cells %+v: %+v", sb.Status.Cells, sb.Status.CellResults)
+	}
+	for _, c := range sb.Status.CellResults {
+		if c.RXMbps == nil || c.RXMbps.Mean <= 0 || c.PacketsPerSecond.Mean <= 0 || c.Drops != 0 {
+			t.Errorf("cell %d (%d,%d): %+v", c.Index, c.Parameters.Queues.TX, c.Parameters.Queues.RX, c)
+		}
+	}
+	if !meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionPassed) {
+		t.Errorf("an in-memory ring loses nothing: %+v", meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed))
+	}
+}
