@@ -28,6 +28,9 @@ setup() {
     ip addr add "10.99.0.$((i + 1))/24" dev "veth$i"
     ip link set "veth$i" up
   done
+  # rxe hands each message's packets to the veth in one burst; the default backlog (1000) drops
+  # bursts of deep windows, and every drop costs an RC retransmit
+  sysctl -qw net.core.netdev_max_backlog=30000
   sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.veth0.rp_filter=0 net.ipv4.conf.veth1.rp_filter=0
   sysctl -qw net.ipv4.conf.veth0.accept_local=1 net.ipv4.conf.veth1.accept_local=1
   ip route add 10.99.0.1/32 dev veth1 src 10.99.0.2 table 101
