@@ -8,7 +8,7 @@
 
 namespace spiral {
 
-enum class Transport { tcp, udp };
+enum class Transport { tcp, udp, roce };
 enum class Role { server, client, loopback };
 enum class Workload { none };  // GPU kinds (fft, gemm, gemm_fp16) arrive with the CUDA build
 
@@ -27,11 +27,29 @@ struct CoreMap {
   }
 };
 
+// Transport roce (ibverbs RC queue pairs), see transports/roce/.
+struct RdmaOptions {
+  enum class Verb { send, write, read };
+  enum class Mode { bandwidth, latency };
+  enum class Memory { host, host_pinned, device };
+  Verb verb = Verb::send;
+  Mode mode = Mode::bandwidth;
+  uint32_t tx_depth = 0;        // most operations in flight per QP; 0 = sized to the message
+  uint32_t rx_depth = 0;        // receives pre-posted per QP; 0 = sized to the message
+  Memory memory = Memory::host;
+  std::string device;           // RDMA device name; empty = the one that carries `netdev`
+  std::string netdev;           // network interface whose RoCE v2 GID to use; empty = any
+  bool verify_payload = false;  // fill and check every byte (tests; costs CPU)
+};
+const char* to_string(RdmaOptions::Verb v);
+const char* to_string(RdmaOptions::Mode m);
+const char* to_string(RdmaOptions::Memory m);
+
 struct Cell {
   Transport transport = Transport::tcp;
   Role role = Role::server;
   uint32_t payload_bytes = 8000;    // TCP: bytes per send(); UDP: datagram payload (header included)
-  uint32_t pairs = 1;
+  uint32_t pairs = 1;               // socket pairs; for roce the queue pairs (queue_pairs)
   uint64_t target_mbps = 0;         // UDP aggregate pacing target; 0 = unpaced
   uint64_t duration_ms = 10000;     // measured window ("seconds")
   uint64_t warmup_ms = 2000;        // before the window, excluded from the numbers
@@ -54,11 +72,13 @@ struct Cell {
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
+  RdmaOptions rdma;                 // transport roce only
 };
 
 constexpr uint32_t kMaxPairs = 64;
 constexpr uint32_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
 constexpr uint32_t kMaxTcpMessage = 64u << 20;
 constexpr uint32_t kMaxBatch = 1024;
+constexpr uint32_t kMaxRdmaDepth = 8192;
 
 }  // namespace spiral

@@ -2,7 +2,34 @@
 
 namespace spiral {
 
-const char* to_string(Transport t) { return t == Transport::tcp ? "tcp" : "udp"; }
+const char* to_string(Transport t) {
+  switch (t) {
+    case Transport::tcp: return "tcp";
+    case Transport::udp: return "udp";
+    case Transport::roce: return "roce";
+  }
+  return "?";
+}
+
+const char* to_string(RdmaOptions::Verb v) {
+  switch (v) {
+    case RdmaOptions::Verb::send: return "send";
+    case RdmaOptions::Verb::write: return "write";
+    case RdmaOptions::Verb::read: return "read";
+  }
+  return "?";
+}
+
+const char* to_string(RdmaOptions::Mode m) { return m == RdmaOptions::Mode::latency ? "latency" : "bandwidth"; }
+
+const char* to_string(RdmaOptions::Memory m) {
+  switch (m) {
+    case RdmaOptions::Memory::host: return "host";
+    case RdmaOptions::Memory::host_pinned: return "host_pinned";
+    case RdmaOptions::Memory::device: return "device";
+  }
+  return "?";
+}
 
 const char* to_string(Role r) {
   switch (r) {
@@ -49,6 +76,17 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"csv_file", c.csv_file},
       {"labels", c.labels},
   };
+  if (c.transport == Transport::roce) {
+    j["queue_pairs"] = c.pairs;
+    j["verb"] = to_string(c.rdma.verb);
+    j["mode"] = to_string(c.rdma.mode);
+    j["tx_depth"] = c.rdma.tx_depth;
+    j["rx_depth"] = c.rdma.rx_depth;
+    j["memory"] = to_string(c.rdma.memory);
+    j["rdma_device"] = c.rdma.device;
+    j["netdev"] = c.rdma.netdev;
+    j["verify_payload"] = c.rdma.verify_payload;
+  }
   return j;
 }
 

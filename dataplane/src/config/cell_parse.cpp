@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/errors.hpp"
+#include "transports/roce/roce_build.hpp"
 #include "transports/udp/datagram.hpp"
 
 namespace spiral {
@@ -142,10 +143,74 @@ std::map<std::string, std::string> parse_labels(const json& j) {
   return labels;
 }
 
+// --- transport roce (issue 7): its keys mirror its flags (--verb -> verb, ...) ---------------
+const std::set<std::string> kRdmaKeys = {"verb",   "mode",        "queue_pairs", "tx_depth",      "rx_depth",
+                                         "memory", "rdma_device", "netdev",      "verify_payload"};
+
+std::set<std::string> with_rdma_keys(std::set<std::string> keys) {
+  keys.insert(kRdmaKeys.begin(), kRdmaKeys.end());
+  return keys;
+}
+
+template <typename Enum>
+Enum one_of(const ObjectReader& r, const std::string& key, Enum fallback,
+            std::initializer_list<std::pair<const char*, Enum>> choices) {
+  if (!r.has(key)) return fallback;
+  const std::string value = r.text(key, 32, "");
+  std::string names;
+  size_t i = 0;
+  for (const auto& [name, e] : choices) {
+    if (value == name) return e;
+    if (i > 0) names += i + 1 == choices.size() ? " or " : ", ";
+    names += name;
+    ++i;
+  }
+  fail(key, "must be " + names + ", got \"" + value + "\"");
+}
+
+RdmaOptions parse_rdma(const ObjectReader& r, Cell& c) {
+  using O = RdmaOptions;
+  O o;
+  o.verb = one_of(r, "verb", O::Verb::send, {{"send", O::Verb::send}, {"write", O::Verb::write}, {"read", O::Verb::read}});
+  o.mode = one_of(r, "mode", O::Mode::bandwidth, {{"bandwidth", O::Mode::bandwidth}, {"latency", O::Mode::latency}});
+  o.memory = one_of(r, "memory", O::Memory::host,
+                    {{"host", O::Memory::host}, {"host_pinned", O::Memory::host_pinned}, {"device", O::Memory::device}});
+  if (o.memory == O::Memory::device)
+    fail("memory", "is device, which needs GPU memory registered for GPUDirect RDMA (dma-buf or nvidia-peermem): "
+                   "this spiral-dataplane was built without CUDA; use host or host_pinned");
+  o.tx_depth = static_cast<uint32_t>(r.integer("tx_depth", 0, kMaxRdmaDepth, 0));
+  o.rx_depth = static_cast<uint32_t>(r.integer("rx_depth", 0, kMaxRdmaDepth, 0));
+  o.device = r.text("rdma_device", 63, "");
+  o.netdev = r.text("netdev", 15, "");  // IFNAMSIZ - 1
+  o.verify_payload = r.boolean("verify_payload", false);
+  if (r.has("queue_pairs")) {
+    const auto qps = static_cast<uint32_t>(r.integer("queue_pairs", 1, kMaxPairs, 1));
+    if (r.has("pairs") && qps != c.pairs)
+      fail("queue_pairs", "is " + std::to_string(qps) + " but \"pairs\" is " + std::to_string(c.pairs) +
+                              ": for roce give queue_pairs only");
+    c.pairs = qps;
+  }
+  if (o.mode == O::Mode::latency && c.pairs != 1)
+    fail("queue_pairs", "must be 1 in latency mode (ping-pong on one queue pair), got " + std::to_string(c.pairs));
+  if (c.target_mbps != 0) fail("target_mbps", "must be 0 for roce (unpaced: tx_depth bounds what is in flight)");
+  if (c.batch != 1) fail("batch", "must be 1 for roce (tx_depth bounds what is in flight)");
+  if (c.tcp_nodelay) fail("tcp_nodelay", "applies to tcp only");
+  if (c.socket_buffer_bytes != 0) fail("socket_buffer_bytes", "applies to tcp and udp only");
+#if !SPIRAL_HAVE_RDMA
+  fail("transport", "is roce, but this spiral-dataplane was built without rdma-core (libibverbs): install "
+                    "libibverbs-dev and rebuild with SPIRAL_WITH_RDMA=AUTO or ON");
+#endif
+  return o;
+}
+// --- end of transport roce --------------------------------------------------------------------
+
 // Rules that involve more than one key.
 void check_combinations(const Cell& c, const ObjectReader& r) {
   const bool udp = c.transport == Transport::udp;
-  if (udp) {
+  if (c.transport == Transport::roce) {
+    if (c.udp_gso) fail("udp_gso", "applies to udp only");
+    if (c.udp_gro) fail("udp_gro", "applies to udp only");
+  } else if (udp) {
     if (c.payload_bytes < udp::kHeaderBytes || c.payload_bytes > kMaxUdpPayload)
       fail("payload_bytes", "must be in " + std::to_string(udp::kHeaderBytes) + ".." +
                                 std::to_string(kMaxUdpPayload) + " for udp (the datagram header takes " +
@@ -174,17 +239,18 @@ void check_combinations(const Cell& c, const ObjectReader& r) {
 
 Cell parse_cell(const json& j) {
   ObjectReader r(j, "",
-                 {"transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds",
+                 with_rdma_keys({"transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds",
                   "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms",
                   "accept_timeout_ms", "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro",
                   "socket_buffer_bytes", "batch", "workload", "ready_file", "summary_file", "csv", "csv_file",
-                  "labels"});
+                  "labels"}));
   Cell c;
-  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp or udp)");
+  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp, udp or roce)");
   const std::string transport = r.text("transport", 16, "");
   if (transport == "tcp") c.transport = Transport::tcp;
   else if (transport == "udp") c.transport = Transport::udp;
-  else fail("transport", "must be tcp or udp, got \"" + transport + "\"");
+  else if (transport == "roce") c.transport = Transport::roce;
+  else fail("transport", "must be tcp, udp or roce, got \"" + transport + "\"");
 
   if (!r.has("role")) throw BadInput("cell: \"role\" is required (server, client or loopback)");
   const std::string role = r.text("role", 16, "");
@@ -225,6 +291,12 @@ Cell parse_cell(const json& j) {
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
+  if (c.transport == Transport::roce) {
+    c.rdma = parse_rdma(r, c);
+  } else {
+    for (const auto& key : kRdmaKeys)
+      if (r.has(key)) fail(key, "applies to roce only");
+  }
   check_combinations(c, r);
   return c;
 }

@@ -1,5 +1,6 @@
 #include "engine/engine_factory.hpp"
 
+#include "transports/roce/roce_factory.hpp"
 #include "transports/tcp/tcp_receiver.hpp"
 #include "transports/tcp/tcp_sender.hpp"
 #include "transports/udp/udp_receiver.hpp"
@@ -15,6 +16,8 @@ std::unique_ptr<Engine> make_engine(const Cell& cell, Direction direction, uint3
     case Transport::udp:
       if (direction == Direction::send) return std::make_unique<udp::UdpSender>(cell, run_id);
       return std::make_unique<udp::UdpReceiver>(cell, run_id);
+    case Transport::roce:
+      return roce::make_engine(cell, direction);
   }
   return nullptr;
 }

@@ -37,6 +37,7 @@ struct RunResult {
   std::vector<PairResult> pairs;
   bool has_sender = false, has_receiver = false;
   std::vector<std::string> problems;  // counter inconsistencies found while combining
+  RdmaResult rdma;                    // roce only
 };
 
 // Either report may be missing when a run failed half-way. master_mpct: this process's master.

@@ -37,7 +37,7 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
   if (rep.find_first_of(",\"\n") != std::string::npos) rep = "";  // never break the row
   const std::string cols[] = {
       "cpp",
-      std::string("socket-") + to_string(cell.transport),
+      cell.transport == Transport::roce ? std::string("ibverbs") : std::string("socket-") + to_string(cell.transport),
       to_string(cell.workload),
       std::to_string(cell.payload_bytes),
       std::to_string(cell.batch),

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include "config/cell_json.hpp"
+#include "transports/roce/rdma_accounting.hpp"
 
 namespace spiral {
 
@@ -33,7 +34,7 @@ json result_record(const Cell& cell, const RunResult& r) {
   }
   json cores = json::array();
   for (const auto& c : r.cores) cores.push_back({{"core", c.core}, {"role", c.role}, {"busy_mpct", c.busy_mpct}});
-  return {{"event", "result"},
+  json record = {{"event", "result"},
           {"v", 1},
           {"version", SPIRAL_VERSION},
           {"transport", to_string(cell.transport)},
@@ -78,6 +79,8 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"pair_results", pairs},
           {"cell", json(cell_to_json(cell))},
           {"host", host_info()}};
+  if (cell.transport == Transport::roce) record["rdma"] = roce::record(cell, r);
+  return record;
 }
 
 }  // namespace spiral

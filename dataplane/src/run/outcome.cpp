@@ -21,7 +21,7 @@ void settle(const Cell& cell, RunResult& r, const std::string& failure) {
 RunResult failed_result(const Cell& cell, const std::string& reason) {
   RunResult r;
   r.pairs.resize(cell.pairs);
-  r.drops_kind = cell.transport == Transport::udp ? "udp_gap" : "tcp_retrans";
+  r.drops_kind = cell.transport == Transport::udp ? "udp_gap" : cell.transport == Transport::roce ? "cq_error" : "tcp_retrans";
   r.state = RunState::failed;
   r.reason = reason;
   return r;

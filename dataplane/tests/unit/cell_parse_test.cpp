@@ -83,12 +83,12 @@ TEST(CellParse, RefusesUnknownKeysByName) {
 }
 
 TEST(CellParse, RefusesUnknownTransportAndRole) {
-  EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")), "cell: \"transport\" must be tcp or udp, got \"sctp\"");
+  EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")), "cell: \"transport\" must be tcp, udp or roce, got \"sctp\"");
   EXPECT_EQ(refusal(with(contract_cell(), "role", "both")),
             "cell: \"role\" must be server, client or loopback, got \"both\"");
   json missing = contract_cell();
   missing.erase("transport");
-  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp or udp)");
+  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp or roce)");
   missing = contract_cell();
   missing.erase("role");
   EXPECT_EQ(refusal(missing), "cell: \"role\" is required (server, client or loopback)");
