@@ -67,13 +67,17 @@ class CompletionWaiter {
   // After a round with neither completions nor anything to post.
   void idle();
   // After a round that did something.
-  void progress() { idle_since_ns_ = 0; }
+  void progress() {
+    idle_since_ns_ = 0;
+    idle_rounds_ = 0;
+  }
 
  private:
   RcQueuePair& qp_;
   int64_t spin_ns_;
   bool armed_ = false;
   int64_t idle_since_ns_ = 0;
+  uint32_t idle_rounds_ = 0;
 };
 
 }  // namespace spiral::roce
