@@ -168,7 +168,7 @@ run() {
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs "local,path=$ROOT,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$work,mount_tag=work,security_model=none,multidevs=remap" \
-    </dev/null 2>&1 | tee "$work/console.log" | { grep --line-buffered -a -o "rxe-vm.*" | tr -d '\r' >&2 || true; }
+    </dev/null 2>&1 | tee "$work/console.log" | { grep --line-buffered -a -o $'rxe-vm[^\r]*' >&2 || true; }
   rc=${PIPESTATUS[0]}
   local booted=$(($(date +%s) - started))
   if [[ ! -f $work/done ]]; then

@@ -17,7 +17,10 @@
 #   TX_DEPTH/RX_DEPTH (default per size: as spiral sizes them, tx = 16 MiB / size in 2..128,
 #   rx = 2 tx in 4..512) SERVER_CPU/CLIENT_CPU (taskset both tools' processes to one core each)
 #   RETRIES=3 (perftest reruns when it cannot time itself: "Correlation coefficient r^2 < 0.9",
-#   which happens under CPU emulation) REPEATS=3 (each cell this many times per tool, the tools
+#   which happens under CPU emulation) ITER_FROM=1048576 ITER_BYTES=134217728 (perftest's
+#   bandwidth at and above ITER_FROM bytes runs ITER_BYTES / size iterations (at least 8)
+#   instead of -D: in the VM its duration mode reported 0 Gb/s for such sizes, a few messages a
+#   second) CELL_TIMEOUT=120 (seconds any one process may take) REPEATS=3 (each cell this many times per tool, the tools
 #   alternating; the table shows the median run and the range)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -30,7 +33,7 @@ if [[ ${1:-} == --vm ]]; then
   echo "# host: $(hostname), $(nproc) CPU(s) $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   env=()
   for v in BW_SIZES LAT_SIZES VERBS SECONDS_BW MARGIN LAT_ITERS SECONDS_LAT QPS RETRIES REPEATS TX_DEPTH RX_DEPTH \
-    SERVER_CPU CLIENT_CPU; do
+    SERVER_CPU CLIENT_CPU ITER_FROM ITER_BYTES CELL_TIMEOUT; do
     [[ -n ${!v:-} ]] && env+=("$(printf '%s=%q' "$v" "${!v}")")
   done
   RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} RXE_VM_CMD_TIMEOUT=${RXE_VM_CMD_TIMEOUT:-3500} exec "$ROOT/hack/rxe-vm.sh" run \
@@ -50,6 +53,9 @@ SECONDS_LAT=${SECONDS_LAT:-2}
 QPS=${QPS:-1}
 RETRIES=${RETRIES:-3}
 REPEATS=${REPEATS:-3}
+ITER_FROM=${ITER_FROM:-1048576}
+ITER_BYTES=${ITER_BYTES:-134217728}
+CELL_TIMEOUT=${CELL_TIMEOUT:-120}
 WORK=$(mktemp -d)
 PORT=18600
 
@@ -86,10 +92,14 @@ gid_index() {
 SERVER_GID=$(gid_index "$SERVER_DEV" "$SERVER_NETDEV")
 CLIENT_GID=$(gid_index "$CLIENT_DEV" "$CLIENT_NETDEV")
 
-on_cpu() {  # on_cpu CPU CMD...: pinned to CPU when it is set
+on_cpu() {  # on_cpu CPU CMD...: pinned to CPU when it is set, killed after CELL_TIMEOUT
   local cpu=$1
   shift
-  if [[ -n $cpu ]]; then taskset -c "$cpu" "$@"; else "$@"; fi
+  if [[ -n $cpu ]]; then
+    timeout -k 5 "$CELL_TIMEOUT" taskset -c "$cpu" "$@"
+  else
+    timeout -k 5 "$CELL_TIMEOUT" "$@"
+  fi
 }
 wait_listening() {
   local _
@@ -165,6 +175,7 @@ echo "# rdma-vs-perftest in $where: $(nproc) CPU(s), kernel $(uname -r), load av
 echo "# server $SERVER_DEV ($SERVER_NETDEV $SERVER_IP, GID[$SERVER_GID]) <- client $CLIENT_DEV ($CLIENT_NETDEV, GID[$CLIENT_GID]); $(ibv_devinfo -d "$SERVER_DEV" | awk '/active_mtu/ {print "active MTU " $2; exit}')"
 echo "# perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || ib_send_bw --version | tail -n 1), spiral-dataplane $("$BIN" --version); $QPS QP(s); $REPEATS run(s) per tool and cell, alternating; bandwidth: $SECONDS_BW s measured after $MARGIN s; latency: perftest $LAT_ITERS iterations, spiral $SECONDS_LAT s"
 echo "# depths per size unless TX_DEPTH/RX_DEPTH: tx = 16 MiB / size in 2..128, rx = 2 tx in 4..512; perftest -Q and spiral both signal every tx/4; reads: 16 outstanding"
+echo "# perftest bandwidth from $ITER_FROM B: $ITER_BYTES B worth of iterations (-n) instead of -D"
 echo "# cells: median run (lowest-highest); ratio = spiral median / perftest median"
 echo
 row "test" "size B" "tx/rx" "perftest" "spiral" "ratio" "spiral runs: state, retries (requester/responder)"
@@ -172,7 +183,13 @@ row "---" "---:" "---:" "---:" "---:" "---:" "---"
 for verb in $VERBS; do
   for size in $BW_SIZES; do
     tx=$(tx_depth_for "$size") rx=$(rx_depth_for "$size") q=$(signal_every "$(tx_depth_for "$size")")
-    args=(-s "$size" -q "$QPS" -t "$tx" -Q "$q" -D $((SECONDS_BW + 2 * MARGIN)) -f "$MARGIN" --report_gbits)
+    args=(-s "$size" -q "$QPS" -t "$tx" -Q "$q" --report_gbits)
+    if ((size >= ITER_FROM)); then
+      iters=$((ITER_BYTES / size))
+      args+=(-n $((iters < 8 ? 8 : iters)))
+    else
+      args+=(-D $((SECONDS_BW + 2 * MARGIN)) -f "$MARGIN")
+    fi
     [[ $verb == send ]] && args+=(-r "$rx")
     [[ $verb == read ]] && args+=(-o 16)
     pts=() sps=() notes=()

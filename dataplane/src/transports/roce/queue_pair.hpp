@@ -58,8 +58,8 @@ class RcQueuePair {
 // further), then arms the CQ and sleeps on its channel for at most 1 ms, so the worker still
 // notices phase changes and stop requests. Sleeping also lets a CPU-starved host run what the
 // completion waits for (Soft-RoCE does its work in the kernel's deferred work).
-constexpr int64_t kStreamSpinNs = 50'000;      // bandwidth: completions come in bursts
-constexpr int64_t kPingPongSpinNs = 1'000'000;  // latency: never sleep on a reply that is due
+constexpr int64_t kStreamSpinNs = 50'000;       // bandwidth: completions come in bursts
+constexpr int64_t kPingPongSpinNs = 20'000'000;  // latency: spin as perftest does; sleep only on a stalled peer
 
 class CompletionWaiter {
  public:

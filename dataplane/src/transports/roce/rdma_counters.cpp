@@ -1,5 +1,7 @@
 #include "transports/roce/rdma_counters.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace spiral {
 
 namespace {

@@ -5,7 +5,7 @@
 // without rdma-core.
 #include <array>
 #include <cstdint>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace spiral {
