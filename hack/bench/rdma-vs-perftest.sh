@@ -10,7 +10,10 @@
 #   hack/bench/rdma-vs-perftest.sh [BINARY]        where two RDMA devices are joined by a wire:
 #                                                 the VM, or two ports of a NIC cabled together
 # Devices (defaults: the VM's): SERVER_DEV=$RXE_A SERVER_NETDEV=$NETDEV_A SERVER_IP=$IP_A and
-#   CLIENT_DEV=$RXE_B CLIENT_NETDEV=$NETDEV_B (each side's GID is the IPv4 one of its netdev).
+#   CLIENT_DEV=$RXE_B CLIENT_NETDEV=$NETDEV_B (each side's GID is the IPv4 one of its netdev);
+#   SERVER_NS/CLIENT_NS: network namespaces to run each side in (two ports of one host, each
+#   port's netdev and RDMA device moved into its own namespace: `rdma system set netns
+#   exclusive`, `rdma dev set mlx5_1 netns NS`, `ip link set PORT netns NS`).
 # Environment: BW_SIZES="4096 65536 1048576 8388608" LAT_SIZES="4096 65536" VERBS="send write read"
 #   SECONDS_BW=3 MARGIN=1 (perftest -D SECONDS_BW+2*MARGIN -f MARGIN; spiral warms up MARGIN, then
 #   measures SECONDS_BW) LAT_ITERS=1000 (perftest) SECONDS_LAT=2 (spiral) QPS=1
@@ -33,7 +36,7 @@ if [[ ${1:-} == --vm ]]; then
   echo "# host: $(hostname), $(nproc) CPU(s) $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo), kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   env=()
   for v in BW_SIZES LAT_SIZES VERBS SECONDS_BW MARGIN LAT_ITERS SECONDS_LAT QPS RETRIES REPEATS TX_DEPTH RX_DEPTH \
-    SERVER_CPU CLIENT_CPU ITER_FROM ITER_BYTES CELL_TIMEOUT; do
+    SERVER_CPU CLIENT_CPU SERVER_NS CLIENT_NS ITER_FROM ITER_BYTES CELL_TIMEOUT; do
     [[ -n ${!v:-} ]] && env+=("$(printf '%s=%q' "$v" "${!v}")")
   done
   RXE_VM_TIMEOUT=${RXE_VM_TIMEOUT:-3600} RXE_VM_CMD_TIMEOUT=${RXE_VM_CMD_TIMEOUT:-3500} exec "$ROOT/hack/rxe-vm.sh" run \
@@ -82,29 +85,32 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# side server|client CMD...: runs CMD in that side's namespace and on its CPU (when set),
+# killed after CELL_TIMEOUT
+side() {
+  local ns cpu
+  if [[ $1 == server ]]; then ns=${SERVER_NS:-} cpu=${SERVER_CPU:-}; else ns=${CLIENT_NS:-} cpu=${CLIENT_CPU:-}; fi
+  shift
+  local prefix=(timeout -k 5 "$CELL_TIMEOUT")
+  [[ -n $ns ]] && prefix=(ip netns exec "$ns" "${prefix[@]}")
+  [[ -n $cpu ]] && prefix+=(taskset -c "$cpu")
+  "${prefix[@]}" "$@"
+}
+
 # The index of the IPv4-mapped RoCE v2 GID of the device's netdev, as perftest's -x wants it.
 gid_index() {
   local ip
-  ip=$(ip -4 -o addr show dev "$2" | awk '{split($4, a, "/"); print a[1]; exit}')
-  ibv_devinfo -v -d "$1" | sed -n "s/.*GID\[ *\([0-9]*\)\]:[[:space:]]*::ffff:${ip//./\\.}, RoCE v2.*/\1/p" | head -n 1 |
+  ip=$(side "$3" ip -4 -o addr show dev "$2" | awk '{split($4, a, "/"); print a[1]; exit}')
+  side "$3" ibv_devinfo -v -d "$1" | sed -n "s/.*GID\[ *\([0-9]*\)\]:[[:space:]]*::ffff:${ip//./\\.}, RoCE v2.*/\1/p" | head -n 1 |
     grep . || { echo "no RoCE v2 GID for $ip on $1" >&2; exit 1; }
 }
-SERVER_GID=$(gid_index "$SERVER_DEV" "$SERVER_NETDEV")
-CLIENT_GID=$(gid_index "$CLIENT_DEV" "$CLIENT_NETDEV")
+SERVER_GID=$(gid_index "$SERVER_DEV" "$SERVER_NETDEV" server)
+CLIENT_GID=$(gid_index "$CLIENT_DEV" "$CLIENT_NETDEV" client)
 
-on_cpu() {  # on_cpu CPU CMD...: pinned to CPU when it is set, killed after CELL_TIMEOUT
-  local cpu=$1
-  shift
-  if [[ -n $cpu ]]; then
-    timeout -k 5 "$CELL_TIMEOUT" taskset -c "$cpu" "$@"
-  else
-    timeout -k 5 "$CELL_TIMEOUT" "$@"
-  fi
-}
 wait_listening() {
   local _
   for _ in $(seq 400); do
-    ss -Hltn "sport = :$1" | grep -q . && return 0
+    side server ss -Hltn "sport = :$1" | grep -q . && return 0
     sleep 0.05
   done
   return 1
@@ -122,14 +128,14 @@ perftest() {
   PT_LINE=""
   for ((try = 1; try <= RETRIES; try++)); do
     PORT=$((PORT + 1))
-    on_cpu "${SERVER_CPU:-}" "$tool" -d "$SERVER_DEV" -x "$SERVER_GID" -p $PORT -F "$@" >"$WORK/pt-server.txt" 2>&1 &
+    side server "$tool" -d "$SERVER_DEV" -x "$SERVER_GID" -p $PORT -F "$@" >"$WORK/pt-server.txt" 2>&1 &
     local server=$!
     if ! wait_listening $PORT; then
       kill $server 2>/dev/null || true
       echo "perftest $tool did not listen on $PORT: $(tail -n 3 "$WORK/pt-server.txt")" >&2
       continue
     fi
-    on_cpu "${CLIENT_CPU:-}" "$tool" -d "$CLIENT_DEV" -x "$CLIENT_GID" -p $PORT -F "$@" "$SERVER_IP" \
+    side client "$tool" -d "$CLIENT_DEV" -x "$CLIENT_GID" -p $PORT -F "$@" "$SERVER_IP" \
       >"$WORK/pt-client.txt" 2>&1 || true
     wait $server 2>/dev/null || true
     line=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ {l = $0} END {print l}' "$WORK/pt-client.txt")
@@ -147,11 +153,11 @@ perftest() {
 spiral() {
   PORT=$((PORT + 10))
   rm -f "$WORK/ready"
-  on_cpu "${SERVER_CPU:-}" "$BIN" server --transport roce --netdev "$SERVER_NETDEV" --bind-address "$SERVER_IP" \
+  side server "$BIN" server --transport roce --netdev "$SERVER_NETDEV" --bind-address "$SERVER_IP" \
     --base-port $PORT --ready-file "$WORK/ready" --grace-ms 30000 "$@" >"$WORK/sp-server.txt" 2>&1 &
   local server=$! _
   for _ in $(seq 400); do [[ -s $WORK/ready ]] && break; sleep 0.05; done
-  on_cpu "${CLIENT_CPU:-}" "$BIN" client --transport roce --netdev "$CLIENT_NETDEV" --server-address "$SERVER_IP" \
+  side client "$BIN" client --transport roce --netdev "$CLIENT_NETDEV" --server-address "$SERVER_IP" \
     --base-port $PORT --grace-ms 30000 "$@" >"$WORK/sp-client.txt" 2>&1 || true
   wait $server 2>/dev/null || true
   SP_REC=$(grep '^{"event":"result"' "$WORK/sp-client.txt" | tail -n 1 || true)
@@ -172,7 +178,7 @@ median() { spread "$@" | cut -d' ' -f1; }
 where=$(hostname)
 [[ -n ${RXE_VM:-} ]] && where="the Soft-RoCE VM (QEMU TCG)"
 echo "# rdma-vs-perftest in $where: $(nproc) CPU(s), kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# server $SERVER_DEV ($SERVER_NETDEV $SERVER_IP, GID[$SERVER_GID]) <- client $CLIENT_DEV ($CLIENT_NETDEV, GID[$CLIENT_GID]); $(ibv_devinfo -d "$SERVER_DEV" | awk '/active_mtu/ {print "active MTU " $2; exit}')"
+echo "# server $SERVER_DEV ($SERVER_NETDEV $SERVER_IP, GID[$SERVER_GID]${SERVER_CPU:+, CPU $SERVER_CPU}${SERVER_NS:+, netns $SERVER_NS}) <- client $CLIENT_DEV ($CLIENT_NETDEV, GID[$CLIENT_GID]${CLIENT_CPU:+, CPU $CLIENT_CPU}${CLIENT_NS:+, netns $CLIENT_NS}); $(side server ibv_devinfo -d "$SERVER_DEV" | awk '/active_mtu/ {print "active MTU " $2; exit}')"
 echo "# perftest $(dpkg-query -W -f='${Version}' perftest 2>/dev/null || ib_send_bw --version | tail -n 1), spiral-dataplane $("$BIN" --version); $QPS QP(s); $REPEATS run(s) per tool and cell, alternating; bandwidth: $SECONDS_BW s measured after $MARGIN s; latency: perftest $LAT_ITERS iterations, spiral $SECONDS_LAT s"
 echo "# depths per size unless TX_DEPTH/RX_DEPTH: tx = 16 MiB / size in 2..128, rx = 2 tx in 4..512; perftest -Q and spiral both signal every tx/4; reads: 16 outstanding"
 echo "# perftest bandwidth from $ITER_FROM B: $ITER_BYTES B worth of iterations (-n) instead of -D"

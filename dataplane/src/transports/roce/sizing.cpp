@@ -22,6 +22,10 @@ uint32_t budget_slots(uint64_t message_bytes) {
 
 uint64_t slot_stride(uint64_t message_bytes) { return (std::max<uint64_t>(message_bytes, 1) + 4095) / 4096 * 4096; }
 
+uint32_t slots_for(uint32_t wanted, uint64_t message_bytes, bool verify) {
+  return std::max<uint32_t>(1, std::min(wanted, verify ? budget_slots(message_bytes) : kSharedSlots));
+}
+
 uint32_t signal_interval(uint32_t window) { return std::clamp<uint32_t>(window / 4, 1, 64); }
 
 QueueShape requester_shape(const RdmaOptions& o, uint64_t message_bytes) {
@@ -35,7 +39,7 @@ QueueShape requester_shape(const RdmaOptions& o, uint64_t message_bytes) {
     return s;
   }
   s.tx_window = o.tx_depth ? o.tx_depth : auto_tx_depth(message_bytes);
-  s.tx_slots = std::min(s.tx_window, budget_slots(message_bytes));
+  s.tx_slots = slots_for(s.tx_window, message_bytes, o.verify_payload);
   if (o.verify_payload) s.tx_window = std::min(s.tx_window, s.tx_slots);
   s.signal_every = signal_interval(s.tx_window);
   return s;
@@ -53,22 +57,22 @@ QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes) {
     }
     return s;
   }
-  const uint32_t budget = budget_slots(message_bytes);
+  const bool verify = o.verify_payload;
   switch (o.verb) {
     case Verb::send:
       s.rx_window = o.rx_depth ? o.rx_depth : auto_rx_depth(message_bytes);
-      s.rx_slots = std::min(s.rx_window, budget);
-      if (o.verify_payload) s.rx_window = std::min(s.rx_window, s.rx_slots);
+      s.rx_slots = slots_for(s.rx_window, message_bytes, verify);
+      if (verify) s.rx_window = std::min(s.rx_window, s.rx_slots);
       break;
     case Verb::write:
       // A write lands before the receive it consumes is checked; one spare slot keeps the
       // newest write off a slot still being checked (see roce_engine.cpp).
       s.rx_window = o.rx_depth ? o.rx_depth : auto_rx_depth(message_bytes);
-      s.rx_slots = std::min(s.rx_window + 1, budget);
-      if (o.verify_payload) s.rx_window = std::min(s.rx_window, s.rx_slots - 1);
+      s.rx_slots = slots_for(s.rx_window + 1, message_bytes, verify);
+      if (verify) s.rx_window = std::min(s.rx_window, s.rx_slots - 1);
       break;
     case Verb::read:  // the memory the client reads from; receives are not involved
-      s.rx_slots = std::min(auto_rx_depth(message_bytes), budget);
+      s.rx_slots = slots_for(auto_rx_depth(message_bytes), message_bytes, verify);
       break;
   }
   return s;

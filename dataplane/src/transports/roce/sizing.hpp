@@ -2,9 +2,10 @@
 // How many operations a queue pair keeps in flight and how much memory it registers, from the
 // cell's depths and the message size. A depth of 0 sizes the window to the message: small
 // messages get many operations in flight (they are bound by per-operation overhead), large ones
-// just enough to keep the wire busy. Buffers hold at most kSlotBudgetBytes per side and queue
-// pair: without verify_payload, operations in flight may share a slot (the bytes are not
-// looked at); with it, every operation in flight has its own slot and the window shrinks to fit.
+// just enough to keep the wire busy. Without verify_payload the operations in flight share two
+// slots, as perftest does (nobody looks at the bytes, and a small working set spares the NIC's
+// translation caches and the CPU's); with it, every operation in flight has its own slot, up to
+// kSlotBudgetBytes per side and queue pair, and the window shrinks to fit.
 #include <cstdint>
 
 #include "config/cell.hpp"
@@ -13,13 +14,16 @@ namespace spiral::roce {
 
 constexpr uint64_t kInflightBytes = 16ull << 20;    // what an auto-sized window aims to keep in flight
 constexpr uint32_t kAutoTxMax = 128, kAutoRxMax = 512;
-constexpr uint64_t kSlotBudgetBytes = 64ull << 20;  // per queue pair and side
+constexpr uint64_t kSlotBudgetBytes = 64ull << 20;  // verify_payload: per queue pair and side
+constexpr uint32_t kSharedSlots = 2;                // without verify_payload
 constexpr uint32_t kLatencyRxDepth = 16;
 constexpr uint32_t kLatencySignalEvery = 16;
 
 uint32_t auto_tx_depth(uint64_t message_bytes);  // 2..128
 uint32_t auto_rx_depth(uint64_t message_bytes);  // 4..512, twice the sender's
 uint32_t budget_slots(uint64_t message_bytes);   // >= 2
+// Slots for `wanted` operations in flight: each its own (verify) or shared.
+uint32_t slots_for(uint32_t wanted, uint64_t message_bytes, bool verify);
 uint64_t slot_stride(uint64_t message_bytes);    // message size rounded up to whole pages
 
 // One queue pair's shape on one side. The buffer is tx_slots then rx_slots, each slot_stride.

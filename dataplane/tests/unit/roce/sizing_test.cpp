@@ -26,14 +26,17 @@ TEST(Sizing, AutoWindowsShrinkAsMessagesGrow) {
   EXPECT_EQ(auto_rx_depth(8 * MiB), 4u);
 }
 
-TEST(Sizing, BuffersStayWithinTheBudgetUnlessEveryOperationNeedsItsOwnSlot) {
+TEST(Sizing, OperationsShareTwoSlotsUnlessEachIsChecked) {
   QueueShape big = requester_shape(options(RdmaOptions::Verb::send, 128), 8 * MiB);
-  EXPECT_EQ(big.tx_window, 128u);  // shared slots: 128 in flight from 8 slots
-  EXPECT_EQ(big.tx_slots, 8u);     // 64 MiB
+  EXPECT_EQ(big.tx_window, 128u);  // 128 in flight from two slots, as perftest does
+  EXPECT_EQ(big.tx_slots, 2u);
   QueueShape checked = requester_shape(options(RdmaOptions::Verb::send, 128, 0, true), 8 * MiB);
-  EXPECT_EQ(checked.tx_slots, 8u);
+  EXPECT_EQ(checked.tx_slots, 8u);   // 64 MiB, the budget
   EXPECT_EQ(checked.tx_window, 8u);  // verify_payload: one slot per operation in flight
   EXPECT_EQ(checked.signal_every, 2u);
+  QueueShape small = responder_shape(options(RdmaOptions::Verb::send, 0, 0, true), 4 * KiB);
+  EXPECT_EQ(small.rx_slots, 256u);   // every posted receive its own slot
+  EXPECT_EQ(responder_shape(options(RdmaOptions::Verb::send), 4 * KiB).rx_slots, 2u);
 }
 
 TEST(Sizing, WriteTargetsKeepOneSpareSlot) {
