@@ -9,7 +9,8 @@
 #   hack/build-images.sh [pause|manager|dataplane|all]...
 #
 # The data plane image is built without the binary (and says so) when it has not been built yet.
-# DATAPLANE_PACKAGES: apt packages in its rootfs; DATAPLANE_ADD: more "SRC:DST" host paths.
+# DATAPLANE_PACKAGES: apt packages in its rootfs (the binary links libibverbs for transport roce;
+# ibverbs-providers holds the NIC drivers' user-space parts); DATAPLANE_ADD: more "SRC:DST" host paths.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${IMAGES_DIR:-$ROOT/build/images}

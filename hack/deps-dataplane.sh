@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the data plane needs to build and test (compiler, CMake,
-# GoogleTest, nlohmann-json, CLI11) and those its tests and benchmark drive (iproute2 for the
-# veth wire, iperf3, jq). Idempotent: a no-op in well under a second when all are present.
+# GoogleTest, nlohmann-json, CLI11, rdma-core's verbs for transport roce) and those its tests and
+# benchmark drive (iproute2 for the veth wire, iperf3, jq). The Soft-RoCE VM's own packages
+# (QEMU, busybox, perftest) come with hack/rxe-vm.sh. Idempotent: a no-op in well under a second
+# when all are present.
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann-json3-dev
           libcli11-dev iproute2 iputils-ping iperf3 jq)
+# roce transport (issue 7): rdma-core's verbs
+PACKAGES+=(libibverbs-dev librdmacm-dev ibverbs-providers)
 # raw transport (issue 5): DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
 PACKAGES+=(dpdk dpdk-dev libdpdk-dev)
 

@@ -53,7 +53,8 @@ class FlagTable {
 }  // namespace
 
 std::optional<json> parse_command_line(int argc, const char* const* argv, std::ostream& out) {
-  CLI::App app{"spiral-dataplane: TCP/UDP socket and raw Ethernet (DPDK) benchmark engine (SpiralBench data plane)",
+  CLI::App app{"spiral-dataplane: TCP/UDP socket, raw Ethernet (DPDK) and RoCE (ibverbs) benchmark engine "
+               "(SpiralBench data plane)",
                "spiral-dataplane"};
   app.set_version_flag("--version", SPIRAL_VERSION);
   app.footer("Flags override the same keys of --cell FILE. See docs/dataplane.md.");
@@ -67,7 +68,7 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
     if (role_pos->count()) cell["role"] = role_positional;
   });
   flags.add<std::string>("--role", "role", "server (receiver), client (sender) or loopback (both)");
-  flags.add<std::string>("--transport", "transport", "tcp | udp | raw");
+  flags.add<std::string>("--transport", "transport", "tcp | udp | raw | roce");
   flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per send (tcp) or per datagram (udp)");
   flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");
   flags.add<int64_t>("--target-mbps", "target_mbps", "udp pacing, aggregate Mb/s; 0 = unpaced");
@@ -97,12 +98,21 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<std::string>("--rx-port", "rx_port", "raw: RX port, PCI address or DPDK vdev");
   flags.add<int64_t>("--tx-queues", "tx_queues", "raw: TX queues, one poll-mode core each");
   flags.add<int64_t>("--rx-queues", "rx_queues", "raw: RX queues, one poll-mode core each");
-  flags.add<std::string>("--memory", "memory", "raw: packet buffers in host | host_pinned | device memory");
+  flags.add<std::string>("--memory", "memory", "raw, roce: buffers in host | host_pinned | device memory");
   flags.add<int64_t>("--ring-descriptors", "ring_descriptors", "raw: descriptors per TX/RX queue");
   flags.add<int64_t>("--pool-buffers", "pool_buffers", "raw: mbufs per queue's pool");
   flags.add_switch("--no-huge", "no_huge", "raw: plain memory instead of hugepages");
   flags.add_list("--tx-workers", "tx_workers", "raw: worker core per TX queue (builds bursts), list[i % n]");
   flags.add_list("--rx-workers", "rx_workers", "raw: worker core per RX queue (checks frames), list[i % n]");
+  // transport roce (ibverbs RC queue pairs)
+  flags.add<std::string>("--verb", "verb", "roce: send | write (with immediate) | read");
+  flags.add<std::string>("--mode", "mode", "roce: bandwidth | latency (ping-pong)");
+  flags.add<int64_t>("--queue-pairs", "queue_pairs", "roce: RC queue pairs, one thread each side");
+  flags.add<int64_t>("--tx-depth", "tx_depth", "roce: operations in flight per QP; 0 = sized to the message");
+  flags.add<int64_t>("--rx-depth", "rx_depth", "roce: receives pre-posted per QP; 0 = sized to the message");
+  flags.add<std::string>("--rdma-device", "rdma_device", "roce: RDMA device; default: the one on --netdev");
+  flags.add<std::string>("--netdev", "netdev", "roce: network interface whose RoCE v2 GID to use");
+  flags.add_switch("--verify-payload", "verify_payload", "roce: fill and check every byte (tests)");
   auto workload = std::make_shared<std::string>();
   CLI::Option* workload_opt =
       app.add_option("--workload", *workload, "GPU work in the receive path: none | fft | gemm | gemm_fp16");

@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "config/raw_options.hpp"
+#include "config/rdma_options.hpp"
 
 namespace spiral {
 
-enum class Transport { tcp, udp, raw };
+enum class Transport { tcp, udp, raw, roce };
 enum class Role { server, client, loopback };
 enum class Workload { none, fft, gemm, gemm_fp16 };  // GPU work on the received data (src/gpu/)
 
@@ -33,7 +34,7 @@ struct Cell {
   Transport transport = Transport::tcp;
   Role role = Role::server;
   uint32_t payload_bytes = 8000;    // TCP: bytes per send(); UDP: datagram payload (header included)
-  uint32_t pairs = 1;
+  uint32_t pairs = 1;               // socket pairs; for roce the queue pairs (queue_pairs)
   uint64_t target_mbps = 0;         // UDP aggregate pacing target; 0 = unpaced
   uint64_t duration_ms = 10000;     // measured window ("seconds")
   uint64_t warmup_ms = 2000;        // before the window, excluded from the numbers
@@ -63,6 +64,7 @@ struct Cell {
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
   RawOptions raw;                   // transport raw only (config/raw_options.hpp)
+  RdmaOptions rdma;                 // transport roce only (config/rdma_options.hpp)
 };
 
 constexpr uint32_t kMaxPairs = 64;

@@ -7,6 +7,27 @@ const char* to_string(Transport t) {
     case Transport::tcp: return "tcp";
     case Transport::udp: return "udp";
     case Transport::raw: return "raw";
+    case Transport::roce: return "roce";
+  }
+  return "?";
+}
+
+const char* to_string(RdmaOptions::Verb v) {
+  switch (v) {
+    case RdmaOptions::Verb::send: return "send";
+    case RdmaOptions::Verb::write: return "write";
+    case RdmaOptions::Verb::read: return "read";
+  }
+  return "?";
+}
+
+const char* to_string(RdmaOptions::Mode m) { return m == RdmaOptions::Mode::latency ? "latency" : "bandwidth"; }
+
+const char* to_string(BufferMemory m) {
+  switch (m) {
+    case BufferMemory::host: return "host";
+    case BufferMemory::host_pinned: return "host_pinned";
+    case BufferMemory::device: return "device";
   }
   return "?";
 }
@@ -78,6 +99,17 @@ nlohmann::json cell_to_json(const Cell& c) {
     j["ring_descriptors"] = c.raw.ring_descriptors;
     j["pool_buffers"] = c.raw.pool_buffers;
     j["no_huge"] = c.raw.no_huge;
+  }
+  if (c.transport == Transport::roce) {  // roce keys only where parse_cell accepts them
+    j["queue_pairs"] = c.pairs;
+    j["verb"] = to_string(c.rdma.verb);
+    j["mode"] = to_string(c.rdma.mode);
+    j["tx_depth"] = c.rdma.tx_depth;
+    j["rx_depth"] = c.rdma.rx_depth;
+    j["memory"] = to_string(c.rdma.memory);
+    j["rdma_device"] = c.rdma.device;
+    j["netdev"] = c.rdma.netdev;
+    j["verify_payload"] = c.rdma.verify_payload;
   }
   return j;
 }

@@ -5,18 +5,15 @@
 #include <cstdint>
 #include <string>
 
+#include "config/buffer_memory.hpp"
+
 namespace spiral {
 
-// Where the mbuf data buffers live. host: DPDK's own memory (hugepages or not); host_pinned:
-// that memory registered with CUDA so the GPU reads it in place; device: GPU memory as external
-// mbuf buffers (GPUDirect). The last two need a CUDA build; device also needs a physical NIC.
-enum class PacketMemory { host, host_pinned, device };
-const char* to_string(PacketMemory m);
 
 struct RawOptions {
   std::string tx_port, rx_port;      // PCI address (0000:01:00.0) or DPDK vdev string
   uint32_t tx_queues = 1, rx_queues = 1;
-  PacketMemory memory = PacketMemory::host;
+  BufferMemory memory = BufferMemory::host;  // device: GPU memory as external mbuf buffers
   uint32_t ring_descriptors = 1024;  // per queue, TX and RX
   uint32_t pool_buffers = 8191;      // mbufs per queue's pool (2^n - 1 suits rte_mempool)
   bool no_huge = false;              // --no-huge: plain memory even where hugepages are mounted

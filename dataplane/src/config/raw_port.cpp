@@ -8,15 +8,6 @@
 
 namespace spiral {
 
-const char* to_string(PacketMemory m) {
-  switch (m) {
-    case PacketMemory::host: return "host";
-    case PacketMemory::host_pinned: return "host_pinned";
-    case PacketMemory::device: return "device";
-  }
-  return "?";
-}
-
 const std::vector<std::string>& known_vdev_drivers() {
   static const std::vector<std::string> drivers = {"net_af_packet", "net_af_xdp", "net_memif", "net_ring",
                                                    "net_null",      "net_tap",    "net_pcap"};

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "engine/phase.hpp"
+#include "transports/roce/rdma_counters.hpp"
 
 namespace spiral {
 
@@ -33,7 +34,9 @@ struct QueueCounters {
   uint64_t retrans = 0, segs_out = 0;
 
   uint64_t send_errors = 0;   // transient: ENOBUFS, ECONNREFUSED from an absent receiver
-  bool finished = false;      // receiver: peer closed (tcp); sender: worker done
+  bool finished = false;      // receiver: peer closed (tcp) or every message announced arrived (roce); sender: worker done
+
+  RdmaQueueCounters rdma;     // roce only
 
   const PhaseCount& measured() const { return by_phase[index(Phase::measure)]; }
   uint64_t all_bytes() const {

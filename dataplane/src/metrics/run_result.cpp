@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "transports/roce/rdma_accounting.hpp"
 #include "transports/udp/sequence_tracker.hpp"
 
 namespace spiral {
@@ -74,8 +75,9 @@ void add_receiver(const Cell& cell, const SideReport& s, RunResult& r) {
     r.kernel_drops += q.kernel_drops;
     r.rx_finished = r.rx_finished && q.finished;
   }
-  // UDP datagrams belong to the window by the sender's flag: the sender's clock times them.
-  const int64_t ms = cell.transport == Transport::udp && r.has_sender ? r.seconds_milli : s.window_ms;
+  // UDP datagrams and roce messages belong to the window by the sender's tag: its clock times them.
+  const bool tagged = cell.transport == Transport::udp || cell.transport == Transport::roce;
+  const int64_t ms = tagged && r.has_sender ? r.seconds_milli : s.window_ms;
   if (!r.has_sender) r.seconds_milli = s.window_ms;
   r.rx_mbps = megabits_per_second(r.rx_bytes, ms);
   r.rx_gbps = gigabits_per_second(r.rx_bytes, ms);
@@ -112,6 +114,8 @@ RunResult combine(const Cell& cell, const SideReport* sender, const SideReport* 
   if (cell.transport == Transport::udp) {
     r.drops_kind = "udp_gap";
     if (sender && receiver) account_udp_loss(*sender, *receiver, r);
+  } else if (cell.transport == Transport::roce) {
+    roce::account(cell, sender, receiver, r);
   } else {
     r.drops = r.retrans;
     r.drops_kind = "tcp_retrans";

@@ -40,6 +40,7 @@ struct RunResult {
   bool has_sender = false, has_receiver = false;
   std::vector<std::string> problems;  // counter inconsistencies found while combining
   RawFigures raw;                     // transport raw only
+  RdmaResult rdma;                    // transport roce only
 };
 
 // Either report may be missing when a run failed half-way. master_mpct: this process's master.

@@ -1,6 +1,7 @@
 #include "metrics/verdict.hpp"
 
 #include "transports/raw/raw_result.hpp"
+#include "transports/roce/rdma_accounting.hpp"
 
 namespace spiral {
 
@@ -17,6 +18,8 @@ Verdict judge(const Cell& cell, const RunResult& r) {
     if (r.tx_bytes_all != r.rx_bytes_all)
       return invalid("counters inconsistent: sender wrote " + std::to_string(r.tx_bytes_all) +
                      " bytes, receiver read " + std::to_string(r.rx_bytes_all));
+  } else if (cell.transport == Transport::roce) {
+    if (auto reason = roce::verdict(cell, r)) return invalid(*reason);
   } else {
     if (r.malformed) return invalid(std::to_string(r.malformed) + " datagrams arrived with the wrong length");
     // A paced cell measures a rate only if the sender held it (5 % slack for timer granularity).

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include "config/cell_json.hpp"
+#include "transports/roce/rdma_accounting.hpp"
 
 namespace spiral {
 
@@ -102,6 +103,7 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"cell", json(cell_to_json(cell))},
           {"host", host_info()}};
   if (cell.transport == Transport::raw) record["raw"] = raw_record(r.raw);  // raw transport (issue 5)
+  if (cell.transport == Transport::roce) record["rdma"] = roce::record(cell, r);
   return record;
 }
 

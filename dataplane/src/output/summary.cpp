@@ -47,6 +47,12 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
     j["gap"] = r.raw.gap;
     j["phy_checked"] = r.raw.phy_checked;
   }
+  if (cell.transport == Transport::roce && cell.rdma.mode == RdmaOptions::Mode::latency) {
+    j["lat_min_ns"] = r.rdma.latency.min_ns;
+    j["lat_p50_ns"] = r.rdma.latency.p50_ns;
+    j["lat_p99_ns"] = r.rdma.latency.p99_ns;
+    j["lat_max_ns"] = r.rdma.latency.max_ns;
+  }
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

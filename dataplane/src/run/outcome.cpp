@@ -21,7 +21,12 @@ void settle(const Cell& cell, RunResult& r, const std::string& failure) {
 RunResult failed_result(const Cell& cell, const std::string& reason) {
   RunResult r;
   r.pairs.resize(cell.pairs);
-  r.drops_kind = cell.transport == Transport::udp ? "udp_gap" : cell.transport == Transport::raw ? "none" : "tcp_retrans";
+  switch (cell.transport) {  // as the transport's accounting names them
+    case Transport::tcp: r.drops_kind = "tcp_retrans"; break;
+    case Transport::udp: r.drops_kind = "udp_gap"; break;
+    case Transport::raw: r.drops_kind = "none"; break;
+    case Transport::roce: r.drops_kind = "cq_error"; break;
+  }
   r.state = RunState::failed;
   r.reason = reason;
   return r;

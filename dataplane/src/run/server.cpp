@@ -25,11 +25,12 @@ uint32_t new_run_id() {
   return entropy();
 }
 
-// Everything the sender sent has been accounted for: every TCP stream reached its end, or every
-// measured UDP datagram arrived. Lets the grace period end early in the common case.
+// Everything the sender sent has been accounted for: every TCP stream reached its end, every roce
+// message the sender announced completed, or every measured UDP datagram arrived. Lets the grace
+// period end early in the common case.
 bool caught_up(const Cell& cell, const std::vector<QueueCounters>& rx, const SideReport& sender) {
   for (size_t i = 0; i < rx.size(); ++i) {
-    if (cell.transport == Transport::tcp) {
+    if (cell.transport == Transport::tcp || cell.transport == Transport::roce) {
       if (!rx[i].finished) return false;
     } else if (i < sender.queues.size() && rx[i].measured().packets < sender.queues[i].measured().packets) {
       return false;

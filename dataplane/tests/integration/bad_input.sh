@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib.sh"
 
 run transport - server --transport sctp
 expect_rc transport 2
-expect_stderr transport 'cell: "transport" must be tcp, udp or raw, got "sctp"'
+expect_stderr transport 'cell: "transport" must be tcp, udp, raw or roce, got "sctp"'
 
 echo '{"transport": "tcp", "role": "client", "pairz": 4}' >"$WORK/cell.json"
 run key - --cell "$WORK/cell.json"

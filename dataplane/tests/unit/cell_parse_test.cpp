@@ -84,12 +84,13 @@ TEST(CellParse, RefusesUnknownKeysByName) {
 }
 
 TEST(CellParse, RefusesUnknownTransportAndRole) {
-  EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")), "cell: \"transport\" must be tcp, udp or raw, got \"sctp\"");
+  EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")),
+            "cell: \"transport\" must be tcp, udp, raw or roce, got \"sctp\"");
   EXPECT_EQ(refusal(with(contract_cell(), "role", "both")),
             "cell: \"role\" must be server, client or loopback, got \"both\"");
   json missing = contract_cell();
   missing.erase("transport");
-  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp or raw)");
+  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp, raw or roce)");
   missing = contract_cell();
   missing.erase("role");
   EXPECT_EQ(refusal(missing), "cell: \"role\" is required (server, client or loopback)");

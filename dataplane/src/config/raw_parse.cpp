@@ -1,0 +1,77 @@
+// The raw Ethernet (DPDK) transport's keys and rules (issue 5).
+#include "app/errors.hpp"
+#include "config/raw_port.hpp"
+#include "config/transport_parse.hpp"
+
+namespace spiral {
+
+const std::set<std::string> kRawKeys = {"tx_port", "rx_port", "tx_queues", "rx_queues", "memory",
+                                        "ring_descriptors", "pool_buffers", "no_huge"};
+
+namespace {
+#ifdef SPIRAL_HAVE_DPDK
+constexpr bool kBuiltWithDpdk = true;
+#else
+constexpr bool kBuiltWithDpdk = false;
+#endif
+#ifdef SPIRAL_HAVE_CUDA
+constexpr bool kBuiltWithCuda = true;
+#else
+constexpr bool kBuiltWithCuda = false;
+#endif
+}  // namespace
+
+RawOptions parse_raw_options(const ObjectReader& r, const Cell&) {
+  RawOptions o;
+  // the record shows the device, not the variable it came from
+  o.tx_port = resolve_port_source("tx_port", r.text("tx_port", 512, ""));
+  o.rx_port = resolve_port_source("rx_port", r.text("rx_port", 512, ""));
+  o.tx_queues = static_cast<uint32_t>(r.integer("tx_queues", 1, kMaxRawQueues, o.tx_queues));
+  o.rx_queues = static_cast<uint32_t>(r.integer("rx_queues", 1, kMaxRawQueues, o.rx_queues));
+  o.memory = parse_buffer_memory(r);
+  o.ring_descriptors =
+      static_cast<uint32_t>(r.integer("ring_descriptors", 64, kMaxRingDescriptors, o.ring_descriptors));
+  o.pool_buffers = static_cast<uint32_t>(r.integer("pool_buffers", 255, 1 << 22, o.pool_buffers));
+  o.no_huge = r.boolean("no_huge", false);
+  return o;
+}
+
+void check_raw(const Cell& c, const ObjectReader& r) {
+  if (!kBuiltWithDpdk)
+    throw BadInput("transport raw needs DPDK: this spiral-dataplane was built without it "
+                   "(SPIRAL_WITH_DPDK=OFF, or libdpdk-dev was missing at build time)");
+  if (c.role != Role::loopback)
+    refuse_key("role", "must be loopback for transport raw: one process drives the TX and the RX port");
+  const RawOptions& o = c.raw;
+  const PortSpec tx = parse_port("tx_port", o.tx_port);
+  const PortSpec rx = parse_port("rx_port", o.rx_port);
+  if (c.payload_bytes < kMinRawPayload || c.payload_bytes > kMaxRawPayload)
+    refuse_key("payload_bytes", "must be in " + std::to_string(kMinRawPayload) + ".." +
+                                    std::to_string(kMaxRawPayload) +
+                                    " for raw (UDP payload of one frame, MTU 9000; the sequence header takes " +
+                                    std::to_string(kMinRawPayload) + "), got " + std::to_string(c.payload_bytes));
+  if (o.memory == BufferMemory::device && (tx.is_virtual() || rx.is_virtual()))
+    refuse_key("memory", std::string("device needs a GPUDirect-capable NIC (a PCI port), but ") +
+                             (tx.is_virtual() ? "tx_port " + tx.name : "rx_port " + rx.name) +
+                             " is a virtual device; use host");
+  if (o.memory != BufferMemory::host && !kBuiltWithCuda)
+    refuse_key("memory", std::string("is ") + to_string(o.memory) +
+                             ", which needs CUDA: this spiral-dataplane was built without CUDA (only host)");
+  if (c.batch > o.ring_descriptors)
+    refuse_key("batch", std::to_string(c.batch) + " is larger than the ring: ring_descriptors is " +
+                            std::to_string(o.ring_descriptors));
+  if (uint64_t{o.pool_buffers} < uint64_t{o.ring_descriptors} + 2ull * c.batch)
+    refuse_key("pool_buffers", std::to_string(o.pool_buffers) +
+                                   " cannot keep a ring full: needs at least ring_descriptors + 2 x batch = " +
+                                   std::to_string(o.ring_descriptors + 2ull * c.batch));
+  if (r.has("pairs") && c.pairs != 1) refuse_key("pairs", "must be 1 for raw: use tx_queues and rx_queues");
+  if (c.workload != Workload::none)
+    refuse_key("workload.kind", std::string("is ") + to_string(c.workload) +
+                                    ": the raw transport has no GPU receive path yet (tcp and udp have)");
+  if (c.socket_buffer_bytes) refuse_key("socket_buffer_bytes", "applies to socket transports only");
+  if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
+  if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
+  if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
+}
+
+}  // namespace spiral

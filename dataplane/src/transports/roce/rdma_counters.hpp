@@ -1,0 +1,58 @@
+#pragma once
+// What a roce queue pair counts besides messages and bytes: completions, failed completions by
+// ibv_wc_status (this transport's drops), payload checks, retries and, in latency mode, the
+// percentiles. Plain values without verbs types: they travel in the control reports and build
+// without rdma-core.
+#include <array>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+namespace spiral {
+
+// ibv_wc_status runs 0 (IBV_WC_SUCCESS) .. 23 (IBV_WC_TM_RNDV_INCOMPLETE); the last slot
+// collects any status a newer rdma-core adds.
+constexpr size_t kWcStatusSlots = 25;
+
+// The status's name as rdma-core spells the enum (IBV_WC_RETRY_EXC_ERR), "IBV_WC_<n>" beyond.
+std::string wc_status_name(size_t status);
+
+// Ping-pong latency in nanoseconds: half the round trip for send and write (perftest's
+// convention), the whole operation for read (a read is a round trip by nature).
+struct LatencySummary {
+  uint64_t samples = 0;
+  int64_t min_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
+};
+
+struct RdmaQueueCounters {
+  uint64_t completions = 0;                          // work completions polled (every status)
+  std::array<uint64_t, kWcStatusSlots> wc_errors{};  // failed completions by status
+  uint64_t verified = 0;      // verify_payload: messages whose every byte was checked
+  uint64_t corrupt = 0;       // ... and found wrong
+  uint64_t out_of_order = 0;  // receiver: a message's sequence number (immediate) not the next one
+  uint64_t retries = 0;       // device retry counters over the window (one side; on queue 0 only)
+  LatencySummary latency;     // latency mode, the side that times the round trips
+
+  uint64_t errors() const {
+    uint64_t sum = 0;
+    for (uint64_t n : wc_errors) sum += n;
+    return sum;
+  }
+};
+
+nlohmann::json to_json(const RdmaQueueCounters& c);
+// Throws nlohmann::json::exception when fields are missing or of the wrong type.
+RdmaQueueCounters rdma_counters_from_json(const nlohmann::json& j);
+
+// One run's roce figures, both sides combined (metrics/run_result.hpp holds one).
+struct RdmaResult {
+  uint64_t messages_all = 0;     // messages (reads) the requester posted, warm-up and drain included
+  uint64_t checks_expected = 0;  // with verify_payload: how many payload checks a complete run makes
+  uint64_t completions = 0;
+  std::array<uint64_t, kWcStatusSlots> wc_errors{};
+  uint64_t verified = 0, corrupt = 0, out_of_order = 0;
+  uint64_t tx_retries = 0, rx_retries = 0;  // requester's and responder's device counters
+  LatencySummary latency;
+};
+
+}  // namespace spiral
