@@ -40,6 +40,7 @@ const (
 // RoCESpec holds RDMA options.
 //
 // +kubebuilder:validation:XValidation:rule="self.mode != 'Latency' || self.queuePairs == 1",message="roce.mode Latency ping-pongs on one queue pair: set queuePairs to 1"
+// +kubebuilder:validation:XValidation:rule="!has(self.memory) || self.memory != 'Device'",message="roce.memory Device (GPUDirect RDMA) is not supported yet: the data plane does not register GPU memory with the NIC; use Host or HostPinned"
 type RoCESpec struct {
 	// verb moves the data: Send, Write (with immediate) or Read.
 	// +kubebuilder:default=Send
@@ -70,7 +71,8 @@ type RoCESpec struct {
 	// +optional
 	RXDepth int32 `json:"rxDepth,omitempty"`
 
-	// memory is where the registered buffers live.
+	// memory is where the registered buffers live: Host, or HostPinned (page-locked). Device
+	// (GPUDirect RDMA) is refused until the data plane registers GPU memory with the NIC.
 	// +kubebuilder:default=Host
 	// +optional
 	Memory MemoryKind `json:"memory,omitempty"`

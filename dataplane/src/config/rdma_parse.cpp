@@ -33,9 +33,12 @@ RdmaOptions parse_rdma_options(const ObjectReader& r, Cell& c) {
     refuse_key("queue_pairs", "must be 1 in latency mode (ping-pong on one queue pair), got " + std::to_string(c.pairs));
   if (c.target_mbps != 0) refuse_key("target_mbps", "must be 0 for roce (unpaced: tx_depth bounds what is in flight)");
   if (c.batch != 1) refuse_key("batch", "must be 1 for roce (tx_depth bounds what is in flight)");
-  if (c.workload != Workload::none)
+  // The GPU works on what the server receives: sends and writes stream to it; reads land at the
+  // client, and a latency run is not a stream.
+  if (c.workload != Workload::none && (o.verb == O::Verb::read || o.mode == O::Mode::latency))
     refuse_key("workload.kind", std::string("is ") + to_string(c.workload) +
-                                    ": the roce transport has no GPU receive path yet (tcp and udp have)");
+                                    ": a GPU workload needs verb send or write in bandwidth mode (it runs on "
+                                    "what the server receives; reads land at the client)");
   if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
   if (c.socket_buffer_bytes != 0) refuse_key("socket_buffer_bytes", "applies to tcp and udp only");
   if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");

@@ -81,6 +81,30 @@ TEST(GpuCell, WorkloadKindsFollowTheBuild) {
   }
 }
 
+// roce hands the server's received messages to the GPU: sends and writes in bandwidth mode only.
+TEST(GpuCell, RoceWorkloadsNeedAStreamIntoTheServer) {
+#if !SPIRAL_HAVE_RDMA
+  GTEST_SKIP() << "built without rdma-core: transport roce is refused before its workload is read";
+#endif
+  const json gemm = {{"transport", "roce"}, {"role", "server"}, {"workload", {{"kind", "gemm"}}}};
+  if (!gpu::kBuiltWithCuda) {
+    EXPECT_EQ(refusal(gemm), "cell: \"workload.kind\" is \"gemm\", which needs a GPU: this spiral-dataplane was "
+                             "built without CUDA");
+    return;
+  }
+  const std::string why =
+      "cell: \"workload.kind\" is gemm: a GPU workload needs verb send or write in bandwidth mode (it runs on what "
+      "the server receives; reads land at the client)";
+  json read = gemm, latency = gemm, write = gemm;
+  read["verb"] = "read";
+  latency["mode"] = "latency";
+  write["verb"] = "write";
+  EXPECT_EQ(refusal(read), why);
+  EXPECT_EQ(refusal(latency), why);
+  EXPECT_EQ(parse_cell(gemm).workload, Workload::gemm);
+  EXPECT_EQ(parse_cell(write).rdma.verb, RdmaOptions::Verb::write);
+}
+
 TEST(GpuCell, RefusesSettingsOutOfRange) {
   EXPECT_EQ(refusal(server({{"fft_length", 1000}})), "cell: \"fft_length\" must be a power of two, got 1000");
   EXPECT_EQ(refusal(server({{"fft_length", 1}})), "cell: \"fft_length\" must be an integer in 2..65536, got 1");

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <iostream>
 #include <limits>
+#include <span>
 #include <thread>
 
 #include "app/errors.hpp"
@@ -79,6 +81,19 @@ void post_send_chain(RcQueuePair& qp, ibv_send_wr* first) {
     throw RunFailure(errno_message("roce: ibv_post_send on queue pair " + std::to_string(qp.index()), err));
 }
 
+// One message into the in-order GPU window: a CPU copy from the registered slot into pinned
+// staging, split where a window ends.
+void copy_into(gpu::StreamAssembler& gpu, const char* data, size_t bytes) {
+  while (bytes > 0) {
+    std::span<std::byte> space = gpu.space();
+    const size_t n = std::min(space.size(), bytes);
+    std::memcpy(space.data(), data, n);
+    gpu.commit(n);
+    data += n;
+    bytes -= n;
+  }
+}
+
 std::string kib(uint64_t bytes) {
   return bytes >= (1u << 20) && bytes % (1u << 20) == 0 ? std::to_string(bytes >> 20) + " MiB"
                                                          : std::to_string(bytes >> 10) + " KiB";
@@ -94,7 +109,8 @@ RoceEngine::RoceEngine(const Cell& cell, Direction direction)
     : EngineBase(queue_cores(direction == Direction::send ? cell.cores.tx : cell.cores.rx, cell.pairs)),
       cell_(cell),
       client_(direction == Direction::send),
-      shape_(client_ ? requester_shape(cell.rdma, cell.payload_bytes) : responder_shape(cell.rdma, cell.payload_bytes)) {}
+      shape_(client_ ? requester_shape(cell.rdma, cell.payload_bytes)
+                     : responder_shape(cell.rdma, cell.payload_bytes, cell.workload != Workload::none)) {}
 
 void RoceEngine::open() {
   device_.emplace(open_device(cell_.rdma, cell_.bind_address));
@@ -112,6 +128,10 @@ void RoceEngine::open() {
     Link link;
     link.qp = std::make_unique<RcQueuePair>(*device_, pd_.get(), cell_.rdma, cell_.payload_bytes, shape_, access, q);
     links_.push_back(std::move(link));
+  }
+  if (!client_ && cell_.workload != Workload::none) {
+    gpu_ = gpu::open_receive_path(cell_);
+    for (uint32_t q = 0; q < cell_.pairs; ++q) assemblers_.push_back(gpu_->stream_assembler());
   }
   if (client_) open_client();
   else open_server();
@@ -190,6 +210,7 @@ void RoceEngine::set_phase(Phase phase) {
     retries_in_window_ = retries_.read() - retries_at_start_;
   }
   EngineBase::set_phase(phase);
+  if (gpu_) gpu_->set_phase(phase);
 }
 
 std::vector<QueueCounters> RoceEngine::counters() const {
@@ -473,6 +494,7 @@ void RoceEngine::sink(size_t q, std::stop_token stop) {
   QueueCounters c;
   uint64_t received = 0;  // every message so far: the next one's sequence number
   std::optional<uint64_t> announced;
+  gpu::StreamAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
 
   while (!stop.stop_requested()) {
     const int k = ibv_poll_cq(qp.cq(), kPollBatch, wc.data());
@@ -487,11 +509,13 @@ void RoceEngine::sink(size_t q, std::stop_token stop) {
       PhaseCount& bucket = c.by_phase[tagged ? tag_phase_index(tag) : index(Phase::drain)];
       ++bucket.packets;
       bucket.bytes += send ? wc[i].byte_len : bytes;
-      if (verify) {
+      if (verify || gpu) {
         // A write lands at its sequence number's slot; a send in its receive's slot.
         const char* slot = send ? qp.rx_slot(wc[i].wr_id) : qp.rx_slot(received);
-        ++(check_pattern(slot, bytes, pattern_seed(qp_seed, message_key(received))) ? c.rdma.verified
-                                                                                    : c.rdma.corrupt);
+        if (verify)
+          ++(check_pattern(slot, bytes, pattern_seed(qp_seed, message_key(received))) ? c.rdma.verified
+                                                                                      : c.rdma.corrupt);
+        if (gpu) copy_into(*gpu, slot, bytes);
       }
       receives.add(wc[i].wr_id);
       ++received;
@@ -511,6 +535,7 @@ void RoceEngine::sink(size_t q, std::stop_token stop) {
     }
     waiter.idle();
   }
+  if (gpu) gpu->finish();
   publish(q, c);
 }
 

@@ -21,6 +21,7 @@
 #include "control/channel.hpp"
 #include "engine/engine_base.hpp"
 #include "engine/engine_factory.hpp"
+#include "gpu/receive_path.hpp"
 #include "sys/fd.hpp"
 #include "transports/roce/device.hpp"
 #include "transports/roce/latency_histogram.hpp"
@@ -31,7 +32,7 @@
 
 namespace spiral::roce {
 
-class RoceEngine final : public EngineBase {
+class RoceEngine final : public EngineBase, public gpu::GpuReporting {
  public:
   RoceEngine(const Cell& cell, Direction direction);
   ~RoceEngine() override { stop(); }
@@ -39,6 +40,7 @@ class RoceEngine final : public EngineBase {
   void open() override;
   void set_phase(Phase phase) override;
   std::vector<QueueCounters> counters() const override;
+  gpu::GpuReport gpu_report() const override { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
 
  private:
   struct Link {
@@ -75,6 +77,10 @@ class RoceEngine final : public EngineBase {
   std::unique_ptr<LatencyHistogram> latency_;  // latency mode, queue pair 0
   RetryCounters retries_;
   std::atomic<uint64_t> retries_at_start_{0}, retries_in_window_{0};
+  // Server with a GPU workload (send, write): each message is copied from its slot into the
+  // queue pair's in-order window (docs/dataplane.md, "GPU workloads").
+  std::unique_ptr<gpu::ReceivePath> gpu_;
+  std::vector<std::unique_ptr<gpu::StreamAssembler>> assemblers_;
 };
 
 }  // namespace spiral::roce

@@ -45,7 +45,7 @@ QueueShape requester_shape(const RdmaOptions& o, uint64_t message_bytes) {
   return s;
 }
 
-QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes) {
+QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes, bool keep_bytes) {
   QueueShape s;
   if (o.mode == Mode::latency) {
     s.rx_slots = 1;
@@ -57,7 +57,7 @@ QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes) {
     }
     return s;
   }
-  const bool verify = o.verify_payload;
+  const bool verify = o.verify_payload || keep_bytes;
   switch (o.verb) {
     case Verb::send:
       s.rx_window = o.rx_depth ? o.rx_depth : auto_rx_depth(message_bytes);

@@ -36,7 +36,9 @@ struct QueueShape {
 };
 
 QueueShape requester_shape(const RdmaOptions& o, uint64_t message_bytes);  // the client
-QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes);  // the server
+// The server. keep_bytes: its messages are read after their completion (a GPU workload copies
+// them out), so each one in flight needs its own slot, as with verify_payload.
+QueueShape responder_shape(const RdmaOptions& o, uint64_t message_bytes, bool keep_bytes = false);
 
 // The requester's window once the responder's receive window is known: never more sends or
 // writes in flight than receives posted (reads need none), and the signal interval to match.

@@ -39,6 +39,15 @@ TEST(Sizing, OperationsShareTwoSlotsUnlessEachIsChecked) {
   EXPECT_EQ(responder_shape(options(RdmaOptions::Verb::send), 4 * KiB).rx_slots, 2u);
 }
 
+TEST(Sizing, AGpuWorkloadKeepsEachReceivedMessageInItsOwnSlot) {
+  // the server copies each message out after its completion: nothing may land on it before
+  QueueShape gpu = responder_shape(options(RdmaOptions::Verb::send), 4 * KiB, /*keep_bytes=*/true);
+  EXPECT_EQ(gpu.rx_slots, 256u);
+  EXPECT_EQ(gpu.rx_window, 256u);
+  QueueShape write = responder_shape(options(RdmaOptions::Verb::write, 0, 16), 64 * KiB, true);
+  EXPECT_EQ(write.rx_slots, 17u);
+}
+
 TEST(Sizing, WriteTargetsKeepOneSpareSlot) {
   QueueShape s = responder_shape(options(RdmaOptions::Verb::write, 0, 16, true), 64 * KiB);
   EXPECT_EQ(s.rx_window, 16u);
