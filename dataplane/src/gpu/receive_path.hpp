@@ -2,7 +2,7 @@
 // The GPU receive path as a transport sees it. A receiver asks for pinned host space, receives
 // into it and says what arrived; the path assembles contiguous device windows from it and runs
 // the workload on each (docs/dataplane.md, "GPU workloads"). Two flavours: in-order streams
-// (TCP, RoCE later) and sequenced datagrams (UDP, raw Ethernet later).
+// (TCP, RoCE) and sequenced datagrams (UDP; raw Ethernet later).
 //
 // Threading: an assembler belongs to one receive thread. Its calls return at once, except the
 // one that hands a window over while max_in_flight windows are still on the GPU (commit(),
