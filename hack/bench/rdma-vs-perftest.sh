@@ -119,13 +119,29 @@ tx_depth_for() { local d=$(((16777216 + $1 - 1) / $1)); ((d < 2)) && d=2; ((d > 
 rx_depth_for() { local d=$((2 * $(tx_depth_for "$1"))); ((d < 4)) && d=4; ((d > 512)) && d=512; echo "${RX_DEPTH:-$d}"; }
 signal_every() { local s=$(($1 / 4)); ((s < 1)) && s=1; ((s > 64)) && s=64; echo $s; }
 
+# retry_count DEV server|client requester|responder: the device's retry counters summed, as
+# spiral-dataplane reads them (transports/roce/retry_counters.cpp), so perftest's runs show theirs.
+retry_count() {
+  local names sum=0 f v
+  if [[ $3 == requester ]]; then
+    names="completer_retry_err rcvd_rnr_err local_ack_timeout_err packet_seq_err implied_nak_seq_err rnr_nak_retry_err"
+  else
+    names="duplicate_request out_of_seq_request out_of_sequence"
+  fi
+  for f in $names; do
+    v=$(side "$2" cat "/sys/class/infiniband/$1/ports/1/hw_counters/$f" 2>/dev/null || echo 0)
+    sum=$((sum + v))
+  done
+  echo $sum
+}
+
 # perftest TOOL ARGS...: server then client, one port each run; PT_LINE is the client's result
 # line (bandwidth: bytes iters peak average msgrate; latency: bytes iters min max typical avg
 # stdev p99 p99.9), retried while perftest cannot calibrate its clock; empty when it never could.
 perftest() {
   local tool=$1 try line
   shift
-  PT_LINE=""
+  PT_LINE="" PT_RETRIES="-"
   for ((try = 1; try <= RETRIES; try++)); do
     PORT=$((PORT + 1))
     side server "$tool" -d "$SERVER_DEV" -x "$SERVER_GID" -p $PORT -F "$@" >"$WORK/pt-server.txt" 2>&1 &
@@ -135,9 +151,12 @@ perftest() {
       echo "perftest $tool did not listen on $PORT: $(tail -n 3 "$WORK/pt-server.txt")" >&2
       continue
     fi
+    local req0 resp0
+    req0=$(retry_count "$CLIENT_DEV" client requester) resp0=$(retry_count "$SERVER_DEV" server responder)
     side client "$tool" -d "$CLIENT_DEV" -x "$CLIENT_GID" -p $PORT -F "$@" "$SERVER_IP" \
       >"$WORK/pt-client.txt" 2>&1 || true
     wait $server 2>/dev/null || true
+    PT_RETRIES="$(($(retry_count "$CLIENT_DEV" client requester) - req0))/$(($(retry_count "$SERVER_DEV" server responder) - resp0))"
     line=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9.]+/ {l = $0} END {print l}' "$WORK/pt-client.txt")
     if [[ -n $line ]] && ! grep -q "Correlation coefficient" "$WORK/pt-client.txt" &&
       awk '{exit !($4 > 0)}' <<<"$line"; then
@@ -184,7 +203,7 @@ echo "# depths per size unless TX_DEPTH/RX_DEPTH: tx = 16 MiB / size in 2..128, 
 echo "# perftest bandwidth from $ITER_FROM B: $ITER_BYTES B worth of iterations (-n) instead of -D"
 echo "# cells: median run (lowest-highest); ratio = spiral median / perftest median"
 echo
-row "test" "size B" "tx/rx" "perftest" "spiral" "ratio" "spiral runs: state, retries (requester/responder)"
+row "test" "size B" "tx/rx" "perftest" "spiral" "ratio" "spiral runs: state, retries (requester/responder); perftest runs: retries"
 row "---" "---:" "---:" "---:" "---:" "---:" "---"
 for verb in $VERBS; do
   for size in $BW_SIZES; do
@@ -198,17 +217,19 @@ for verb in $VERBS; do
     fi
     [[ $verb == send ]] && args+=(-r "$rx")
     [[ $verb == read ]] && args+=(-o 16)
-    pts=() sps=() notes=()
+    pts=() sps=() notes=() ptnotes=()
     for ((rep = 0; rep < REPEATS; rep++)); do
       perftest "ib_${verb}_bw" "${args[@]}" || true
       pts+=("$(awk '{print $4}' <<<"$PT_LINE")")
+      ptnotes+=("$PT_RETRIES")
       spiral --verb "$verb" --payload-bytes "$size" --queue-pairs "$QPS" --tx-depth "$tx" --rx-depth "$rx" \
         --seconds "$SECONDS_BW" --warmup-seconds "$MARGIN"
       sps+=("$(jq -r 'if .state == "Valid" then (.rx_gbps * 1000 | round / 1000) else empty end' <<<"$SP_REC" 2>/dev/null || true)")
       notes+=("$(jq -r '"\(.state)\(if .reason != "" then " (" + .reason + ")" else "" end) \(.rdma.tx_retries)/\(.rdma.rx_retries)"' <<<"$SP_REC" 2>/dev/null || echo "no record")")
     done
     row "${verb} bw Gb/s" "$size" "$tx/$([[ $verb == send ]] && echo "$rx" || echo -)" "$(spread "${pts[@]}")" \
-      "$(spread "${sps[@]}")" "$(ratio "$(median "${sps[@]}")" "$(median "${pts[@]}")")" "$(IFS=,; echo "${notes[*]}")"
+      "$(spread "${sps[@]}")" "$(ratio "$(median "${sps[@]}")" "$(median "${pts[@]}")")" \
+      "$(IFS=,; echo "${notes[*]}"); perftest $(IFS=,; echo "${ptnotes[*]}")"
   done
 done
 for verb in send write; do

@@ -56,9 +56,10 @@ class RcQueuePair {
 // Waits for completions without burning a core when there are none for a while: spins first
 // (on a NIC completions and replies come within microseconds, so a healthy run rarely gets
 // further), then arms the CQ and sleeps on its channel for at most 1 ms, so the worker still
-// notices phase changes and stop requests. Sleeping also lets a CPU-starved host run what the
-// completion waits for (Soft-RoCE does its work in the kernel's deferred work).
-constexpr int64_t kStreamSpinNs = 50'000;       // bandwidth: completions come in bursts
+// notices phase changes and stop requests, and a stalled peer does not cost a core.
+// bandwidth: spin as perftest does. Sleeping after 50 us of no completions cost 64 KiB sends and
+// reads in the Soft-RoCE VM 0.66x and 0.60x perftest, spinning 0.78x and 0.77x (docs/benchmarks/rdma.md).
+constexpr int64_t kStreamSpinNs = 20'000'000;
 constexpr int64_t kPingPongSpinNs = 20'000'000;  // latency: spin as perftest does; sleep only on a stalled peer
 
 class CompletionWaiter {
