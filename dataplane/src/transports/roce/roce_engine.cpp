@@ -27,10 +27,10 @@ using Mode = RdmaOptions::Mode;
 
 constexpr int kPollBatch = 32;        // completions per ibv_poll_cq
 constexpr uint32_t kPostBatch = 32;   // work requests per ibv_post_send / ibv_post_recv chain
-// Sends and writes go out in shorter chains: in the Soft-RoCE VM a 32-long chain of 64 KiB sends
-// bursts 512 packets onto the wire at once, and the RC retransmits after the drops cost 0.78x
-// perftest's bandwidth; chains of 4 reached 0.94x. Reads keep 32 (with 4 they fell to 0.5x).
-// docs/benchmarks/rdma.md has the runs.
+// Sends and writes go out in shorter chains: a 32-long chain of 64 KiB sends bursts 512 packets
+// onto the wire at once, and on Soft-RoCE the drops and 67 ms retransmit timeouts that follow
+// cost more than the doorbells saved (64 KiB sends 0.70x perftest with 32, 1.03x with 4). Reads
+// keep 32: with 4 they fell to 0.5x. docs/benchmarks/rdma.md has the runs.
 constexpr uint32_t kSendChain = 4;
 constexpr int64_t kDrainSlackMs = 5000;       // client: beyond grace_ms, for the last completions
 constexpr int64_t kReplyTimeoutNs = 5'000'000'000;  // latency: a reply later than this is a failure
