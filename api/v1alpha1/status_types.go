@@ -168,7 +168,8 @@ type CellResult struct {
 	// gpu utilisation, mean over repeats.
 	// +optional
 	GPU *GPUBusy `json:"gpu,omitempty"`
-	// latency percentiles (RoCE latency mode).
+	// latency percentiles (RoCE latency mode) over the repeats: the lowest minimum, the median
+	// of the medians, the highest p99 and the highest maximum.
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
 	// message explains an Invalid or Failed state.

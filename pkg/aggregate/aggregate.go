@@ -5,6 +5,7 @@ package aggregate
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
@@ -75,7 +76,7 @@ func Fill(cell *sbv1.CellResult) {
 		}
 		cell.CPU = meanCPU(pick)
 		cell.GPU = meanGPU(pick)
-		cell.Latency = pick[len(pick)-1].Latency
+		cell.Latency = combineLatency(pick)
 	}
 	switch {
 	case invalid > 0:
@@ -97,6 +98,31 @@ func meanCPU(rs []sbv1.RepeatResult) *sbv1.CPUBusy {
 		return nil
 	}
 	return &sbv1.CPUBusy{MasterMilliPercent: int32(Stat(m).Mean), TXMilliPercent: int32(Stat(tx).Mean), RXMilliPercent: int32(Stat(rx).Mean)}
+}
+
+// combineLatency folds the repeats' percentiles so that a gate on the cell sees the worst tail:
+// the fastest minimum, the median of the medians, the highest p99 and maximum.
+func combineLatency(rs []sbv1.RepeatResult) *sbv1.Latency {
+	var out *sbv1.Latency
+	var p50s []int64
+	for _, r := range rs {
+		l := r.Latency
+		if l == nil {
+			continue
+		}
+		if out == nil {
+			out = &sbv1.Latency{MinNanoseconds: l.MinNanoseconds}
+		}
+		out.MinNanoseconds = min(out.MinNanoseconds, l.MinNanoseconds)
+		out.P99Nanoseconds = max(out.P99Nanoseconds, l.P99Nanoseconds)
+		out.MaxNanoseconds = max(out.MaxNanoseconds, l.MaxNanoseconds)
+		p50s = append(p50s, l.P50Nanoseconds)
+	}
+	if out != nil {
+		slices.Sort(p50s)
+		out.P50Nanoseconds = p50s[(len(p50s)-1)/2] // the lower median: a value one repeat measured
+	}
+	return out
 }
 
 func meanGPU(rs []sbv1.RepeatResult) *sbv1.GPUBusy {

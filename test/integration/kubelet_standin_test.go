@@ -27,6 +27,10 @@ type kubeletStandIn struct {
 	fate func(cell, attempt int, role string) *podFate
 	// rxMbps is what a well-ended repeat reports.
 	rxMbps func(cell, repeat int) int64
+	// summary, when set, is the termination message of a well-ended pod instead of summaryJSON.
+	summary func(cell, repeat int, role string) string
+	// clientArgs are the data plane flags of the last client pod it ran.
+	clientArgs []string
 	// clientBeforeReady counts clients created while their server was not Ready.
 	clientBeforeReady int
 }
@@ -87,6 +91,7 @@ func (k *kubeletStandIn) step() {
 			continue // otherwise the server ends after its client
 		}
 		if role == cellpod.RoleClient {
+			k.clientArgs = p.Spec.Containers[0].Args
 			server := byName[cellpod.Name(k.bench, int32(cell), int32(attempt), cellpod.RoleServer)]
 			if server == nil || !isReady(server) {
 				k.clientBeforeReady++
@@ -95,13 +100,19 @@ func (k *kubeletStandIn) step() {
 			if k.rxMbps != nil {
 				mbps = k.rxMbps(cell, repeat)
 			}
+			message := func(role string) string {
+				if k.summary != nil {
+					return k.summary(cell, repeat, role)
+				}
+				return summaryJSON(role, "Valid", mbps)
+			}
 			if f != nil {
 				k.end(p, f.exitCode, f.message)
 			} else {
-				k.end(p, 0, summaryJSON("client", "Valid", mbps))
+				k.end(p, 0, message("client"))
 			}
 			if server != nil {
-				k.end(server, 0, summaryJSON("server", "Valid", mbps))
+				k.end(server, 0, message("server"))
 			}
 		}
 	}
