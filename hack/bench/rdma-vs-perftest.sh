@@ -69,17 +69,10 @@ for tool in ib_send_bw ib_write_bw ib_read_bw ib_send_lat ib_write_lat ibv_devin
 done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 
-descendants() {
-  local child
-  for child in $(pgrep -P "$1"); do
-    descendants "$child"
-    echo "$child"
-  done
-}
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 cleanup() {
-  # shellcheck disable=SC2046 # one PID a word
-  kill $(descendants $$) 2>/dev/null || true
-  wait 2>/dev/null || true
+  kill_descendants
   rm -rf "$WORK"
 }
 trap cleanup EXIT

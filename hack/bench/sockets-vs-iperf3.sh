@@ -30,17 +30,10 @@ WORK=$(mktemp -d)
 for tool in iperf3 jq ip; do command -v $tool >/dev/null || { echo "missing $tool (hack/deps-dataplane.sh)" >&2; exit 1; }; done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 
-# every process this script started, children first (iperf3 runs inside pipeline subshells)
-descendants() {
-  local child
-  for child in $(pgrep -P "$1"); do
-    descendants "$child"
-    echo "$child"
-  done
-}
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 cleanup() {
-  kill $(descendants $$) 2>/dev/null || true
-  wait 2>/dev/null || true
+  kill_descendants
   "$ROOT/hack/netns-wire.sh" down
   rm -rf "$WORK"
 }

@@ -275,6 +275,11 @@ std::optional<uint64_t> RoceEngine::take_fin(Link& link, Millis wait) {
   return (*message)["messages"].get<uint64_t>();
 }
 
+bool RoceEngine::every_announced_arrived(Link& link, std::optional<uint64_t>& announced, uint64_t received) {
+  if (!announced) announced = take_fin(link, Millis(0));
+  return announced && received >= *announced;
+}
+
 void RoceEngine::fail_completion(size_t q, QueueCounters& c, const ibv_wc& first) {
   auto count = [&](const ibv_wc& wc) {
     ++c.rdma.wc_errors[std::min<size_t>(wc.status, kWcStatusSlots - 1)];
@@ -532,12 +537,9 @@ void RoceEngine::sink(size_t q, std::stop_token stop) {
       publish(q, c);
       continue;
     }
-    if (phase() == Phase::drain) {
-      if (!announced) announced = take_fin(link, Millis(0));
-      if (announced && received >= *announced) {
-        c.finished = true;
-        break;
-      }
+    if (phase() == Phase::drain && every_announced_arrived(link, announced, received)) {
+      c.finished = true;
+      break;
     }
     waiter.idle();
   }
@@ -600,12 +602,9 @@ void RoceEngine::echo(size_t q, std::stop_token stop) {
       waiter.progress();
       continue;
     }
-    if (phase() == Phase::drain) {
-      if (!announced) announced = take_fin(link, Millis(0));
-      if (announced && received >= *announced) {
-        c.finished = true;
-        break;
-      }
+    if (phase() == Phase::drain && every_announced_arrived(link, announced, received)) {
+      c.finished = true;
+      break;
     }
     waiter.idle();
   }

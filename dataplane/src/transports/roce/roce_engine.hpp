@@ -64,6 +64,9 @@ class RoceEngine final : public EngineBase, public gpu::GpuReporting {
   void post_initial_receives(RcQueuePair& qp);
   // The client's total, once its "fin" arrived on the queue pair's connection.
   std::optional<uint64_t> take_fin(Link& link, Millis wait);
+  // Server, draining: whether the client's fin arrived (kept in `announced`) and `received`
+  // reached the total it announced.
+  bool every_announced_arrived(Link& link, std::optional<uint64_t>& announced, uint64_t received);
   // Counts a failed completion and those flushed after it, publishes, throws RunFailure.
   [[noreturn]] void fail_completion(size_t q, QueueCounters& c, const ibv_wc& first);
   void describe_to_stderr() const;
