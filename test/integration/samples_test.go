@@ -57,7 +57,7 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"udp-drop-curve":        16, // 2 sizes x 8 targets
 		"raw-sweep":             20, // 5 payloads x 4 batches
 		"raw-queue-scaling":     20, // 4 queue cells x 5 payloads
-		"raw-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
+		"udp-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
 		"roce-sweep":            5,  // 5 message sizes
 		"roce-gemm-batch-sweep": 5,  // 5 workload batches
 	}
