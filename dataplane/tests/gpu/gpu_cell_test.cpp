@@ -14,6 +14,8 @@
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 
+#include "cell_refusal.hpp"
+
 namespace spiral {
 namespace {
 
@@ -25,14 +27,7 @@ json parse_flags(std::vector<const char*> args) {
   return *parse_command_line(static_cast<int>(args.size()), args.data(), out);
 }
 
-std::string refusal(const json& j) {
-  try {
-    parse_cell(j);
-  } catch (const BadInput& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
+using spiral::test_support::refusal;
 
 json server(json extra = json::object()) {
   json j = {{"transport", "udp"}, {"role", "server"}};

@@ -5,6 +5,8 @@
 #include "app/errors.hpp"
 #include "gpu/build.hpp"
 
+#include "cell_refusal.hpp"
+
 namespace spiral {
 namespace {
 
@@ -25,20 +27,9 @@ json contract_cell() {
 }
 
 // The one-line message parse_cell refuses `j` with.
-std::string refusal(const json& j) {
-  try {
-    parse_cell(j);
-  } catch (const BadInput& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
+using spiral::test_support::refusal;
 
-json with(json base, const std::string& key, json value) {
-  base[key] = std::move(value);
-  return base;
-}
-
+using spiral::test_support::with;
 TEST(CellParse, ContractExampleParsesIntoPlainValues) {
   Cell c = parse_cell(contract_cell());
   EXPECT_EQ(c.transport, Transport::tcp);

@@ -12,6 +12,8 @@
 #include "transports/raw/eal_plan.hpp"
 #include "transports/raw/frame.hpp"
 
+#include "cell_refusal.hpp"
+
 namespace spiral {
 namespace {
 
@@ -21,19 +23,8 @@ json raw_cell() {
   return json{{"transport", "raw"}, {"role", "loopback"}, {"tx_port", "net_ring0"}, {"rx_port", "net_ring0"}};
 }
 
-json with(json base, const std::string& key, json value) {
-  base[key] = std::move(value);
-  return base;
-}
-
-std::string refusal(const json& j) {
-  try {
-    parse_cell(j);
-  } catch (const BadInput& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
+using spiral::test_support::with;
+using spiral::test_support::refusal;
 
 #ifdef SPIRAL_HAVE_DPDK
 #define REQUIRE_DPDK_BUILD()

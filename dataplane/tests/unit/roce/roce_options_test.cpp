@@ -8,6 +8,8 @@
 #include "config/cell_parse.hpp"
 #include "transports/roce/roce_build.hpp"
 
+#include "cell_refusal.hpp"
+
 namespace spiral {
 namespace {
 
@@ -15,19 +17,8 @@ using nlohmann::json;
 
 json roce_cell() { return {{"transport", "roce"}, {"role", "client"}}; }
 
-json with(json base, const std::string& key, json value) {
-  base[key] = std::move(value);
-  return base;
-}
-
-std::string refusal(const json& j) {
-  try {
-    parse_cell(j);
-  } catch (const BadInput& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
+using spiral::test_support::with;
+using spiral::test_support::refusal;
 
 class RoceOptions : public ::testing::Test {
  protected:
