@@ -98,21 +98,19 @@ std::set<std::string> every_key() {
 
 // Rules that involve more than one key.
 void check_combinations(const Cell& c, const ObjectReader& r) {
-  const bool udp = c.transport == Transport::udp;
   refuse_foreign_keys(c, r);
   if (c.transport == Transport::raw) {
     check_raw(c, r);
     return;
   }
-  if (c.transport == Transport::roce) {
-    // its own rules ran in parse_rdma_options; the ports and core lists below apply to it too
-  } else if (udp) {
+  // roce's own rules ran in parse_rdma_options; the ports and core lists below apply to it too
+  if (c.transport == Transport::udp) {
     if (c.payload_bytes < udp::kHeaderBytes || c.payload_bytes > kMaxUdpPayload)
       refuse_key("payload_bytes", "must be in " + std::to_string(udp::kHeaderBytes) + ".." +
                                 std::to_string(kMaxUdpPayload) + " for udp (the datagram header takes " +
                                 std::to_string(udp::kHeaderBytes) + "), got " + std::to_string(c.payload_bytes));
     if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
-  } else {
+  } else if (c.transport == Transport::tcp) {
     if (c.payload_bytes > kMaxTcpMessage)
       refuse_key("payload_bytes", "must be at most " + std::to_string(kMaxTcpMessage) + " for tcp");
     if (c.target_mbps != 0) refuse_key("target_mbps", "pacing applies to udp only; use 0 for tcp");

@@ -27,7 +27,7 @@ json parse_flags(std::vector<const char*> args) {
   return *parse_command_line(static_cast<int>(args.size()), args.data(), out);
 }
 
-using spiral::test_support::refusal;
+using spiral::testing::refusal;
 
 json server(json extra = json::object()) {
   json j = {{"transport", "udp"}, {"role", "server"}};

@@ -7,7 +7,7 @@
 #include "app/errors.hpp"
 #include "config/cell_parse.hpp"
 
-namespace spiral::test_support {
+namespace spiral::testing {
 
 inline nlohmann::json with(nlohmann::json base, const std::string& key, nlohmann::json value) {
   base[key] = std::move(value);
@@ -23,4 +23,4 @@ inline std::string refusal(const nlohmann::json& j) {
   return "(accepted)";
 }
 
-}  // namespace spiral::test_support
+}  // namespace spiral::testing

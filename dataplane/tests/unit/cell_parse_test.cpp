@@ -27,9 +27,9 @@ json contract_cell() {
 }
 
 // The one-line message parse_cell refuses `j` with.
-using spiral::test_support::refusal;
+using spiral::testing::refusal;
 
-using spiral::test_support::with;
+using spiral::testing::with;
 TEST(CellParse, ContractExampleParsesIntoPlainValues) {
   Cell c = parse_cell(contract_cell());
   EXPECT_EQ(c.transport, Transport::tcp);

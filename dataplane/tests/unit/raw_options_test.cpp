@@ -23,8 +23,8 @@ json raw_cell() {
   return json{{"transport", "raw"}, {"role", "loopback"}, {"tx_port", "net_ring0"}, {"rx_port", "net_ring0"}};
 }
 
-using spiral::test_support::with;
-using spiral::test_support::refusal;
+using spiral::testing::with;
+using spiral::testing::refusal;
 
 #ifdef SPIRAL_HAVE_DPDK
 #define REQUIRE_DPDK_BUILD()

@@ -15,6 +15,17 @@ inline Cell udp_cell(uint32_t pairs = 1) {
   return c;
 }
 
+inline Cell roce_cell(RdmaOptions::Verb verb, uint32_t queue_pairs = 1) {
+  Cell c;
+  c.transport = Transport::roce;
+  c.role = Role::client;
+  c.pairs = queue_pairs;
+  c.payload_bytes = 65536;
+  c.batch = 1;
+  c.rdma.verb = verb;
+  return c;
+}
+
 inline Cell tcp_cell(uint32_t pairs = 1) {
   Cell c;
   c.transport = Transport::tcp;

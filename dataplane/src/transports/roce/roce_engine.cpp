@@ -86,6 +86,18 @@ void post_send_chain(RcQueuePair& qp, ibv_send_wr* first) {
     throw RunFailure(errno_message("roce: ibv_post_send on queue pair " + std::to_string(qp.index()), err));
 }
 
+// The work request a latency side reuses for every message: its slot 0 to the peer's slot 0
+// (one message in flight, so one slot each way).
+ibv_send_wr slot0_request(ibv_sge& sge, ibv_wr_opcode opcode, const PeerInfo& peer) {
+  ibv_send_wr wr{};
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.opcode = opcode;
+  wr.wr.rdma.remote_addr = peer.addr;
+  wr.wr.rdma.rkey = peer.rkey;
+  return wr;
+}
+
 // One message into the in-order GPU window: a CPU copy from the registered slot into pinned
 // staging, split where a window ends.
 void copy_into(gpu::StreamAssembler& gpu, const char* data, size_t bytes) {
@@ -425,12 +437,8 @@ void RoceEngine::ping(size_t q, std::stop_token stop) {
   CompletionWaiter waiter(qp, kPingPongSpinNs);
   std::array<ibv_wc, kPollBatch> wc;
   ibv_sge sge{reinterpret_cast<uintptr_t>(qp.tx_slot(0)), bytes, qp.lkey()};
-  ibv_send_wr wr{};
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.opcode = read ? IBV_WR_RDMA_READ : verb == Verb::write ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_SEND_WITH_IMM;
-  wr.wr.rdma.remote_addr = peer.addr;  // slot 0: one message at a time
-  wr.wr.rdma.rkey = peer.rkey;
+  ibv_send_wr wr = slot0_request(
+      sge, read ? IBV_WR_RDMA_READ : verb == Verb::write ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_SEND_WITH_IMM, peer);
   QueueCounters c;
   uint64_t seq = 0;
 
@@ -560,12 +568,7 @@ void RoceEngine::echo(size_t q, std::stop_token stop) {
   CompletionWaiter waiter(qp, kPingPongSpinNs);
   std::array<ibv_wc, kPollBatch> wc;
   ibv_sge sge{reinterpret_cast<uintptr_t>(qp.tx_slot(0)), bytes, qp.lkey()};
-  ibv_send_wr wr{};
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.opcode = send ? IBV_WR_SEND_WITH_IMM : IBV_WR_RDMA_WRITE_WITH_IMM;
-  wr.wr.rdma.remote_addr = peer.addr;
-  wr.wr.rdma.rkey = peer.rkey;
+  ibv_send_wr wr = slot0_request(sge, send ? IBV_WR_SEND_WITH_IMM : IBV_WR_RDMA_WRITE_WITH_IMM, peer);
   QueueCounters c;
   uint64_t received = 0;
   std::optional<uint64_t> announced;

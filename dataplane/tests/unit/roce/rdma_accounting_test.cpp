@@ -15,17 +15,6 @@ namespace {
 
 using namespace spiral::testing;
 
-Cell roce_cell(RdmaOptions::Verb verb, uint32_t queue_pairs = 1) {
-  Cell c;
-  c.transport = Transport::roce;
-  c.role = Role::client;
-  c.pairs = queue_pairs;
-  c.payload_bytes = 65536;
-  c.batch = 1;
-  c.rdma.verb = verb;
-  return c;
-}
-
 // A queue that posted (client) or completed (server) these messages per phase.
 QueueCounters messages(uint64_t warmup, uint64_t measured, uint64_t drain, bool finished = true,
                        uint32_t bytes = 65536) {

@@ -17,8 +17,8 @@ using nlohmann::json;
 
 json roce_cell() { return {{"transport", "roce"}, {"role", "client"}}; }
 
-using spiral::test_support::with;
-using spiral::test_support::refusal;
+using spiral::testing::with;
+using spiral::testing::refusal;
 
 class RoceOptions : public ::testing::Test {
  protected:
