@@ -34,8 +34,9 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config
 	$(CONTROLLER_GEN) rbac:roleName=spiralbench-manager crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
+generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods and the data plane's limits header (api/limits/limits.json).
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+	go run ./hack/gen-limits > dataplane/generated/spiral/limits.hpp
 
 .PHONY: api-docs
 api-docs: manifests ## Render docs/api-reference.md from the CRD.

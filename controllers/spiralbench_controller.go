@@ -78,8 +78,11 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	if sb.DeletionTimestamp != nil {
 		return ctrl.Result{}, r.finalize(ctx, &sb)
 	}
+	// Patches, not updates, for the finalizer: an update would send the spec back as Go reads it,
+	// without the explicit zero values a user wrote, and the immutability rule would see a change.
+	unfinalized := sb.DeepCopy()
 	if controllerutil.AddFinalizer(&sb, finalizer) {
-		if err := r.Update(ctx, &sb); err != nil {
+		if err := r.Patch(ctx, &sb, client.MergeFromWithOptions(unfinalized, client.MergeFromWithOptimisticLock{})); err != nil {
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
@@ -165,6 +168,9 @@ func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Ce
 	msg := fmt.Sprintf("planned %d cells x %d repeats; headline cell %d: %s", total, max(sb.Spec.Run.Repeats, 1), headline.Index, describe(sb.Spec.Transport, headline.CellParameters))
 	if setCondition(sb, sbv1.ConditionAccepted, metav1.ConditionTrue, sbv1.ReasonPlanned, msg) {
 		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonPlanned, "Plan", "%s", msg)
+		if shared := sharedCores(&sb.Spec); shared != "" {
+			r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, ReasonCoresShared, "Plan", "%s", shared)
+		}
 	}
 	sb.Status.Cells.Total = total
 	updateCounts(sb)
@@ -195,8 +201,9 @@ func (r *SpiralBenchReconciler) finalize(ctx context.Context, sb *sbv1.SpiralBen
 	if err := r.releaseAllHeld(ctx, sb); err != nil {
 		return err
 	}
+	held := sb.DeepCopy()
 	controllerutil.RemoveFinalizer(sb, finalizer)
-	return client.IgnoreNotFound(r.Update(ctx, sb))
+	return client.IgnoreNotFound(r.Patch(ctx, sb, client.MergeFromWithOptions(held, client.MergeFromWithOptimisticLock{})))
 }
 
 // deletionStarted wakes the reconciler when a bench is being deleted, to run its finalizer.
