@@ -52,6 +52,9 @@ type SpiralBenchReconciler struct {
 	PullPolicy corev1.PullPolicy
 	// DefaultBucket receives the results of benches without spec.results, when set.
 	DefaultBucket BucketDefaults
+	// AllowedEndpoints are the only spec.results endpoints uploaded to (scheme://host[:port]);
+	// empty allows any. The default bucket's endpoint is the operator's own and always allowed.
+	AllowedEndpoints []string
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration
@@ -62,7 +65,10 @@ type SpiralBenchReconciler struct {
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;create;delete;deletecollection
 // +kubebuilder:rbac:groups="",resources=nodes,verbs=get;list;watch
-// +kubebuilder:rbac:groups="",resources=secrets;configmaps,verbs=get
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
+// Secrets are read per namespace, through Roles the chart creates (credentials.namespaces);
+// this marker is the one for the manager's own namespace (the default bucket's Secret).
+// +kubebuilder:rbac:groups="",namespace=spiralbench-system,resources=secrets,verbs=get
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 

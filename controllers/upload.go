@@ -3,9 +3,11 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -20,6 +22,11 @@ const (
 	minUploadRetry = 5 * time.Second
 	maxUploadRetry = 60 * time.Second
 )
+
+// LabelCredentials must be "true" on a Secret before a bench's spec.results may use it: the
+// Secret's owner opts it in, so that creating a bench is not enough to have the operator sign
+// requests with any Secret the operator may read in that namespace.
+const LabelCredentials = "spiralbench.io/credentials"
 
 // BucketDefaults is the operator-wide bucket (Helm values bucket.*) for benches that name
 // none; its credentials Secret lives in the manager's namespace.
@@ -65,9 +72,23 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 }
 
 func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
+	ownBucket := sb.Spec.Results == nil
+	// Checked before the Secret is read, so a refused endpoint never sees a signed request.
+	if !ownBucket && !bucket.EndpointAllowed(spec.Endpoint, r.AllowedEndpoints) {
+		return nil, fmt.Errorf("results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
+			spec.Endpoint, strings.Join(r.AllowedEndpoints, ", "))
+	}
+	name := spec.CredentialsSecretRef.Name
 	var secret corev1.Secret
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
-		return nil, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: name}, &secret); err != nil {
+		if apierrors.IsForbidden(err) {
+			return nil, fmt.Errorf("the operator may not read Secrets in namespace %s: add it to the Helm value credentials.namespaces (a Role per namespace)", secretNS)
+		}
+		return nil, fmt.Errorf("read credentials Secret %s: %w", name, err)
+	}
+	if !ownBucket && secret.Labels[LabelCredentials] != "true" {
+		return nil, fmt.Errorf("credentials Secret %s is not labelled %s=true: its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
+			name, LabelCredentials, name, LabelCredentials)
 	}
 	t := bucket.Target{
 		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
@@ -75,7 +96,7 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", name)
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap
