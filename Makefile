@@ -70,8 +70,25 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
 .PHONY: test-go
-test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd, then a short fuzz run.
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
+	$(MAKE) fuzz-short
+
+# Go fuzz targets over what pods write (termination messages) and the rules judging it:
+# package and function. hack/bench/fuzz.sh runs them long.
+FUZZ_TARGETS := pkg/summary:FuzzParseAndMerge pkg/acceptance:FuzzJudge pkg/acceptance:FuzzCompareBaseline
+FUZZ_TIME    ?= 5s
+
+.PHONY: fuzz-short fuzz-targets
+fuzz-short: ## Each Go fuzz target for FUZZ_TIME (5s); a crasher lands in testdata/fuzz and fails the run.
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t%%:*} $${t##*:} for $(FUZZ_TIME)"; \
+	  go test ./$${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZ_TIME) >/dev/null || \
+	    { go test ./$${t%%:*} -run "^$${t##*:}$$"; exit 1; }; \
+	done
+
+fuzz-targets:
+	@for t in $(FUZZ_TARGETS); do echo "$${t%%:*} $${t##*:}"; done
 
 .PHONY: test-e2e
 test-e2e: dataplane helm ## End to end on a real local cluster with the operator installed by Helm and a real S3 server.

@@ -85,8 +85,8 @@ for name, want in (("defaults", {"spiralbench-system"}), ("custom", {"spiralbenc
     bindings = {o["metadata"]["namespace"] for o in all_objs(name) if o["kind"] == "RoleBinding" and o["metadata"]["name"] == "sb-manager-credentials"}
     check(set(roles) == want and bindings == want, f"{name}: Secrets Role and RoleBinding in {sorted(want)}, got {sorted(roles)}")
     check(all(r["rules"] == secret_rules for r in roles.values()), f"{name}: Secrets Role rules == config/rbac/role.yaml's Role")
-check("--allowed-results-endpoints=https://s3.example.com,http://10.0.0.5:7070" in cc["args"], "results.allowedEndpoints reaches the manager's flags")
-check(not any(a.startswith("--allowed-results-endpoints") for a in dc["args"]), "no allow-list flag by default")
+check(env(cc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "https://s3.example.com,http://10.0.0.5:7070", "results.allowedEndpoints reaches the manager's environment")
+check(env(dc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "", "no allow-list by default")
 print(f"chart test: {passed} passed, {len(failed)} failed")
 sys.exit(1 if failed else 0)
 PY

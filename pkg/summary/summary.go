@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -75,6 +76,12 @@ func Parse(msg string) (Summary, error) {
 	}
 	if s.TXBytes < 0 || s.RXBytes < 0 || s.TXPackets < 0 || s.RXPackets < 0 || s.Drops < 0 {
 		return s, fmt.Errorf("summary has negative counters: %q", clip(msg, 200))
+	}
+	// Busy figures land in int32 status fields; -1 means not measured. Anything else would wrap.
+	for _, v := range []int64{s.CPUMasterMPct, s.CPUTXMPct, s.CPURXMPct, s.GPUSMMPct, s.GPUMemMPct} {
+		if v < -1 || v > math.MaxInt32 {
+			return s, fmt.Errorf("summary has a CPU or GPU busy figure out of range (%d): %q", v, clip(msg, 200))
+		}
 	}
 	return s, nil
 }
