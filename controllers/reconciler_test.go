@@ -122,4 +122,3 @@ func cell0(sb *sbv1.SpiralBench) sbv1.CellResult {
 	}
 	return sbv1.CellResult{}
 }
-
