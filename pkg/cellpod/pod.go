@@ -44,7 +44,7 @@ const (
 )
 
 // StartupAllowanceSeconds is added to warm-up + measured seconds for the default cell
-// deadline: image start, server readiness, connection set-up and the server's grace period.
+// deadline: image start, rank 0 readiness, connection set-up and rank 0's grace period.
 const StartupAllowanceSeconds = 60
 
 // Input is what a cell pod is made from.
@@ -64,7 +64,7 @@ type Input struct {
 	PullPolicy corev1.PullPolicy
 }
 
-// Name is the deterministic pod name of a role: a restarted controller finds its pods by it.
+// Name is the deterministic pod name of a rank (by its name): a restarted controller finds its pods by it.
 func Name(bench string, cell, attempt int32, role string) string {
 	return fmt.Sprintf("%s-c%d-a%d-%s", bench, cell, attempt, role)
 }
