@@ -18,3 +18,14 @@ func TestParseRefusesBusyFiguresThatWouldWrap(t *testing.T) {
 		t.Errorf("the int32 maximum and -1 (not measured) must parse: %v", err)
 	}
 }
+
+// Found by FuzzParseAndMerge once Merge summed N ranks (seed "two receivers"): two ranks'
+// rx_bytes near 2^63 summed into a negative number.
+func TestParseRefusesFiguresWhoseSumsCouldWrap(t *testing.T) {
+	if _, err := Parse(`{"v":1,"state":"Valid","rx_bytes":6000000000000000000}`); err == nil {
+		t.Error("a counter beyond 2^53 must be refused")
+	}
+	if _, err := Parse(`{"v":1,"state":"Valid","rx_bytes":9007199254740992}`); err != nil {
+		t.Errorf("2^53 itself must parse: %v", err)
+	}
+}
