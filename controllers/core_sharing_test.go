@@ -10,7 +10,9 @@ import (
 )
 
 func TestSharedCoresNamesEachCoreWithMoreThanOneBusyThread(t *testing.T) {
-	cm := func(master *int32, pollers ...int32) *sbv1.CoreMap { return &sbv1.CoreMap{Master: master, Pollers: pollers} }
+	cm := func(master *int32, pollers ...int32) *sbv1.CoreMap {
+		return &sbv1.CoreMap{Master: master, Pollers: pollers}
+	}
 	for _, c := range []struct {
 		name   string
 		topo   sbv1.TopologySpec
