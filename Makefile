@@ -71,6 +71,7 @@ test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go u
 
 .PHONY: test-go
 test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd, then a short fuzz run.
+	hack/s3-server.sh build # pkg/bucket uploads to the project's own S3 server (versitygw)
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
 	$(MAKE) fuzz-short
 
