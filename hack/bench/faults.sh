@@ -33,6 +33,32 @@ cleanup() {
 }
 trap cleanup EXIT
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+# One row of the table from a bench's JSON (stdin); args: scenario bench seconds overlaps.
+cat >"$TMP/row.py" <<'PY'
+import json, sys
+scenario, bench, secs, overlaps = sys.argv[1:]
+raw = sys.stdin.read()
+if not raw.strip():
+    print(f"{scenario:15} {bench:5} gone (deleted)  overlaps {overlaps}  {secs}s")
+    sys.exit()
+sb = json.loads(raw)
+st = sb.get("status", {})
+total = st.get("cells", {}).get("total", 0)
+results = st.get("cellResults", [])
+repeats = sb["spec"]["run"]["repeats"]
+lost = total - len(results) if st.get("phase") in ("Completed", "Failed") else "-"
+twice = 0
+for c in results:
+    rr = c.get("repeatResults", [])
+    twice += max(0, len(rr) - repeats) + len(rr) - len({r["repeat"] for r in rr})
+attempts = sum(c.get("attempts", 0) for c in results)
+up = [c["status"] for c in st.get("conditions", []) if c["type"] == "ResultsUploaded"]
+print(f"{scenario:15} {bench:5} {st.get('phase', ''):9} cells {total} results {len(results)} lost {lost} "
+      f"twice {twice} attempts {attempts} uploaded {up[0] if up else '-'} overlaps {overlaps} {secs}s")
+for c in results:
+    if c["state"] != "Valid":
+        print(f"{'':22} cell {c['index']} {c['state']}: {c.get('message', '')[:90]}")
+PY
 
 # bench NAME [SERVER_SIDE_YAML] [IMAGE]: a 3-cell TCP bench, results to the default bucket.
 bench() {
@@ -87,24 +113,7 @@ row() {
   local overlaps
   overlaps=$(awk 'NF > 1' "$TMP/samples" | wc -l)
   for b in "$@"; do
-    sb "$b" | python3 -c '
-import json, sys
-scenario, bench, secs, overlaps = sys.argv[1:]
-raw = sys.stdin.read()
-if not raw.strip():
-    print(f"{scenario:15} {bench:10} bench gone (deleted)  overlaps {overlaps}  {secs}s"); sys.exit()
-sb = json.loads(raw); st = sb.get("status", {})
-total = st.get("cells", {}).get("total", 0); results = st.get("cellResults", [])
-repeats = sb["spec"]["run"]["repeats"]
-lost = total - len(results) if st.get("phase") in ("Completed", "Failed") else "-"
-twice = sum(max(0, len(c.get("repeatResults", [])) - repeats) + len(c.get("repeatResults", [])) - len({r["repeat"] for r in c.get("repeatResults", [])}) for c in results)
-failed = [f"cell {c[\"index\"]}: {c.get(\"message\", \"\")[:70]}" for c in results if c["state"] != "Valid"]
-attempts = sum(c.get("attempts", 0) for c in results)
-up = [c for c in st.get("conditions", []) if c["type"] == "ResultsUploaded"]
-up = up[0]["status"] if up else "-"
-print(f"{scenario:15} {bench:10} {st.get(\"phase\", \"\"):9} cells {total} results {len(results)} lost {lost} twice {twice} attempts {attempts} uploaded {up} overlaps {overlaps} {secs}s")
-for f in failed: print(f"{\"\":26} failed {f}")
-' "$scenario" "$b" "$((SECONDS - start))" "$overlaps"
+    sb "$b" | python3 "$TMP/row.py" "$scenario" "$b" "$((SECONDS - start))" "$overlaps"
   done
 }
 
