@@ -70,7 +70,7 @@ spec:
   transport: TCP
   ${3:+image: $3}
   matrix: {payloadBytes: [1000, 4000, 8000], pairs: [1]}
-  run: {seconds: 3, warmupSeconds: 0, repeats: 1, retriesPerCell: 1, cellDeadlineSeconds: 60}
+  run: {seconds: 3, warmupSeconds: 0, repeats: 1, retriesPerCell: 1, cellDeadlineSeconds: 20}
   topology: {server: {${2:-}}}
 YAML
 }
