@@ -11,7 +11,7 @@
 #
 # Scenarios: before-ready mid-measure drain manager-cell manager-upload bucket-down
 #            bench-deleted race2 race3 port-in-use never-ready
-set -euo pipefail
+set -Eeuo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=hack/bench/lib.sh
 source "$ROOT/hack/bench/lib.sh"
@@ -32,6 +32,7 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
+trap 'echo "faults.sh: line $LINENO: $BASH_COMMAND failed" >&2' ERR
 kubectl create namespace "$NS" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
 # One row of the table from a bench's JSON (stdin); args: scenario bench seconds overlaps.
 cat >"$TMP/row.py" <<'PY'
@@ -80,6 +81,7 @@ until_true() {
   local end=$((SECONDS + $1)); shift
   until "$@"; do ((SECONDS < end)) || return 1; sleep 0.2; done
 }
+finished_or_gone() { local j; j=$(sb "$1"); [[ -z $j || $(jq -r '.status.phase // ""' <<<"$j") =~ ^(Completed|Failed)$ ]]; }
 phase_is() { [[ $(sb "$1" | jq -r '.status.phase // ""') =~ ^($2)$ ]]; }
 active_cell_is() { [[ $(sb "$1" | jq -r '.status.activeAttempt.cellIndex // -1') == "$2" ]]; }
 # pod_ready BENCH CELL ROLE: the attempt's pod of ROLE exists (ready=any) or is Ready (ready=1).
@@ -105,9 +107,10 @@ sampler() {
 row() {
   local scenario=$1 start=$2; shift 2
   local b
-  for b in "$@"; do until_true 300 phase_is "$b" 'Completed|Failed' || [[ -z $(sb "$b") ]] || true; done
+  for b in "$@"; do until_true 300 finished_or_gone "$b" || true; done
   # Results are uploaded after completion: give the upload (and a restarted manager) a moment.
   for b in "$@"; do
+    [[ -n $(sb "$b") ]] || continue
     until_true 120 bash -c "kubectl -n $NS get sb $b -o json 2>/dev/null | jq -e '[.status.conditions[]? | select(.type==\"ResultsUploaded\" and .status==\"True\")] | length == 1' >/dev/null" || true
   done
   local overlaps
@@ -137,9 +140,11 @@ run_scenario() {
       row "$s" "$start" bd ;;
     bench-deleted) # the bench is deleted mid-run: its pods and lease must go
       bench del; until_true 120 active_cell_is del 1; kubectl -n "$NS" delete spiralbench del --wait=true --timeout=60s >/dev/null
-      local left; left=$(kubectl -n "$NS" get pods -l spiralbench.io/bench=del -o name | wc -l)
+      local deleted=$((SECONDS - start))
+      # Pods go through termination: time until none is left at all.
+      until_true 120 bash -c "[[ -z \$(kubectl -n $NS get pods -l spiralbench.io/bench=del -o name) ]]" || true
       local leases; leases=$(kubectl -n spiralbench-system get leases -o json | jq "[.items[] | select((.spec.holderIdentity // \"\") | startswith(\"$NS/del\"))] | length")
-      echo "$s      del        deleted in $((SECONDS - start))s; pods left $left, leases held $leases"
+      echo "$s   del   deleted after ${deleted}s; pods left $(kubectl -n "$NS" get pods -l spiralbench.io/bench=del -o name | wc -l) at $((SECONDS - start))s, leases held $leases"
       row "$s" "$start" del ;;
     race2) bench r2a; bench r2b; row "$s" "$start" r2a r2b ;;
     race3) bench r3a; bench r3b; bench r3c; row "$s" "$start" r3a r3b r3c ;;
