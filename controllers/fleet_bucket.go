@@ -178,4 +178,3 @@ func (r *FleetReconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) 
 		fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, strings.TrimPrefix(uris[0], "s3://"+b.target.Bucket+"/")))
 	return 0
 }
-

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
@@ -31,6 +32,9 @@ const (
 
 // podNodeIndex indexes pods by spec.nodeName, for idle detection from the cache.
 const podNodeIndex = "spec.nodeName"
+
+// conflictRetry is how soon a step whose status write lost a race runs again.
+const conflictRetry = 20 * time.Millisecond
 
 // fleetRetry is how often a fleet with pending (busy, waiting) nodes looks again.
 const fleetRetry = 5 * time.Second
@@ -83,6 +87,9 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		// The optimistic lock keeps two steps from deciding on the same stale status (for
 		// example launching past maxParallel): the loser retries on fresh data.
 		if err := r.Status().Patch(ctx, &f, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			if apierrors.IsConflict(err) {
+				return ctrl.Result{RequeueAfter: conflictRetry}, nil // a newer status exists: step again on it
+			}
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
@@ -113,7 +120,7 @@ func (r *FleetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return !equality.Semantic.DeepEqual(o.Labels, n.Labels) || !equality.Semantic.DeepEqual(o.Spec.Taints, n.Spec.Taints)
 	}}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Owns(&sbv1.SpiralBench{}, builder.WithPredicates(benchPhase)).
 		Watches(&corev1.Node{}, handler.EnqueueRequestsFromMapFunc(r.fleetsOfNode), builder.WithPredicates(nodeChange)).
 		Named("spiralbenchfleet").

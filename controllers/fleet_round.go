@@ -28,6 +28,10 @@ func (r *FleetReconciler) rounds(ctx context.Context, v *fleetView) (time.Durati
 	now := r.now()
 	var wait time.Duration
 	due := f.Status.Round == 0 && f.Spec.Schedule == ""
+	if req := f.Annotations[sbv1.AnnotationRoundRequest]; req != "" && req != f.Status.RoundRequest {
+		f.Status.RoundRequest = shorten(req, 63)
+		due = true
+	}
 	if f.Spec.Schedule != "" {
 		sched, err := cron.ParseStandard(f.Spec.Schedule)
 		if err != nil {
@@ -41,10 +45,12 @@ func (r *FleetReconciler) rounds(ctx context.Context, v *fleetView) (time.Durati
 		}
 		next := sched.Next(from)
 		f.Status.NextRoundTime = &metav1.Time{Time: next}
-		if !now.Before(next) {
+		switch {
+		case due: // requested: the schedule goes on from this round
+		case !now.Before(next):
 			due = true
 			f.Status.NextRoundTime = &metav1.Time{Time: sched.Next(now)}
-		} else {
+		default:
 			wait = next.Sub(now)
 			setFleetCondition(f, sbv1.FleetConditionRoundRunning, metav1.ConditionFalse, sbv1.ReasonAwaitingSchedule,
 				"next round at "+next.UTC().Format(time.RFC3339))

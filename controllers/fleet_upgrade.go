@@ -57,6 +57,9 @@ func (r *FleetReconciler) gate(ctx context.Context, v *fleetView) ([]gateLaunch,
 		case fleet.GateTaint:
 			id := strconv.FormatInt(r.now().UnixNano(), 10)
 			if err := r.patchNode(ctx, name, func(n *corev1.Node) {
+				if v, _ := gated(n); v == fleet.GatePending {
+					return // a stale cache asked twice: keep the first gate id
+				}
 				setTaint(n, taintUpgradeGate, fleet.GatePending)
 				if n.Annotations == nil {
 					n.Annotations = map[string]string{}

@@ -424,10 +424,19 @@ type SpiralBenchFleetStatus struct {
 	// +kubebuilder:validation:MaxItems=10000
 	// +optional
 	Nodes []FleetNode `json:"nodes,omitempty"`
+	// roundRequest is the last value of the annotation spiralbench.io/round-request that
+	// started a round; setting the annotation to a new value starts one now.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	RoundRequest string `json:"roundRequest,omitempty"`
 	// summary locates the last round's fleet summary (CSV and JSON) in the bucket.
 	// +optional
 	Summary *Artifacts `json:"summary,omitempty"`
 }
+
+// AnnotationRoundRequest on a fleet starts a round at once (when none runs) each time its
+// value changes: `kubectl annotate sbf pool spiralbench.io/round-request=$(date +%s) --overwrite`.
+const AnnotationRoundRequest = "spiralbench.io/round-request"
 
 // SpiralBenchFleet qualifies a pool of nodes: it stamps out the SpiralBenches it owns, one
 // per node (or node pair), and turns their results into node verdicts.
