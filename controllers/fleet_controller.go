@@ -81,9 +81,9 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, nil // the garbage collector removes the owned benches
 	}
 	before := f.DeepCopy()
-	wait, stepErr := r.step(ctx, &f)
+	wait, creates, stepErr := r.step(ctx, &f)
 	f.Status.ObservedGeneration = f.Generation
-	if !equality.Semantic.DeepEqual(before.Status, f.Status) {
+	if !equality.Semantic.DeepEqual(before.Status, f.Status) || len(creates) > 0 {
 		// The optimistic lock keeps two steps from deciding on the same stale status (for
 		// example launching past maxParallel): the loser retries on fresh data.
 		if err := r.Status().Patch(ctx, &f, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
@@ -92,6 +92,9 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			}
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
+	}
+	if stepErr == nil {
+		stepErr = r.createBenches(ctx, &f, creates)
 	}
 	if stepErr != nil {
 		return ctrl.Result{}, stepErr

@@ -227,17 +227,33 @@ func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, r
 	if err := controllerutil.SetControllerReference(f, sb, r.Scheme()); err != nil {
 		return err
 	}
-	if err := r.Create(ctx, sb); err != nil && !apierrors.IsAlreadyExists(err) {
-		r.event(f, true, "CreateFailed", "create SpiralBench %s: %v", sb.Name, err)
-		return err
-	}
+	// Created only after the status saying so is written (see Reconcile): a step that acted
+	// on a stale status loses the write and creates nothing, so maxParallel holds.
+	v.toCreate = append(v.toCreate, sb)
 	for _, n := range nodes {
 		v.busyNodes[n] = true
 	}
-	key := benchKey(kind, subject)
-	if kind == fleet.KindUpgrade {
-		key += "/" + round
+	switch kind {
+	case fleet.KindUpgrade:
+		v.rows[nodes[0]].Upgrade = sbv1.GateBenching
+	case fleet.KindIsolate:
+		row := v.rows[nodes[0]]
+		row.Verdict, row.Bench = sbv1.NodeRunning, sb.Name
+	default:
+		for _, n := range nodes {
+			v.rows[n].Verdict, v.rows[n].Bench, v.rows[n].Reason = sbv1.NodeRunning, sb.Name, ""
+		}
 	}
-	v.benches[key] = sb
+	return nil
+}
+
+// createBenches creates what the last step decided, once its status is written.
+func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, benches []*sbv1.SpiralBench) error {
+	for _, sb := range benches {
+		if err := r.Create(ctx, sb); err != nil && !apierrors.IsAlreadyExists(err) {
+			r.event(f, true, "CreateFailed", "create SpiralBench %s: %v", sb.Name, err)
+			return err
+		}
+	}
 	return nil
 }

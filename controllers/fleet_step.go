@@ -14,15 +14,22 @@ import (
 )
 
 // step is one move of a fleet: the pool, the upgrade gate, rounds, verdicts, new benches.
-func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, error) {
+func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, []*sbv1.SpiralBench, error) {
 	v, err := r.view(ctx, f)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	wait, err := r.stepView(ctx, v)
+	return wait, v.toCreate, err
+}
+
+func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Duration, error) {
+	f := v.f
 	r.nodeWritesCondition(f)
 	active := meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
 	v.syncPool(active)
 	var gateLaunches []gateLaunch
+	var err error
 	if f.Spec.UpgradeGate != nil && r.NodeWrites {
 		if gateLaunches, err = r.gate(ctx, v); err != nil {
 			return 0, err
@@ -40,7 +47,6 @@ func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (t
 		return 0, err
 	}
 	if active {
-		r.observe(ctx, v) // rows of the benches just created say Running
 		r.fleetDeltas(v, false)
 		if r.roundDone(v) {
 			r.finishRound(ctx, v)

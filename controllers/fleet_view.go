@@ -31,6 +31,8 @@ type fleetView struct {
 	busyNodes map[string]bool
 	// metric is the headline metric of rows, stragglers and baselines.
 	metric string
+	// toCreate are the benches this step decided to create (after its status is written).
+	toCreate []*sbv1.SpiralBench
 	// the fleet's bucket, resolved at most once per step.
 	bucketResolved bool
 	bucket         *fleetBucket
@@ -103,6 +105,9 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 	for i := range f.Status.Nodes {
 		row := f.Status.Nodes[i]
 		v.rows[row.Name] = &row
+		if row.Verdict == sbv1.NodeRunning {
+			v.busyNodes[row.Name] = true // its bench may not be in the cache yet
+		}
 	}
 	var benches sbv1.SpiralBenchList
 	if err := r.List(ctx, &benches, client.InNamespace(f.Namespace), client.MatchingLabels{LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {

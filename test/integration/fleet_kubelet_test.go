@@ -51,17 +51,23 @@ func (k *fleetKubelet) step() {
 	liveOn := map[string]string{}
 	live := map[string]bool{}
 	for _, p := range pods.Items {
-		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed || p.Spec.NodeName == "" {
-			continue
+		if p.DeletionTimestamp != nil || p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed || p.Labels[cellpod.LabelBench] == "" {
+			continue // ended, or not a cell pod (another workload's)
+		}
+		node := pinnedNode(&p)
+		if node == "" {
+			k.t.Fatalf("pod %s is pinned to no node", p.Name)
 		}
 		bench := p.Labels[cellpod.LabelBench]
 		live[bench] = true
-		if other, ok := liveOn[p.Spec.NodeName]; ok && other != bench {
-			k.overlaps = append(k.overlaps, fmt.Sprintf("%s: %s and %s", p.Spec.NodeName, other, bench))
+		if other, ok := liveOn[node]; ok && other != bench {
+			k.overlaps = append(k.overlaps, fmt.Sprintf("%s: %s and %s", node, other, bench))
 		}
-		liveOn[p.Spec.NodeName] = bench
+		liveOn[node] = bench
 	}
-	k.maxLiveBenches = max(k.maxLiveBenches, len(live))
+	if len(live) > k.maxLiveBenches {
+		k.maxLiveBenches = len(live)
+	}
 	for i := range benches.Items {
 		sb := &benches.Items[i]
 		mbps := int64(1 << 40)
@@ -200,4 +206,22 @@ func requestRound(t *testing.T, ns, name, token string) {
 	if err := k8sClient.Patch(context.Background(), f, patch); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// pinnedNode is the node a cell pod is pinned to: envtest has no scheduler, so the pod keeps
+// the required node affinity (metadata.name In [node]) the operator gives it.
+func pinnedNode(p *corev1.Pod) string {
+	if p.Spec.NodeName != "" {
+		return p.Spec.NodeName
+	}
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			for _, f := range term.MatchFields {
+				if f.Key == "metadata.name" && len(f.Values) == 1 {
+					return f.Values[0]
+				}
+			}
+		}
+	}
+	return ""
 }
