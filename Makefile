@@ -39,7 +39,7 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
 
 .PHONY: api-docs
 api-docs: manifests ## Render docs/api-reference.md from the CRD.
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml > docs/api-reference.md
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml > docs/api-reference.md
 
 .PHONY: fmt
 fmt: ## go fmt.
@@ -58,7 +58,7 @@ verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are sta
 	CONTROLLER_GEN=$(CONTROLLER_GEN) hack/verify-generated.sh
 	$(KUSTOMIZE) build config/default >/dev/null
 	$(KUSTOMIZE) build config/samples >/dev/null
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
 
 .PHONY: envtest

@@ -26,6 +26,14 @@ func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
 		t.Fatalf("hack/kwok.sh (builds KWOK from the Go module proxy once): %v", err)
 	}
 	kwok := strings.TrimSpace(string(out))
+	scheduler := filepath.Join(assets, "kube-scheduler")
+	if _, err := os.Stat(scheduler); err != nil {
+		// The e2e cluster's binaries include it: build them once (hack/k8s-assets.sh cluster).
+		build := exec.Command(filepath.Join(root, "hack", "k8s-assets.sh"), "cluster")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("hack/k8s-assets.sh cluster (kube-scheduler): %v\n%s", err, out)
+		}
+	}
 	dir := t.TempDir()
 	manager := filepath.Join(dir, "manager")
 	build := exec.Command("go", "build", "-o", manager, "./cmd/manager")
@@ -35,7 +43,7 @@ func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
 	}
 	res, err := Run(context.Background(), Options{
 		Nodes: nodes(), MaxParallel: 10, RestartAt: 0.5,
-		KwokBin: kwok, ManagerBin: manager, Assets: assets, CRDDir: filepath.Join(root, "config", "crd", "bases"),
+		KwokBin: kwok, SchedulerBin: scheduler, ManagerBin: manager, Assets: assets, CRDDir: filepath.Join(root, "config", "crd", "bases"),
 		WorkDir: dir, Timeout: 150 * time.Second, Log: testWriter{t},
 	})
 	if err != nil {
@@ -61,7 +69,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 func logs(t *testing.T, dir string) {
-	for _, name := range []string{"manager-1.log", "manager-2.log", "kwok.log"} {
+	for _, name := range []string{"manager-1.log", "manager-2.log", "kube-scheduler.log", "kwok.log"} {
 		data, _ := os.ReadFile(filepath.Join(dir, name))
 		if len(data) > 3000 {
 			data = data[len(data)-3000:]

@@ -42,8 +42,9 @@ type Options struct {
 	Nodes, MaxParallel int
 	// RestartAt kills and restarts the manager when this share of the nodes has a verdict (0: never).
 	RestartAt float64
-	// KwokBin and ManagerBin are the binaries; Assets is KUBEBUILDER_ASSETS; CRDDir the CRDs.
-	KwokBin, ManagerBin, Assets, CRDDir string
+	// KwokBin, SchedulerBin and ManagerBin are the binaries; Assets is KUBEBUILDER_ASSETS
+	// (kube-apiserver, etcd); CRDDir the CRDs.
+	KwokBin, SchedulerBin, ManagerBin, Assets, CRDDir string
 	// WorkDir holds the kubeconfig and the logs.
 	WorkDir string
 	Timeout time.Duration
@@ -139,6 +140,21 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	say("kwok (fake kubelet) made %d nodes Ready after %s", o.Nodes, time.Since(t0).Round(time.Millisecond))
+	if err := liftNotReadyTaints(ctx, c); err != nil {
+		return nil, err
+	}
+	sched := exec.CommandContext(ctx, o.SchedulerBin, "--kubeconfig", kc, "--authentication-kubeconfig", kc, "--authorization-kubeconfig", kc,
+		"--leader-elect=false", "--bind-address", "127.0.0.1", "--secure-port", "0")
+	schedLog, err := os.Create(filepath.Join(o.WorkDir, "kube-scheduler.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = schedLog.Close() }()
+	sched.Stdout, sched.Stderr = schedLog, schedLog
+	if err := sched.Start(); err != nil {
+		return nil, fmt.Errorf("start kube-scheduler: %w", err)
+	}
+	defer func() { _ = sched.Process.Signal(syscall.SIGTERM); _ = sched.Wait() }()
 
 	rec := newPodRecorder()
 	stopWatch, err := rec.watch(ctx, cfg)
@@ -300,4 +316,41 @@ func diagnose(ctx context.Context, c client.Client) string {
 		fmt.Fprintf(&b, "pod %s node %s phase %s conditions %+v statuses %+v; ", p.Name, p.Spec.NodeName, p.Status.Phase, p.Status.Conditions, p.Status.ContainerStatuses)
 	}
 	return b.String()
+}
+
+// liftNotReadyTaints does the node lifecycle controller's part (kube-controller-manager, not
+// run here): the apiserver tainted each new node not-ready, and kwok has made them Ready.
+func liftNotReadyTaints(ctx context.Context, c client.Client) error {
+	var list corev1.NodeList
+	if err := c.List(ctx, &list); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(list.Items))
+	sem := make(chan struct{}, 16)
+	for i := range list.Items {
+		n := &list.Items[i]
+		var kept []corev1.Taint
+		for _, t := range n.Spec.Taints {
+			if t.Key != corev1.TaintNodeNotReady {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == len(n.Spec.Taints) {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			patch := client.MergeFrom(n.DeepCopy())
+			n.Spec.Taints = kept
+			if err := c.Patch(ctx, n, patch); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }

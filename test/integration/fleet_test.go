@@ -3,6 +3,7 @@ package integration
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -383,4 +384,15 @@ func TestFleetAdmissionRefusesWhatTheFleetOwns(t *testing.T) {
 		return cur.Status.Phase == sbv1.FleetPending && cur.Status.NextRoundTime != nil && cur.Status.NextRoundTime.Weekday() == time.Sunday,
 			fmt.Sprintf("%+v", cur.Status)
 	})
+}
+
+// The fleet sample is admitted as written.
+func TestFleetSampleIsAdmitted(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	m := readManifest(t, filepath.Join(repoRoot, "config", "samples", "fleet", "gpu-pool.yaml"))
+	m.obj.SetNamespace(ns)
+	if err := k8sClient.Create(context.Background(), m.obj); err != nil {
+		t.Fatalf("%s: %v", m.path, err)
+	}
 }
