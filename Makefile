@@ -68,8 +68,12 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 .PHONY: test
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
+.PHONY: fleet-scale-assets
+fleet-scale-assets: ## Build (or reuse) kube-scheduler (hack/k8s-assets.sh cluster) and KWOK for test/fleetscale.
+	@hack/k8s-assets.sh cluster >/dev/null && hack/kwok.sh >/dev/null
+
 .PHONY: test-go
-test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+test-go: envtest fleet-scale-assets ## Go unit tests and integration tests against a real kube-apiserver + etcd.
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
 
 .PHONY: test-e2e

@@ -93,7 +93,7 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		slots -= 2
 	}
 	if ring && waitingForReference > 0 && len(v.busyNodes) == 0 && !anyPassed(v) {
-		r.noReference(v)
+		r.noReference(ctx, v)
 	}
 	return nil
 }
@@ -166,7 +166,7 @@ func anyPassed(v *fleetView) bool {
 
 // noReference ends the wait when nothing runs and no node passed, so none ever will: a
 // failed pair's nodes keep the pair's verdict, a node without a partner is Invalid.
-func (r *FleetReconciler) noReference(v *fleetView) {
+func (r *FleetReconciler) noReference(ctx context.Context, v *fleetView) {
 	for _, row := range v.rows {
 		if row.Verdict != sbv1.NodePending || !isWaitingForReference(row) {
 			continue
@@ -176,7 +176,7 @@ func (r *FleetReconciler) noReference(v *fleetView) {
 			verdict, reason := benchVerdict(pair)
 			row.Verdict, row.Bench = verdict, pair.Name
 			row.Reason = shorten("pair with "+row.Partner+" failed and no node passed to tell which is at fault: "+reason, 160)
-			r.writeVerdict(context.Background(), v, row)
+			r.writeVerdict(ctx, v, row)
 			continue
 		}
 		row.Verdict, row.Reason = sbv1.NodeInvalid, "no partner: no node passed this round"

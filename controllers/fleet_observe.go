@@ -42,19 +42,19 @@ func (r *FleetReconciler) observe(ctx context.Context, v *fleetView) {
 		// The pair failed (or the node has no partner): its verdict comes from a bench with a
 		// partner that passed this round, so it names the node at fault.
 		iso := v.benches[benchKey(fleet.KindIsolate, row.Name)]
-		context := "no partner this round"
+		why := "no partner this round"
 		if row.Partner != "" {
-			context = "pair with " + row.Partner + " failed"
+			why = "pair with " + row.Partner + " failed"
 		}
 		if iso == nil {
 			if row.Verdict == sbv1.NodeRunning && row.Bench != "" && r.benchExists(ctx, v.f.Namespace, row.Bench, pairName(v, row)) {
 				continue
 			}
 			row.Verdict, row.Bench = sbv1.NodePending, ""
-			row.Reason = context + "; waits for a partner that passed"
+			row.Reason = why + "; waits for a partner that passed"
 			continue
 		}
-		r.follow(ctx, v, row, iso, context+"; with "+isolatePartner(iso, row.Name)+": ")
+		r.follow(ctx, v, row, iso, why+"; with "+isolatePartner(iso, row.Name)+": ")
 	}
 }
 
@@ -75,7 +75,7 @@ func isolatePartner(sb *sbv1.SpiralBench, node string) string {
 }
 
 // follow sets a row from the bench deciding it: none yet (Pending), running, or finished.
-func (r *FleetReconciler) follow(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, context string) {
+func (r *FleetReconciler) follow(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, why string) {
 	switch {
 	case sb == nil:
 		if row.Verdict == sbv1.NodeRunning && row.Bench != "" && r.benchExists(ctx, v.f.Namespace, row.Bench, "") {
@@ -92,7 +92,7 @@ func (r *FleetReconciler) follow(ctx context.Context, v *fleetView, row *sbv1.Fl
 			row.Reason = "queued: " + shorten(condMessage(sb, sbv1.ConditionRunning), 150)
 		}
 	default:
-		r.record(ctx, v, row, sb, context)
+		r.record(ctx, v, row, sb, why)
 	}
 }
 
@@ -114,10 +114,10 @@ func condMessage(sb *sbv1.SpiralBench, t string) string {
 
 // record turns a finished bench into the row's verdict, compares it with the node's history,
 // keeps it in the history, and writes it onto the node.
-func (r *FleetReconciler) record(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, context string) {
+func (r *FleetReconciler) record(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, why string) {
 	verdict, reason := benchVerdict(sb)
 	value, repeats := headline(sb, v.metric)
-	row.Verdict, row.Reason = verdict, shorten(context+reason, 160)
+	row.Verdict, row.Reason = verdict, shorten(why+reason, 160)
 	row.Bench, row.RunID, row.Value = sb.Name, report.RunID(sb), value
 	row.BaselineDeltaMilliPercent, row.Regressed = nil, false
 	if nodes := benchNodes(sb); len(nodes) == 2 {

@@ -128,7 +128,7 @@ func (r *FleetReconciler) staleBenches(ctx context.Context, v *fleetView) []*sbv
 // finishRound closes the round: stragglers against the round's median, the summary, events.
 func (r *FleetReconciler) finishRound(ctx context.Context, v *fleetView) {
 	f := v.f
-	r.fleetDeltas(v, true)
+	r.fleetDeltas(ctx, v, true)
 	now := metav1.NewTime(r.now())
 	f.Status.RoundCompletionTime = &now
 	var passed, failed, invalid, skipped int
@@ -151,7 +151,7 @@ func (r *FleetReconciler) finishRound(ctx context.Context, v *fleetView) {
 
 // fleetDeltas compares every node's value with the round's median; at the round's end
 // (final) it also flags the stragglers, which needs the whole round's values.
-func (r *FleetReconciler) fleetDeltas(v *fleetView, final bool) {
+func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final bool) {
 	f := v.f
 	values := map[string]int64{}
 	for name, row := range v.rows {
@@ -180,7 +180,7 @@ func (r *FleetReconciler) fleetDeltas(v *fleetView, final bool) {
 		note := fmt.Sprintf("straggler: %d vs median %.0f - %.1f x MAD %.0f", *row.Value, out.Median, k, out.MAD)
 		if f.Spec.Stragglers.FailNode && row.Verdict == sbv1.NodePassed {
 			row.Verdict, row.Reason = sbv1.NodeFailed, shorten(note, 160)
-			r.writeVerdict(context.Background(), v, row)
+			r.writeVerdict(ctx, v, row)
 		} else if row.Reason == "" {
 			row.Reason = shorten(note, 160)
 		}

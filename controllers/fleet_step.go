@@ -47,7 +47,7 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 		return 0, err
 	}
 	if active {
-		r.fleetDeltas(v, false)
+		r.fleetDeltas(ctx, v, false)
 		if r.roundDone(v) {
 			r.finishRound(ctx, v)
 		}
