@@ -68,7 +68,14 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 	f := v.f
 	f.Status.Round++
 	f.Status.RoundStartTime = &metav1.Time{Time: now}
+	f.Status.RoundCompletionTime = nil
 	f.Status.Summary = nil
+	// The view holds the last round's benches; none decides anything in this one.
+	for key, sb := range v.benches {
+		if sb.Labels[LabelFleetKind] != fleet.KindUpgrade {
+			delete(v.benches, key)
+		}
+	}
 	f.Status.Median = nil
 	f.Status.Counts.Joined, f.Status.Counts.Left = 0, 0
 	minInterval := time.Duration(f.Spec.MinIntervalSeconds) * time.Second

@@ -403,7 +403,7 @@ type SpiralBenchFleetStatus struct {
 	// roundStartTime is when the current (or last) round started.
 	// +optional
 	RoundStartTime *metav1.Time `json:"roundStartTime,omitempty"`
-	// roundCompletionTime is when the last round finished.
+	// roundCompletionTime is when the current round finished; unset while it runs.
 	// +optional
 	RoundCompletionTime *metav1.Time `json:"roundCompletionTime,omitempty"`
 	// nextRoundTime is when the schedule starts the next round.

@@ -73,6 +73,14 @@ func TestFleetBenchesEveryIdleNodeOnceWithinMaxParallel(t *testing.T) {
 			t.Errorf("row %+v", row)
 		}
 	}
+	// A second round benches every node again: no verdict carries over from round 1's benches.
+	requestRound(t, ns, "sched", "2")
+	again := k.runUntil(60*time.Second, "sched", "round 2 finished", roundFinished(2))
+	for _, row := range again.Status.Nodes {
+		if row.Verdict != sbv1.NodePassed || !strings.HasPrefix(row.Bench, "sched-r2-") {
+			t.Errorf("round 2 row %+v: want Passed by a round 2 bench", row)
+		}
+	}
 }
 
 // Ring pairing and finding the bad node: the pair holding the slow node fails; each of its
@@ -139,6 +147,11 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 	done = k.runUntil(90*time.Second, "ring", "round 2 finished", roundFinished(2))
 	if done.Status.Counts.Passed != 6 {
 		t.Fatalf("round 2 counts %+v", done.Status.Counts)
+	}
+	for _, r := range done.Status.Nodes {
+		if !strings.HasPrefix(r.Bench, "ring-r2-") && !strings.HasPrefix(r.Bench, "ring-i2-") {
+			t.Fatalf("%s was decided by %s, not by a round 2 bench", r.Name, r.Bench)
+		}
 	}
 	if _, ok := taintValue(getNode(t, "fr-d"), "spiralbench.io/verdict"); ok || getNode(t, "fr-d").Labels[controllers.LabelVerdict] != "Passed" {
 		t.Fatalf("fr-d still tainted or not Passed after passing: %v", getNode(t, "fr-d").Labels)
