@@ -43,7 +43,7 @@ func TestHeadlineReadsTheMarkedCellAndItsValidRepeats(t *testing.T) {
 	sb := finishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue,
 		sbv1.CellResult{Index: 0, State: sbv1.CellValid, RXMbps: &sbv1.Statistic{Mean: 10}},
 		sbv1.CellResult{Index: 1, Headline: true, State: sbv1.CellValid, RXMbps: &sbv1.Statistic{Mean: 990},
-			Latency: &sbv1.Latency{P50Nanoseconds: 2000, P99Nanoseconds: 5000},
+			Latency:       &sbv1.Latency{P50Nanoseconds: 2000, P99Nanoseconds: 5000},
 			RepeatResults: []sbv1.RepeatResult{{RXMbps: 980, State: sbv1.CellValid}, {RXMbps: 1, State: sbv1.CellInvalid}, {RXMbps: 1000, State: sbv1.CellValid}}})
 	v, repeats := headline(sb, "RxMbps")
 	if v == nil || *v != 990 || len(repeats) != 2 || repeats[0] != 980 || repeats[1] != 1000 {
