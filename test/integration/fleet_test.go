@@ -409,3 +409,55 @@ func TestFleetSampleIsAdmitted(t *testing.T) {
 		t.Fatalf("%s: %v", m.path, err)
 	}
 }
+
+// An odd pool: the node the ring leaves out is benched with a partner that passed. When no
+// node passes at all, nothing can tell which node of a pair is at fault: the pair's nodes keep
+// the pair's verdict and the odd one is Invalid, and the round still ends.
+func TestFleetRingOddNodeAndNoReference(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	for _, n := range []string{"fo3-a", "fo3-b", "fo3-c"} {
+		poolNode(t, n, "odd")
+	}
+	f := sbtesting.MakeFleet("odd", ns, "odd").Ring().MinRxMbps(900).Obj()
+	if err := k8sClient.Create(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	k := &fleetKubelet{t: t, ns: ns, mbps: map[string]int64{}}
+	done := k.runUntil(60*time.Second, "odd", "round 1 finished", roundFinished(1))
+	if done.Status.Counts.Passed != 3 {
+		t.Fatalf("rows %+v", done.Status.Nodes)
+	}
+	isolated := 0
+	for _, r := range done.Status.Nodes {
+		if strings.HasPrefix(r.Bench, "odd-i1-") {
+			isolated++
+			if !strings.Contains(r.Reason, "no partner this round; with ") {
+				t.Fatalf("odd node row %+v", r)
+			}
+		}
+	}
+	if isolated != 1 {
+		t.Fatalf("%d nodes benched with a reference, want the odd one: %+v", isolated, done.Status.Nodes)
+	}
+
+	for _, n := range []string{"fo3-a", "fo3-b", "fo3-c"} {
+		k.mbps[n] = 100 // now every node is slow
+	}
+	requestRound(t, ns, "odd", "2")
+	done = k.runUntil(60*time.Second, "odd", "round 2 finished", roundFinished(2))
+	var failed, invalid int
+	for _, r := range done.Status.Nodes {
+		switch {
+		case r.Verdict == sbv1.NodeFailed && strings.Contains(r.Reason, "no node passed to tell which is at fault"):
+			failed++
+		case r.Verdict == sbv1.NodeInvalid && strings.Contains(r.Reason, "no node passed this round"):
+			invalid++
+		default:
+			t.Fatalf("round 2 row %+v", r)
+		}
+	}
+	if failed != 2 || invalid != 1 {
+		t.Fatalf("failed %d invalid %d", failed, invalid)
+	}
+}
