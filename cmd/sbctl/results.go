@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -107,7 +108,7 @@ func writeWide(w io.Writer, sb *sbv1.SpiralBench) error {
 			mark = "*"
 		}
 		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d %s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Index, mark,
-			report.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(c.RXMbps, 1000), stat(c.TXMbps, 1000),
+			benchkind.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(c.RXMbps, 1000), stat(c.TXMbps, 1000),
 			stat(c.PacketsPerSecond, 1e6), c.LossPPM, c.Drops, c.DropsKind, cpu(c.CPU), gpu(c.GPU), latency(c.Latency),
 			c.Repeats, c.Attempts, wall(c), c.Message)
 	}

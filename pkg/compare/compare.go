@@ -9,6 +9,7 @@ import (
 	"math"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -113,7 +114,7 @@ func Compare(a, b *sbv1.SpiralBench, opts Options) (Result, error) {
 	}
 	matched := map[sbv1.CellParameters]bool{}
 	for _, ca := range a.Status.CellResults {
-		label := report.Parameters(a.Spec.Transport, ca.Parameters)
+		label := benchkind.Parameters(a.Spec.Transport, ca.Parameters)
 		cb, ok := byParams[ca.Parameters]
 		if !ok {
 			res.OnlyInA = append(res.OnlyInA, label)
@@ -132,7 +133,7 @@ func Compare(a, b *sbv1.SpiralBench, opts Options) (Result, error) {
 	}
 	for _, cb := range b.Status.CellResults {
 		if !matched[cb.Parameters] {
-			res.OnlyInB = append(res.OnlyInB, report.Parameters(b.Spec.Transport, cb.Parameters))
+			res.OnlyInB = append(res.OnlyInB, benchkind.Parameters(b.Spec.Transport, cb.Parameters))
 		}
 	}
 	if len(matched) == 0 {

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -59,7 +60,7 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 		v.Figures = append(v.Figures, f)
 	}
 	for _, c := range sb.Status.CellResults {
-		v.Cells = append(v.Cells, row{CellResult: c, Parameters: report.Parameters(sb.Spec.Transport, c.Parameters)})
+		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
 	}
 	if e := sb.Status.Environment; e != nil {
 		v.Environment = [][2]string{{"node", e.Node}, {"GPU", e.GPUModel}, {"GPU driver", e.GPUDriver},
