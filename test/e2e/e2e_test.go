@@ -19,8 +19,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/plots"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
