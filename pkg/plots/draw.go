@@ -132,10 +132,14 @@ func (f Figure) addBars(p *plot.Plot) error {
 // fitAxes starts Y at 0 (throughput and shares read against zero) and ends it above the highest
 // error bar; X spans the data, on a log scale with the data's own values as ticks for sizes.
 func (f Figure) fitAxes(p *plot.Plot) {
-	xMin, xMax, _, yMax := f.Range()
+	xMin, xMax, yMin, yMax := f.Range()
 	p.Y.Min, p.Y.Max = 0, yMax*1.15
 	if yMax == 0 {
 		p.Y.Max = 1
+	}
+	if f.LogY && yMin > 0 {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Min, p.Y.Max = yMin/1.5, yMax*1.5
 	}
 	if f.Kind == Bars {
 		p.X.Min, p.X.Max = xMin-0.6, xMax+0.6

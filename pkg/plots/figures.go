@@ -8,7 +8,6 @@ package plots
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
@@ -46,6 +45,8 @@ type Figure struct {
 	Kind           Kind
 	// LogX draws X on a log scale (payload sizes span 64 B to 8 MiB).
 	LogX bool
+	// LogY draws Y on a log scale (latencies span microseconds to milliseconds).
+	LogY bool
 	// XTicks label X at each value the data has (payload sizes read as "8 MiB", not 8.389e6).
 	XTicks map[float64]string
 	// Categories name the bars of a Bars figure, by X index.
@@ -226,7 +227,7 @@ func barFigure(name, title, yLabel string, cells []sbv1.CellResult, vary map[dim
 // averaging them.
 func latencyFigure(cells []sbv1.CellResult, vary map[dim]bool) Figure {
 	f := Figure{Name: "latency-us", Title: "One-way latency percentiles by payload", XLabel: "payload",
-		YLabel: "latency µs", Kind: Lines, LogX: true, XTicks: map[float64]string{}}
+		YLabel: "latency µs", Kind: Lines, LogX: true, LogY: true, XTicks: map[float64]string{}}
 	pcts := []struct {
 		name string
 		get  func(l *sbv1.Latency) int64
@@ -245,7 +246,10 @@ func latencyFigure(cells []sbv1.CellResult, vary map[dim]bool) Figure {
 			}
 			xv := float64(c.Parameters.PayloadBytes)
 			f.XTicks[xv] = dims[dimPayload].label(c.Parameters)
-			key := strings.TrimSpace(pc.name + " " + seriesLabel(c.Parameters, vary, dimPayload))
+			key := pc.name
+			if other := seriesLabel(c.Parameters, vary, dimPayload); other != allCells {
+				key += " " + other
+			}
 			if groups[key] == nil {
 				groups[key] = &Series{Label: key}
 				order = append(order, key)

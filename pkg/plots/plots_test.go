@@ -174,7 +174,7 @@ func TestLatencyFigureHasEveryPercentile(t *testing.T) {
 		get  func(l *sbv1.Latency) int64
 	}{{"min", func(l *sbv1.Latency) int64 { return l.MinNanoseconds }}, {"p50", func(l *sbv1.Latency) int64 { return l.P50Nanoseconds }},
 		{"p99", func(l *sbv1.Latency) int64 { return l.P99Nanoseconds }}, {"max", func(l *sbv1.Latency) int64 { return l.MaxNanoseconds }}} {
-		for k, v := range expectLines(sb, func(sbv1.CellResult) string { return pc.name + " all cells" }, payload,
+		for k, v := range expectLines(sb, func(sbv1.CellResult) string { return pc.name }, payload,
 			func(c sbv1.CellResult) (float64, float64) { return float64(pc.get(c.Latency)) / 1000, 0 }) {
 			want[k] = v
 		}
@@ -226,7 +226,12 @@ func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 			if yMax == 0 {
 				yMax = 1 / 1.15 // an all-zero figure keeps a unit axis
 			}
-			if p.Y.Min != 0 || p.Y.Max < yMax || p.Y.Max > yMax*1.2 {
+			_, _, yMin, _ := f.Range()
+			if f.LogY {
+				if p.Y.Min > yMin || p.Y.Max < yMax || p.Y.Min <= 0 {
+					t.Errorf("%s/%s: log y axis %v..%v for data %v..%v", sb.Name, f.Name, p.Y.Min, p.Y.Max, yMin, yMax)
+				}
+			} else if p.Y.Min != 0 || p.Y.Max < yMax || p.Y.Max > yMax*1.2 {
 				t.Errorf("%s/%s: y axis %v..%v for data up to %v", sb.Name, f.Name, p.Y.Min, p.Y.Max, yMax)
 			}
 			if p.X.Min > xMin || p.X.Max < xMax {
