@@ -27,11 +27,11 @@ func newCompare(k *kube) *cobra.Command {
 			}
 			a, err := load(cmd.Context(), k, s3, args[0])
 			if err != nil {
-				return fmt.Errorf("A: %w", err)
+				return fmt.Errorf("run A (%s): %w", args[0], err)
 			}
 			b, err := load(cmd.Context(), k, s3, args[1])
 			if err != nil {
-				return fmt.Errorf("B: %w", err)
+				return fmt.Errorf("run B (%s): %w", args[1], err)
 			}
 			res, err := compare.Compare(a, b, opts)
 			if err != nil {

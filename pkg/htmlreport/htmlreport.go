@@ -56,9 +56,7 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	}
 	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
 	v.Rules = rules(sb, v.Verdict)
-	for _, f := range plots.Figures(sb) {
-		v.Figures = append(v.Figures, f)
-	}
+	v.Figures = plots.Figures(sb)
 	for _, c := range sb.Status.CellResults {
 		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
 	}
