@@ -304,3 +304,22 @@ func TestKubectlRunsThePlugin(t *testing.T) {
 		t.Errorf("help does not say kubectl spiralbench:\n%s", out)
 	}
 }
+
+func TestWatchOfAFinishedBenchGatesOnItsVerdict(t *testing.T) {
+	requireEnv(t)
+	ns := namespace(t)
+	create(t, ns, fixture.TCPSweep("tcp-sweep", 1, true))
+	create(t, ns, fixture.UDPWorkloads("wl"))
+	out, err := sbctl(t, ns, "watch", "tcp-sweep", "--live=false")
+	var ec exitCode
+	if !errors.As(err, &ec) || ec.code != exitNotPassed || !strings.Contains(out, "Completed  cells 9/9") {
+		t.Errorf("a bench that did not pass: %v\n%s", err, out)
+	}
+	if out, err := sbctl(t, ns, "watch", "wl", "--live=true"); err != nil || !strings.Contains(out, "\033[H\033[2J") ||
+		!strings.Contains(out, "Passed=True (NoRules)") {
+		t.Errorf("live mode on a passed bench: %v\n%q", err, out)
+	}
+	if _, err := sbctl(t, ns, "watch", "wl", "--live=maybe"); err == nil {
+		t.Error("--live=maybe must be refused")
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -15,10 +17,18 @@ import (
 
 func newWatch(k *kube) *cobra.Command {
 	var timeout time.Duration
+	var liveMode string
 	cmd := &cobra.Command{
-		Use: "watch NAME", Short: "Follow a bench until it finishes, then print its results (exit 3 when it did not pass)",
+		Use: "watch NAME", Short: "Follow a bench live until it finishes, then print its results (exit 3 when it did not pass)",
+		Long: "On a terminal, watch draws the running cell's live view once a second: a TX and an RX bar per pair, queue or " +
+			"queue pair with NOW and PEAK totals (and the NIC's PHY counters where the data plane reads them), from the " +
+			"progress lines of the cell pods' logs, streamed through the API server. Elsewhere (or with --live=false) it " +
+			"prints a line per change of phase, progress or active cell.",
 		Args: cobra.ExactArgs(1), ValidArgsFunction: k.benchNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if liveMode != "auto" && liveMode != "true" && liveMode != "false" {
+				return fmt.Errorf("--live %q: use true, false or auto", liveMode)
+			}
 			c, ns, err := k.client()
 			if err != nil {
 				return err
@@ -26,7 +36,16 @@ func newWatch(k *kube) *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			out := cmd.OutOrStdout()
-			sb, err := follow(ctx, out, c, client.ObjectKey{Namespace: ns, Name: args[0]})
+			var lf *liveFollower
+			if on, width := liveWanted(liveMode, out); on {
+				cs, err := k.clientset()
+				if err != nil {
+					return err
+				}
+				lf = newLiveFollower(cs, width)
+				defer lf.stop()
+			}
+			sb, err := follow(ctx, out, c, client.ObjectKey{Namespace: ns, Name: args[0]}, lf)
 			if err != nil {
 				return err
 			}
@@ -41,11 +60,13 @@ func newWatch(k *kube) *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 24*time.Hour, "give up after this long")
+	cmd.Flags().StringVar(&liveMode, "live", "auto", "draw the live view: true, false, or auto (when the output is a terminal)")
 	return cmd
 }
 
 // follow prints each change of phase, progress or active cell until the bench finishes.
-func follow(ctx context.Context, w io.Writer, c client.Client, key client.ObjectKey) (*sbv1.SpiralBench, error) {
+// With a live follower it redraws the live view every second instead.
+func follow(ctx context.Context, w io.Writer, c client.Client, key client.ObjectKey, lf *liveFollower) (*sbv1.SpiralBench, error) {
 	last := ""
 	for {
 		sb := &sbv1.SpiralBench{}
@@ -59,7 +80,9 @@ func follow(ctx context.Context, w io.Writer, c client.Client, key client.Object
 		if r := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionRunning); r != nil && r.Status != "True" {
 			line += "  " + r.Message
 		}
-		if line != last {
+		if lf != nil {
+			lf.update(ctx, w, sb, time.Now().Format("15:04:05")+"  "+line)
+		} else if line != last {
 			fmt.Fprintf(w, "%s  %s\n", time.Now().Format("15:04:05"), line)
 			last = line
 		}
@@ -73,4 +96,23 @@ func follow(ctx context.Context, w io.Writer, c client.Client, key client.Object
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// liveWanted decides the live view from --live and whether out is a terminal, and its width.
+func liveWanted(mode string, out io.Writer) (bool, int) {
+	width := 100
+	f, isFile := out.(*os.File)
+	tty := isFile && term.IsTerminal(int(f.Fd()))
+	if tty {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			width = w
+		}
+	}
+	switch mode {
+	case "true":
+		return true, width
+	case "false":
+		return false, width
+	}
+	return tty, width
 }
