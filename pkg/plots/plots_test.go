@@ -187,6 +187,7 @@ func TestLatencyFigureHasEveryPercentile(t *testing.T) {
 func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 	out := os.Getenv("PLOTS_OUT") // set to keep the files (docs/reports.md)
 	for _, sb := range []*sbv1.SpiralBench{fixture.TCPSweep("tcp", 1, true), fixture.UDPDropCurve("drop"),
+		fixture.RawQueueScaling("queues"), fixture.RoCEGemmBatchSweep("batch"),
 		fixture.UDPWorkloads("wl"), fixture.RoCELatency("lat")} {
 		files, err := Files(sb)
 		if err != nil {
@@ -307,4 +308,30 @@ func sampleStd(xs []float64) float64 {
 		sq += (x - m) * (x - m)
 	}
 	return math.Sqrt(sq / float64(len(xs)-1))
+}
+
+func TestQueueScalingHasOneLinePerQueueCell(t *testing.T) {
+	sb := fixture.RawQueueScaling("queues")
+	queues := func(c sbv1.CellResult) string {
+		return fmt.Sprintf("queues (%d,%d)", c.Parameters.Queues.TX, c.Parameters.Queues.RX)
+	}
+	payload := func(c sbv1.CellResult) float64 { return float64(c.Parameters.PayloadBytes) }
+	f := figure(t, Figures(sb), "rate-mpps")
+	assertSeries(t, f, expectLines(sb, queues, payload, func(c sbv1.CellResult) (float64, float64) {
+		return float64(c.PacketsPerSecond.Mean) / 1e6, float64(c.PacketsPerSecond.StdDev) / 1e6
+	}))
+	if len(f.Series) != 4 {
+		t.Errorf("%d series, want the preset's 4 queue cells", len(f.Series))
+	}
+}
+
+func TestWorkloadBatchSweepPutsThroughputAgainstBatch(t *testing.T) {
+	sb := fixture.RoCEGemmBatchSweep("batch")
+	figs := Figures(sb)
+	if got := strings.Join(names(figs), ","); got != "workload-batch-gbps,workload-gbps,workload-gpu-sm" {
+		t.Fatalf("figures %s", got)
+	}
+	assertSeries(t, figure(t, figs, "workload-batch-gbps"), expectLines(sb, func(sbv1.CellResult) string { return allCells },
+		func(c sbv1.CellResult) float64 { return float64(c.Parameters.WorkloadBatchBytes) },
+		func(c sbv1.CellResult) (float64, float64) { return gbps(c.RXMbps) }))
 }
