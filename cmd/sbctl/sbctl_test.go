@@ -323,3 +323,29 @@ func TestWatchOfAFinishedBenchGatesOnItsVerdict(t *testing.T) {
 		t.Error("--live=maybe must be refused")
 	}
 }
+
+// watch --log draws the live view from a file of progress lines (no cluster needed).
+func TestWatchLogDrawsTheLastFrame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "progress.log")
+	var lines []string
+	for s := int64(0); s <= 3; s++ {
+		lines = append(lines, "other output", fmt.Sprintf(`{"progress":{"role":"server","unit":"pair","t_ms":%d,"streams":[{"id":0,"rx_bytes":%d},{"id":1,"rx_bytes":%d}]}}`,
+			s*1000, s*s*125000000, s*250000000))
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	root := newRoot(&out, &out, "sbctl")
+	root.SetArgs([]string{"watch", "--log", path})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	// last second: pair 0 went from 4 to 9 x 125 MB (5 Gb/s), pair 1 2 Gb/s; pair 0 peaked now
+	frame := out.String()[strings.LastIndex(out.String(), "\033[2J"):]
+	for _, want := range []string{"pair 0", "5.00 Gb/s", "2.00 Gb/s", "NOW    TX     0.00 Gb/s   RX     7.00 Gb/s", "PEAK   TX     0.00 Gb/s   RX     7.00 Gb/s"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("last frame lacks %q:\n%s", want, frame)
+		}
+	}
+}

@@ -17,15 +17,25 @@ import (
 
 func newWatch(k *kube) *cobra.Command {
 	var timeout time.Duration
-	var liveMode string
+	var liveMode, logPath string
 	cmd := &cobra.Command{
-		Use: "watch NAME", Short: "Follow a bench live until it finishes, then print its results (exit 3 when it did not pass)",
+		Use: "watch NAME | --log FILE", Short: "Follow a bench live until it finishes, then print its results (exit 3 when it did not pass)",
 		Long: "On a terminal, watch draws the running cell's live view once a second: a TX and an RX bar per pair, queue or " +
 			"queue pair with NOW and PEAK totals (and the NIC's PHY counters where the data plane reads them), from the " +
 			"progress lines of the cell pods' logs, streamed through the API server. Elsewhere (or with --live=false) it " +
 			"prints a line per change of phase, progress or active cell.",
-		Args: cobra.ExactArgs(1), ValidArgsFunction: k.benchNames,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if logPath != "" {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
+		ValidArgsFunction: k.benchNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if logPath != "" {
+				_, width := liveWanted("true", cmd.OutOrStdout())
+				return watchLog(cmd.Context(), cmd.OutOrStdout(), logPath, width)
+			}
 			if liveMode != "auto" && liveMode != "true" && liveMode != "false" {
 				return fmt.Errorf("--live %q: use true, false or auto", liveMode)
 			}
@@ -60,6 +70,7 @@ func newWatch(k *kube) *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 24*time.Hour, "give up after this long")
+	cmd.Flags().StringVar(&logPath, "log", "", "draw the live view from progress lines in this file, or - for stdin (a data plane run outside Kubernetes), instead of a bench")
 	cmd.Flags().StringVar(&liveMode, "live", "auto", "draw the live view: true, false, or auto (when the output is a terminal)")
 	return cmd
 }
