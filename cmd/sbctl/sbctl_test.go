@@ -329,7 +329,7 @@ func TestWatchLogDrawsTheLastFrame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "progress.log")
 	var lines []string
 	for s := int64(0); s <= 3; s++ {
-		lines = append(lines, "other output", fmt.Sprintf(`{"progress":{"role":"server","unit":"pair","t_ms":%d,"streams":[{"id":0,"rx_bytes":%d},{"id":1,"rx_bytes":%d}]}}`,
+		lines = append(lines, "other output", fmt.Sprintf(`{"event":"progress","role":"server","unit":"pair","t_ms":%d,"streams":[{"id":0,"rx_bytes":%d},{"id":1,"rx_bytes":%d}]}`,
 			s*1000, s*s*125000000, s*250000000))
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {

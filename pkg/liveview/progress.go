@@ -12,8 +12,10 @@ import (
 // Progress is one progress line of one data plane process, as it prints it on stdout once a
 // second while it measures:
 //
-//	{"progress":{"role":"server","unit":"pair","t_ms":3000,"streams":[{"id":0,"tx_bytes":0,"rx_bytes":1250000000,"drops":0}],
-//	  "phy":{"device":"enp1s0f0np0","tx_bytes":0,"rx_bytes":1262000000,"rx_missed":0}}}
+//	{"event":"progress","role":"server","unit":"pair","t_ms":3000,"streams":[{"id":0,"tx_bytes":0,"rx_bytes":1250000000,"drops":0}],
+//	 "phy":{"device":"enp1s0f0np0","tx_bytes":0,"rx_bytes":1262000000,"rx_missed":0}}
+//
+// (the data plane's stdout is JSON lines, each with an "event": ready, progress, result).
 //
 // Counters are cumulative since the measurement started, so a lost line loses no bytes.
 type Progress struct {
@@ -44,7 +46,7 @@ type PHY struct {
 	RXMissed int64  `json:"rx_missed"`
 }
 
-var marker = []byte(`{"progress":`)
+var marker = []byte(`{"event":"progress"`)
 
 // Parse reads a log line; ok is false for any other line (logs carry other output too).
 func Parse(line []byte) (Progress, bool) {
@@ -52,11 +54,9 @@ func Parse(line []byte) (Progress, bool) {
 	if !bytes.HasPrefix(line, marker) {
 		return Progress{}, false
 	}
-	var wrapper struct {
-		Progress *Progress `json:"progress"`
-	}
-	if err := json.Unmarshal(line, &wrapper); err != nil || wrapper.Progress == nil {
+	var p Progress
+	if err := json.Unmarshal(line, &p); err != nil {
 		return Progress{}, false
 	}
-	return *wrapper.Progress, true
+	return p, true
 }

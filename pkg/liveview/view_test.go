@@ -13,11 +13,11 @@ func line(role string, tMillis int64, rx, tx []int64) []byte {
 	for i := range rx {
 		streams = append(streams, fmt.Sprintf(`{"id":%d,"tx_bytes":%d,"rx_bytes":%d,"drops":%d}`, i, tx[i], rx[i], i))
 	}
-	return []byte(fmt.Sprintf(`{"progress":{"role":%q,"unit":"pair","t_ms":%d,"streams":[%s]}}`, role, tMillis, strings.Join(streams, ",")))
+	return []byte(fmt.Sprintf(`{"event":"progress","role":%q,"unit":"pair","t_ms":%d,"streams":[%s]}`, role, tMillis, strings.Join(streams, ",")))
 }
 
 func TestParseIgnoresOtherLines(t *testing.T) {
-	for _, l := range []string{"", "spiral-dataplane: listening on :5201", `{"v":1,"transport":"tcp"}`, `{"progress":`, `{"progress":null}`} {
+	for _, l := range []string{"", "spiral-dataplane: listening on :5201", `{"event":"result","v":1}`, `{"event":"progress"`, `{"event":"progress",}`} {
 		if _, ok := Parse([]byte(l)); ok {
 			t.Errorf("%q parsed as progress", l)
 		}
