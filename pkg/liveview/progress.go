@@ -46,17 +46,21 @@ type PHY struct {
 	RXMissed int64  `json:"rx_missed"`
 }
 
-var marker = []byte(`{"event":"progress"`)
+var marker = []byte(`"event":"progress"`)
 
-// Parse reads a log line; ok is false for any other line (logs carry other output too).
+// Parse reads a log line; ok is false for any other line (logs carry other output too). Keys
+// may come in any order (nlohmann::json writes them sorted).
 func Parse(line []byte) (Progress, bool) {
 	line = bytes.TrimSpace(line)
-	if !bytes.HasPrefix(line, marker) {
+	if !bytes.HasPrefix(line, []byte("{")) || !bytes.Contains(line, marker) {
 		return Progress{}, false
 	}
-	var p Progress
-	if err := json.Unmarshal(line, &p); err != nil {
+	var p struct {
+		Event string `json:"event"`
+		Progress
+	}
+	if err := json.Unmarshal(line, &p); err != nil || p.Event != "progress" {
 		return Progress{}, false
 	}
-	return p, true
+	return p.Progress, true
 }

@@ -17,10 +17,14 @@ func line(role string, tMillis int64, rx, tx []int64) []byte {
 }
 
 func TestParseIgnoresOtherLines(t *testing.T) {
-	for _, l := range []string{"", "spiral-dataplane: listening on :5201", `{"event":"result","v":1}`, `{"event":"progress"`, `{"event":"progress",}`} {
+	for _, l := range []string{"", "spiral-dataplane: listening on :5201", `{"event":"result","v":1}`, `{"event":"progress"`, `{"event":"progress",}`, `{"note":"\"event\":\"progress\""}`} {
 		if _, ok := Parse([]byte(l)); ok {
 			t.Errorf("%q parsed as progress", l)
 		}
+	}
+	if p, ok := Parse([]byte(`{"role":"client","streams":[{"id":3,"tx_bytes":7}],"t_ms":5,"event":"progress","unit":"qp"}`)); !ok ||
+		p.Unit != "qp" || p.Streams[0].ID != 3 || p.Streams[0].TXBytes != 7 {
+		t.Errorf("keys in another order: %+v %v", p, ok)
 	}
 	p, ok := Parse(line("server", 2000, []int64{10, 20}, []int64{0, 0}))
 	if !ok || p.Role != "server" || p.TMillis != 2000 || len(p.Streams) != 2 || p.Streams[1].RXBytes != 20 {
