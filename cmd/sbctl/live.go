@@ -52,6 +52,7 @@ func (f *liveFollower) update(ctx context.Context, w io.Writer, sb *sbv1.SpiralB
 			f.mu.Lock()
 			f.sctx, f.cancel = context.WithCancel(ctx)
 			f.view, f.attempt, f.streaming = liveview.New(title), key, map[string]bool{}
+			f.view.NameStreams(streamName(sb.Spec.Transport))
 			f.mu.Unlock()
 		}
 		f.startStreams(f.sctx, sb, a)
@@ -124,4 +125,15 @@ func cellParameters(sb *sbv1.SpiralBench, index int32) (string, bool) {
 		return "", false
 	}
 	return benchkind.Parameters(sb.Spec.Transport, cells[index].CellParameters), true
+}
+
+// streamName is what the transport's streams are called in the seed's tables.
+func streamName(t sbv1.Transport) string {
+	switch t {
+	case sbv1.TransportTCP, sbv1.TransportUDP:
+		return "pair"
+	case sbv1.TransportRoCE:
+		return "qp"
+	}
+	return "queue"
 }

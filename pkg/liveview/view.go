@@ -31,9 +31,10 @@ type stream struct {
 // View accumulates progress lines of one attempt (its server and client) and draws them.
 type View struct {
 	// Title is the first line, e.g. the bench and cell.
-	Title   string
-	unit    string
-	streams map[int]*stream
+	Title     string
+	unit      string
+	unitFixed string
+	streams   map[int]*stream
 	// totals per role and direction: the sum over streams of what each role reports.
 	tx, rx         rate
 	phyTX, phyRX   rate
@@ -45,6 +46,10 @@ type View struct {
 
 // New starts an empty view.
 func New(title string) *View { return &View{Title: title, streams: map[int]*stream{}} }
+
+// NameStreams names the streams (pair, queue, qp) whatever the lines say: the data plane calls
+// every stream a queue, the bench's transport knows better.
+func (v *View) NameStreams(unit string) { v.unitFixed = unit }
 
 // Add takes one progress line. A server's line moves the RX bars, a client's the TX bars; a
 // process reporting both (raw) moves both.
@@ -117,6 +122,9 @@ func (v *View) Render(w io.Writer, width int) {
 	}
 	sort.Ints(ids)
 	unit := v.unit
+	if v.unitFixed != "" {
+		unit = v.unitFixed
+	}
 	if unit == "" {
 		unit = "stream"
 	}
