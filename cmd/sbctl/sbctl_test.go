@@ -343,7 +343,7 @@ func TestWatchLogDrawsTheLastFrame(t *testing.T) {
 	}
 	// last second: pair 0 went from 4 to 9 x 125 MB (5 Gb/s), pair 1 2 Gb/s; pair 0 peaked now
 	frame := out.String()[strings.LastIndex(out.String(), "\033[2J"):]
-	for _, want := range []string{"pair 0", "5.00 Gb/s", "2.00 Gb/s", "NOW    TX     0.00 Gb/s   RX     7.00 Gb/s", "PEAK   TX     0.00 Gb/s   RX     7.00 Gb/s"} {
+	for _, want := range []string{"pair 0", "5.00 Gb/s", "2.00 Gb/s", "NOW    TX        -        RX     7.00 Gb/s   Full-duplex        -", "PEAK   TX        -        RX     7.00 Gb/s"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("last frame lacks %q:\n%s", want, frame)
 		}

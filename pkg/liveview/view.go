@@ -148,8 +148,16 @@ func (v *View) Render(w io.Writer, width int) {
 		line("waiting for the data plane's first progress line ...")
 	}
 	fmt.Fprintf(w, "╠%s╣\n", rule)
-	line(fmt.Sprintf("NOW    TX %8.2f Gb/s   RX %8.2f Gb/s   Full-duplex %8.2f Gb/s", v.tx.Now, v.rx.Now, v.tx.Now+v.rx.Now))
-	line(fmt.Sprintf("PEAK   TX %8.2f Gb/s   RX %8.2f Gb/s   Full-duplex %8.2f Gb/s", v.tx.Peak, v.rx.Peak, v.tx.Peak+v.rx.Peak))
+	// A side nobody reported (the client prints no progress yet) shows "-", not a zero rate.
+	gb := func(seen bool, x float64) string {
+		if !seen {
+			return fmt.Sprintf("%8s     ", "-")
+		}
+		return fmt.Sprintf("%8.2f Gb/s", x)
+	}
+	both := v.txSeen && v.rxSeen
+	line(fmt.Sprintf("NOW    TX %s   RX %s   Full-duplex %s", gb(v.txSeen, v.tx.Now), gb(v.rxSeen, v.rx.Now), gb(both, v.tx.Now+v.rx.Now)))
+	line(fmt.Sprintf("PEAK   TX %s   RX %s   Full-duplex %s", gb(v.txSeen, v.tx.Peak), gb(v.rxSeen, v.rx.Peak), gb(both, v.tx.Peak+v.rx.Peak)))
 	if v.phyDev != "" {
 		line(fmt.Sprintf("PHY %s  TX %.2f Gb/s  RX %.2f Gb/s (peak %.2f)  rx_missed %d", v.phyDev, v.phyTX.Now, v.phyRX.Now, v.phyRX.Peak, v.phyMissed))
 	}
