@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +13,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/htmlreport"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -72,6 +74,11 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 	if err != nil {
 		return nil, err
 	}
+	views, err := htmlreport.Files(sb) // report.html and plots/, beside runs.csv
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, views)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)

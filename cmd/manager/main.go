@@ -18,6 +18,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
 )
 
 func main() {
@@ -84,6 +85,7 @@ func main() {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
 	}
+	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient()))
 	if err := (&controllers.FleetReconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),

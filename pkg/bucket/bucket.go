@@ -125,6 +125,12 @@ func contentType(name string) string {
 		return "application/json"
 	case ".jsonl":
 		return "application/x-ndjson"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
 	}
 	return "application/octet-stream"
 }
