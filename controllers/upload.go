@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/htmlreport"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -44,8 +46,7 @@ func (r *SpiralBenchReconciler) target(sb *sbv1.SpiralBench) (*sbv1.ResultsSpec,
 	if d.Bucket == "" {
 		return nil, ""
 	}
-	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
-		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}, d.Namespace
+	return d.results(), d.Namespace
 }
 
 // uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
@@ -72,22 +73,43 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 }
 
 func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
-	ownBucket := sb.Spec.Results == nil
-	// Checked before the Secret is read, so a refused endpoint never sees a signed request.
-	if !ownBucket && !bucket.EndpointAllowed(spec.Endpoint, r.AllowedEndpoints) {
-		return nil, fmt.Errorf("results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
-			spec.Endpoint, strings.Join(r.AllowedEndpoints, ", "))
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, sb.Namespace, sb.Spec.Results == nil, r.AllowedEndpoints)
+	if err != nil {
+		return nil, err
+	}
+	files, err := report.Files(sb)
+	if err != nil {
+		return nil, err
+	}
+	views, err := htmlreport.Files(sb) // report.html and plots/, beside runs.csv
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, views)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
+}
+
+// resolveTarget reads a bucket's credentials (Secret in secretNS) and CA bundle (ConfigMap in
+// caNS) into an upload target. Unless the bucket is the operator's own (own), its endpoint must
+// be one of allowed (empty allows any), checked before the Secret is read so a refused endpoint
+// never sees a signed request, and its Secret must be labelled LabelCredentials=true.
+func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string, own bool, allowed []string) (bucket.Target, error) {
+	if !own && !bucket.EndpointAllowed(spec.Endpoint, allowed) {
+		return bucket.Target{}, fmt.Errorf("results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
+			spec.Endpoint, strings.Join(allowed, ", "))
 	}
 	name := spec.CredentialsSecretRef.Name
 	var secret corev1.Secret
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: name}, &secret); err != nil {
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: name}, &secret); err != nil {
 		if apierrors.IsForbidden(err) {
-			return nil, fmt.Errorf("the operator may not read Secrets in namespace %s: add it to the Helm value credentials.namespaces (a Role per namespace)", secretNS)
+			return bucket.Target{}, fmt.Errorf("the operator may not read Secrets in namespace %s: add it to the Helm value credentials.namespaces (a Role per namespace)", secretNS)
 		}
-		return nil, fmt.Errorf("read credentials Secret %s: %w", name, err)
+		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", name, err)
 	}
-	if !ownBucket && secret.Labels[LabelCredentials] != "true" {
-		return nil, fmt.Errorf("credentials Secret %s is not labelled %s=true: its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
+	if !own && secret.Labels[LabelCredentials] != "true" {
+		return bucket.Target{}, fmt.Errorf("credentials Secret %s is not labelled %s=true: its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
 			name, LabelCredentials, name, LabelCredentials)
 	}
 	t := bucket.Target{
@@ -96,20 +118,23 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", name)
+		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", name)
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap
-		if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: ref.Name}, &cm); err != nil {
-			return nil, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
+		if err := reader.Get(ctx, client.ObjectKey{Namespace: caNS, Name: ref.Name}, &cm); err != nil {
+			return t, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
 		}
 		t.CABundlePEM = []byte(cm.Data[ref.Key])
 	}
-	files, err := report.Files(sb)
-	if err != nil {
-		return nil, err
+	return t, nil
+}
+
+// results is the operator-wide bucket as a ResultsSpec, or nil.
+func (d BucketDefaults) results() *sbv1.ResultsSpec {
+	if d.Bucket == "" {
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
+	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
+		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}
 }

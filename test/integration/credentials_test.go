@@ -143,6 +143,7 @@ func TestDeclaredCoreSharingIsAdmittedWithAWarning(t *testing.T) {
 	ns := newNamespace(t)
 	sb := sbtesting.MakeSpiralBench("shared", ns).Obj()
 	sb.Spec.Topology.CoreSharing = sbv1.CoreSharingShared
+	sb.Spec.Topology.Placement = nowhere() // it must not take a node another test runs on
 	sb.Spec.Topology.Server.Cores = &sbv1.CoreMap{Pollers: []int32{16, 17}}
 	sb.Spec.Topology.Client.Cores = &sbv1.CoreMap{Pollers: []int32{16, 17}}
 	if err := k8sClient.Create(context.Background(), sb); err != nil {
@@ -152,4 +153,9 @@ func TestDeclaredCoreSharingIsAdmittedWithAWarning(t *testing.T) {
 		notes := warningNotes(t, ns, "shared")
 		return strings.Contains(notes, controllers.ReasonCoresShared+": topology.coreSharing is Shared and cores 16, 17"), notes
 	})
+}
+
+// nowhere is a placement no node matches: the bench is planned and then waits, holding no node.
+func nowhere() *sbv1.Placement {
+	return &sbv1.Placement{NodeSelector: map[string]string{"spiralbench.io/no-such-node": "true"}}
 }

@@ -219,6 +219,7 @@ func TestTransportOptionsAndSidePlacementAreImmutableOnceStarted(t *testing.T) {
 	roce.Spec.Topology.Server.Placement = &sbv1.Placement{NodeSelector: map[string]string{"spark": "a"}}
 	roce.Spec.Topology.Client.Placement = &sbv1.Placement{NodeSelector: map[string]string{"spark": "b"}}
 	raw := sbtesting.MakeSpiralBench("raw", ns).Transport(sbv1.TransportRawEthernet).Obj()
+	raw.Spec.Topology.Placement = nowhere()
 	raw.Spec.RawEthernet = &sbv1.RawEthernetSpec{RingDescriptors: 16384, TXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}}
 	for _, sb := range []*sbv1.SpiralBench{roce, raw} {
 		if err := k8sClient.Create(context.Background(), sb); err != nil {
@@ -265,7 +266,7 @@ func TestExplicitZeroValuesDoNotCountAsChanges(t *testing.T) {
 		"metadata": map[string]any{"name": "zeros", "namespace": ns},
 		"spec": map[string]any{
 			"transport": "TCP", "image": "", "priorityClassName": "", "imagePullSecrets": []any{},
-			"topology": map[string]any{"server": map[string]any{
+			"topology": map[string]any{"placement": map[string]any{"nodeSelector": map[string]any{"spiralbench.io/no-such-node": "true"}}, "server": map[string]any{
 				"hostNetwork": false, "privileged": false, "gpus": int64(0), "address": "",
 				"networks": []any{}, "devices": []any{},
 			}},
