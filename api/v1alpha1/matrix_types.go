@@ -51,7 +51,7 @@ type MatrixSpec struct {
 	// batches are packets per burst (RawEthernet only; 1 elsewhere).
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:items:Minimum=1
-	// +kubebuilder:validation:items:Maximum=65536
+	// +kubebuilder:validation:items:Maximum=32768
 	// +listType=set
 	// +optional
 	Batches []int32 `json:"batches,omitempty"`
