@@ -139,7 +139,10 @@ bool TransportLog::uses(Link link) const {
   return false;
 }
 
-std::string rdma_violation(const TransportLog& log) {
+std::string rdma_violation(const TransportLog& log, int nranks) {
+  if (nranks > 1 && log.connections.empty())
+    return "asked for RDMA, but NCCL's log names no connection between ranks, so nothing confirms RDMA "
+           "(was NCCL_DEBUG overridden?)";
   for (const auto& c : log.connections)
     if (c.link == Link::net_socket)
       return "asked for RDMA, but NCCL connected rank " + std::to_string(c.from) + " -> rank " + std::to_string(c.to) +

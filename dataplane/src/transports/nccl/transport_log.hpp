@@ -47,8 +47,9 @@ nlohmann::json to_json(const TransportLog& log);
 TransportLog transport_log_from_json(const nlohmann::json& j);  // throws RunFailure when malformed
 void merge(TransportLog& into, const TransportLog& other);
 
-// Why a cell that required RDMA is Invalid (a connection, or the network, on NET/Socket), or
-// empty when it ran on RDMA or never needed the network (all peers on P2P/SHM).
-std::string rdma_violation(const TransportLog& log);
+// Why a cell of `nranks` ranks that required RDMA is Invalid (a connection, or the network, on
+// NET/Socket; or, with several ranks, no connection in NCCL's log at all, so nothing confirms
+// RDMA), or empty when it ran on RDMA or never needed the network (all peers on P2P/SHM).
+std::string rdma_violation(const TransportLog& log, int nranks);
 
 }  // namespace spiral::nccl

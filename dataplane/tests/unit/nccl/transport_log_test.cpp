@@ -36,7 +36,7 @@ TEST(TransportLog, TwoSparksOverRoce) {
   ASSERT_EQ(peers.size(), 1u);
   EXPECT_EQ(name(peers[0].link), "NET/IB");
   EXPECT_EQ(peers[0].channels, 8);
-  EXPECT_EQ(rdma_violation(log), "");
+  EXPECT_EQ(rdma_violation(log, 2), "");
 }
 
 TEST(TransportLog, SocketFallbackIsAnRdmaViolation) {
@@ -46,7 +46,7 @@ TEST(TransportLog, SocketFallbackIsAnRdmaViolation) {
   ASSERT_EQ(log.connections.size(), 2u);
   EXPECT_EQ(log.connections[0].link, Link::net_socket);
   EXPECT_FALSE(log.connections[0].gpu_direct);
-  const std::string why = rdma_violation(log);
+  const std::string why = rdma_violation(log, 2);
   EXPECT_NE(why.find("NET/Socket"), std::string::npos) << why;
   EXPECT_NE(why.find("rank 1 -> rank 0"), std::string::npos) << why;
 }
@@ -64,7 +64,7 @@ TEST(TransportLog, OneNodeUsesP2pAndShm) {
   ASSERT_EQ(of_rank3.size(), 2u);  // SHM from rank 2, P2P to rank 0
   EXPECT_EQ(of_rank3[0].link, Link::shm);
   EXPECT_EQ(of_rank3[1].link, Link::p2p);
-  EXPECT_EQ(rdma_violation(log), "");  // never needed the network: nothing to violate
+  EXPECT_EQ(rdma_violation(log, 4), "");  // never needed the network: nothing to violate
 }
 
 TEST(TransportLog, ExternalIbPluginCountsAsIb) {
@@ -72,13 +72,16 @@ TEST(TransportLog, ExternalIbPluginCountsAsIb) {
   EXPECT_EQ(log.network, "IBext_v8");
   EXPECT_TRUE(log.uses(Link::net_ib));
   EXPECT_EQ(log.for_rank(37).size(), 3u);  // 21 (send), 45 (receive), 36 (P2P)
-  EXPECT_EQ(rdma_violation(log), "");
+  EXPECT_EQ(rdma_violation(log, 64), "");
 }
 
 TEST(TransportLog, IgnoresOtherOutput) {
   const TransportLog log = parse_transport_log("hello\n#wrong 0[0] -> 1[1] via NET/Socket/0\n");
   EXPECT_TRUE(log.connections.empty());
   EXPECT_EQ(log.nccl_version, "");
+  // several ranks and no connection seen: RDMA cannot be confirmed, so it is not assumed
+  EXPECT_NE(rdma_violation(log, 2).find("names no connection"), std::string::npos);
+  EXPECT_EQ(rdma_violation(log, 1), "");  // one rank has no peers to connect to
 }
 
 }  // namespace
