@@ -33,7 +33,12 @@ struct Communicator {
   Communicator(const UniqueId& id, const RankPlace& place) {
     ncclUniqueId uid;
     std::memcpy(&uid, id.data(), sizeof uid);
-    SPIRAL_NCCL(ncclCommInitRank(&comm, place.nranks, uid, place.rank));
+    // the communicator nccl-tests 2.19.6 builds, so the two compare like for like
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+    config.nvlinkCentricSched = 1;
+#endif
+    SPIRAL_NCCL(ncclCommInitRankConfig(&comm, place.nranks, uid, place.rank, &config));
   }
   ~Communicator() {
     if (!comm) return;
