@@ -14,8 +14,9 @@
 # check.txt, digest.txt, raw.tar.gz (every tool's output).
 #
 # Usage (root, on the GPU machine, from the checkout's root): bash hack/bench/nccl-device-run.sh
-# Environment: OPS (all seven), MAX (1G), ITERS (50), WARMUP (5), REPEATS (3), NCCL_HOME (found),
-#   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build)
+# Environment: OPS (all seven), MAX (1G), ITERS (20), WARMUP (5), REPEATS (3), NCCL_HOME (found),
+#   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build),
+#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -23,7 +24,7 @@ OUT=${OUT:-$ROOT/nccl-results}
 BUILD=${BUILD:-/tmp/spiral-nccl-build}
 RAW=/tmp/spiral-nccl-raw
 OPS=${OPS:-sendrecv all_gather all_reduce broadcast reduce reduce_scatter alltoall}
-MAX=${MAX:-1G} ITERS=${ITERS:-50} WARMUP=${WARMUP:-5} REPEATS=${REPEATS:-3}
+MAX=${MAX:-1G} ITERS=${ITERS:-20} WARMUP=${WARMUP:-5} REPEATS=${REPEATS:-3} BUDGET=${BUDGET:-540}
 TARBALL=${NCCL_TESTS_TARBALL:-$ROOT/nccl-tests-2.19.6.tar.gz}
 DEPS=$ROOT/.deps/root
 mkdir -p "$OUT" "$RAW"
@@ -34,6 +35,7 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 export CMAKE_POLICY_VERSION_MINIMUM=3.5
 say() { echo "$*" | tee -a "$SUMMARY"; }
 START=$(date +%s)
+left() { echo $((START + BUDGET - $(date +%s))); }
 
 # --- NCCL: the machine's own, behind a folder with the unversioned name the linker wants ------
 if [[ -z ${NCCL_HOME:-} ]]; then
@@ -81,36 +83,34 @@ NT=/tmp/nccl-tests-2.19.6/build
 # --- 2. check -----------------------------------------------------------------------------------
 "$BUILD/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
   >"$OUT/check.txt" 2>&1 && say "- unit tests (NCCL, copy): ok" || say "- unit tests (NCCL, copy): FAILED, see check.txt"
-timeout 300 "$BUILD/tests/nccl/nccl_device_check" >>"$OUT/check.txt" 2>&1 && say "- device check: ok" ||
+timeout 150 "$BUILD/tests/nccl/nccl_device_check" >>"$OUT/check.txt" 2>&1 && say "- device check: ok" ||
   say "- device check: FAILED, see check.txt"
 grep -E "^(ok|FAIL|device|PASSED|FAILED)" "$OUT/check.txt" | sed 's/^/    /' | tee -a "$SUMMARY" >/dev/null
 
-# --- 3. nccl-tests vs spiral-nccl-bench, alternating ------------------------------------------
+# --- 3+4. per repeat: every operation with both NCCL tools, then the copies with both --------
 common=(-b 8 -e "$MAX" -f 2 -n "$ITERS" -w "$WARMUP" -c 1)
+COPY_SIZES=$(for s in 23 24 25 26 27 28 29 30; do echo $((1 << s)); done)
+DONE=0
 for rep in $(seq 1 "$REPEATS"); do
+  (($(left) < 180)) && { say "- repeat $rep skipped: $(left) s of the budget left"; break; }
   for op in $OPS; do
     timeout 240 "$NT/${op}_perf" "${common[@]}" -g 1 >"$RAW/nccl-tests-$op-$rep.txt" 2>&1 ||
       echo "# exit $?" >>"$RAW/nccl-tests-$op-$rep.txt"
     timeout 240 "$BUILD/spiral-nccl-bench" --op "$op" "${common[@]}" --json "$RAW/spiral-$op-$rep.json" \
       >"$RAW/spiral-$op-$rep.txt" 2>&1 || echo "# exit $?" >>"$RAW/spiral-$op-$rep.txt"
   done
-done
-say "- nccl runs: $REPEATS x $(wc -w <<<"$OPS") operations x 2 tools ($(($(date +%s) - START)) s so far)"
-
-# --- 4. copies, alternating -------------------------------------------------------------------
-COPY_SIZES=$(for s in 23 24 25 26 27 28 29 30; do echo $((1 << s)); done)
-for rep in $(seq 1 "$REPEATS"); do
   timeout 240 "$BUILD/spiral-gpucopy-bench" -b 8M -e 1G -f 2 -n 20 -w 2 --json "$RAW/gpucopy-$rep.json" \
     >"$RAW/gpucopy-$rep.txt" 2>&1 || echo "# exit $?" >>"$RAW/gpucopy-$rep.txt"
   for c in "h2d pinned" "h2d pageable" "d2h pinned" "d2h pageable" "d2d pinned"; do
     # shellcheck disable=SC2086 # one size a word
     timeout 240 "$BUILD/spiral-memcpy-loop" $c 20 $COPY_SIZES >>"$RAW/memcpy-$rep.txt" 2>&1
   done
+  DONE=$rep
+  say "- repeat $rep: $(wc -w <<<"$OPS") operations x 2 NCCL tools, copies x 2 tools ($(($(date +%s) - START)) s so far)"
 done
-say "- copy runs: $REPEATS x 2 tools ($(($(date +%s) - START)) s so far)"
 
 # the full tables go to summary.md (it comes back as a file); the digest is printed
-python3 "$ROOT/hack/bench/nccl_compare.py" "$RAW" "$REPEATS" >>"$SUMMARY" 2>"$OUT/digest.txt" || say "compare: FAILED"
+python3 "$ROOT/hack/bench/nccl_compare.py" "$RAW" "$DONE" >>"$SUMMARY" 2>"$OUT/digest.txt" || say "compare: FAILED"
 cat "$OUT/digest.txt"
 tar -czf "$OUT/raw.tar.gz" -C "$RAW" .
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >>"$OUT/build.log" 2>&1
