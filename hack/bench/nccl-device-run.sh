@@ -14,7 +14,7 @@
 # check.txt, digest.txt, raw.tar.gz (every tool's output).
 #
 # Usage (root, on the GPU machine, from the checkout's root): bash hack/bench/nccl-device-run.sh
-# Environment: OPS (all seven), MAX (1G), ITERS (20), WARMUP (5), REPEATS (3), NCCL_HOME (found),
+# Environment: OPS (all seven), MAX (1G), ITERS (100), WARMUP (10), REPEATS (5), NCCL_HOME (found),
 #   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build),
 #   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so)
 set -uo pipefail
@@ -24,7 +24,7 @@ OUT=${OUT:-$ROOT/nccl-results}
 BUILD=${BUILD:-/tmp/spiral-nccl-build}
 RAW=/tmp/spiral-nccl-raw
 OPS=${OPS:-sendrecv all_gather all_reduce broadcast reduce reduce_scatter alltoall}
-MAX=${MAX:-1G} ITERS=${ITERS:-20} WARMUP=${WARMUP:-5} REPEATS=${REPEATS:-3} BUDGET=${BUDGET:-540}
+MAX=${MAX:-1G} ITERS=${ITERS:-100} WARMUP=${WARMUP:-10} REPEATS=${REPEATS:-5} BUDGET=${BUDGET:-540}
 TARBALL=${NCCL_TESTS_TARBALL:-$ROOT/nccl-tests-2.19.6.tar.gz}
 DEPS=$ROOT/.deps/root
 mkdir -p "$OUT" "$RAW"
@@ -81,7 +81,7 @@ say "- nccl-tests 2.19.6 build: ok ($(($(date +%s) - t0)) s)"
 NT=/tmp/nccl-tests-2.19.6/build
 
 # --- 2. check -----------------------------------------------------------------------------------
-"$BUILD/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
+"$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
   >"$OUT/check.txt" 2>&1 && say "- unit tests (NCCL, copy): ok" || say "- unit tests (NCCL, copy): FAILED, see check.txt"
 timeout 150 "$BUILD/tests/nccl/nccl_device_check" >>"$OUT/check.txt" 2>&1 && say "- device check: ok" ||
   say "- device check: FAILED, see check.txt"

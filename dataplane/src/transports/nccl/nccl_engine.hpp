@@ -17,8 +17,9 @@ std::string library_version();
 
 // Timing, as nccl-tests 2.19.6 does it for each size and placement: one untimed operation, then
 // `iterations` operations back to back on one stream (buffer offsets rotating through the
-// allocation so the L2 cache does not hold the data between operations), the time between CUDA
-// events recorded before the first and after the last, divided by `iterations`. Before the
+// allocation so the L2 cache does not hold the data between operations), the host's clock from
+// before the first launch to after the stream has finished, divided by `iterations` (time_us);
+// CUDA events around the same operations give the GPU's own view (gpu_time_us). Before the
 // sweep, `warmup_iterations` untimed operations at every power of two from min to max.
 // Throws RunFailure on any CUDA or NCCL error (naming the call).
 std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, const UniqueId& id);

@@ -12,8 +12,14 @@ namespace spiral::nccl {
 nlohmann::json to_json(const std::vector<SizeRow>& rows) {
   auto out = nlohmann::json::array();
   for (const auto& r : rows)
-    out.push_back({{"bytes", r.bytes}, {"count", r.count}, {"in_place", r.in_place}, {"time_us", r.time_us},
-                   {"algbw_gbps", r.algbw_gbps}, {"busbw_gbps", r.busbw_gbps}, {"wrong", r.wrong}});
+    out.push_back({{"bytes", r.bytes},
+                   {"count", r.count},
+                   {"in_place", r.in_place},
+                   {"time_us", r.time_us},
+                   {"algbw_gbps", r.algbw_gbps},
+                   {"busbw_gbps", r.busbw_gbps},
+                   {"wrong", r.wrong},
+                   {"gpu_time_us", r.gpu_time_us}});
   return out;
 }
 
@@ -24,7 +30,8 @@ std::vector<SizeRow> rows_from_json(const nlohmann::json& j) {
     for (const auto& r : j)
       rows.push_back({r.at("bytes").get<uint64_t>(), r.at("count").get<uint64_t>(), r.at("in_place").get<bool>(),
                       r.at("time_us").get<double>(), r.at("algbw_gbps").get<double>(),
-                      r.at("busbw_gbps").get<double>(), r.at("wrong").get<int64_t>()});
+                      r.at("busbw_gbps").get<double>(), r.at("wrong").get<int64_t>(),
+                      r.at("gpu_time_us").get<double>()});
   } catch (const nlohmann::json::exception& e) {
     throw RunFailure(std::string("NCCL report: malformed row: ") + e.what());
   }
@@ -38,7 +45,7 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
   const size_t element = info(spec.type).bytes;
   std::vector<SizeRow> merged = rows[0];
   for (size_t i = 0; i < merged.size(); ++i) {
-    double sum_us = 0;
+    double sum_us = 0, sum_gpu_us = 0;
     int64_t wrong = 0;
     bool checked = false;
     for (int r = 0; r < nranks; ++r) {
@@ -46,6 +53,7 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
           rows[r][i].in_place != merged[i].in_place)
         throw RunFailure("NCCL report: rank " + std::to_string(r) + " measured other sizes than rank 0");
       sum_us += rows[r][i].time_us;
+      sum_gpu_us += rows[r][i].gpu_time_us;
       if (rows[r][i].wrong >= 0) {
         checked = true;
         wrong += rows[r][i].wrong;
@@ -53,6 +61,7 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
     }
     SizeRow& m = merged[i];
     m.time_us = sum_us / nranks;
+    m.gpu_time_us = sum_gpu_us / nranks;
     const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, nranks);
     m.algbw_gbps = bw.algbw_gbps;
     m.busbw_gbps = bw.busbw_gbps;

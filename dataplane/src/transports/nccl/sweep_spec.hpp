@@ -33,9 +33,10 @@ struct SizeRow {
   uint64_t bytes = 0;  // nccl-tests' "size": max(send, recv) bytes of one rank
   uint64_t count = 0;  // the count passed to NCCL
   bool in_place = false;
-  double time_us = 0;  // mean time per operation (the ranks' mean, once merged)
+  double time_us = 0;  // mean time per operation, host clock as nccl-tests (the ranks' mean, once merged)
   double algbw_gbps = 0, busbw_gbps = 0;
   int64_t wrong = -1;  // elements that failed the check (summed over ranks); -1: not checked
+  double gpu_time_us = 0;  // the same operations between CUDA events (the ranks' mean, once merged)
 };
 
 }  // namespace spiral::nccl

@@ -14,23 +14,25 @@ SweepSpec all_gather_spec() {
 }
 
 TEST(SweepRows, JsonRoundTrips) {
-  const std::vector<SizeRow> rows{{1024, 128, false, 12.5, 0.3, 0.15, 0}, {1024, 128, true, 11.0, 0.4, 0.2, -1}};
+  const std::vector<SizeRow> rows{{1024, 128, false, 12.5, 0.3, 0.15, 0, 12.0}, {1024, 128, true, 11.0, 0.4, 0.2, -1, 10.5}};
   const auto back = rows_from_json(to_json(rows));
   ASSERT_EQ(back.size(), 2u);
   EXPECT_EQ(back[1].in_place, true);
   EXPECT_EQ(back[1].wrong, -1);
   EXPECT_DOUBLE_EQ(back[0].time_us, 12.5);
+  EXPECT_DOUBLE_EQ(back[1].gpu_time_us, 10.5);
   EXPECT_THROW(rows_from_json(nlohmann::json::parse(R"([{"bytes":1}])")), RunFailure);
 }
 
 // As nccl-tests: the ranks' mean time, bandwidths from it, wrong elements summed.
 TEST(SweepRows, MergesRanksAsNcclTests) {
   // all_gather of 1 MiB at 2 ranks: count 131072 floats per rank
-  const std::vector<std::vector<SizeRow>> per_rank{{{1 << 20, 131072, false, 100.0, 0, 0, 0}},
-                                                   {{1 << 20, 131072, false, 300.0, 0, 0, 3}}};
+  const std::vector<std::vector<SizeRow>> per_rank{{{1 << 20, 131072, false, 100.0, 0, 0, 0, 90.0}},
+                                                   {{1 << 20, 131072, false, 300.0, 0, 0, 3, 290.0}}};
   const auto merged = merge_ranks(per_rank, all_gather_spec());
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_DOUBLE_EQ(merged[0].time_us, 200.0);
+  EXPECT_DOUBLE_EQ(merged[0].gpu_time_us, 190.0);
   EXPECT_DOUBLE_EQ(merged[0].algbw_gbps, 131072.0 * 4 * 2 / 1e9 / 200e-6);
   EXPECT_DOUBLE_EQ(merged[0].busbw_gbps, merged[0].algbw_gbps / 2);
   EXPECT_EQ(merged[0].wrong, 3);
