@@ -57,32 +57,42 @@ for op in OPS:
         digest.append(f"{op}: NO RESULTS")
         continue
     print(f"### {op}\n")
-    print("| size | placement | nccl-tests us | spiral us | ratio | nccl-tests #wrong | spiral #wrong |")
-    print("|---:|---|---:|---:|---:|---:|---:|")
-    worst, agree, missing = None, True, 0
-    for key in keys:
-        med = {}
-        wrong = {}
-        for tool in ("nccl-tests", "spiral"):
-            times = [r[key][0] for r in runs[tool] if key in r]
-            wrongs = [r[key][1] for r in runs[tool] if key in r and r[key][1] is not None]
-            med[tool] = statistics.median(times) if times else None
-            wrong[tool] = int(max(wrongs)) if wrongs else None
-        if None in med.values():
-            missing += 1
-        ratio = med["nccl-tests"] / med["spiral"] if None not in med.values() and med["spiral"] > 0 else None
-        if ratio is not None and key[0] >= MIB:
-            worst = ratio if worst is None else min(worst, ratio)
-        same = (wrong["nccl-tests"] or 0) == 0 and (wrong["spiral"] or 0) == 0 or \
-            (wrong["nccl-tests"] or 0) > 0 and (wrong["spiral"] or 0) > 0
-        agree = agree and same
-        fmt = lambda v: "-" if v is None else f"{v:.2f}"
-        print(f"| {size_name(key[0])} | {key[1]} | {fmt(med['nccl-tests'])} | {fmt(med['spiral'])} | "
-              f"{fmt(ratio)} | {wrong['nccl-tests']} | {wrong['spiral']} |")
-    verdict = "ok" if worst is not None and worst >= 0.95 else "BELOW 0.95"
-    line = (f"{op}: worst ratio from 1 MiB {worst:.3f} ({verdict}); checks "
-            f"{'agree' if agree else 'DIFFER'}; {missing} sizes missing in a tool" if worst is not None
-            else f"{op}: no comparable sizes from 1 MiB")
+    print("| size | out: nccl-tests us | out: spiral us | out: ratio | in: nccl-tests us | in: spiral us | "
+          "in: ratio | #wrong nccl-tests / spiral |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    worst, agree, missing = {"out": None, "in": None}, True, 0
+    fmt = lambda v, digits=2: "-" if v is None else f"{v:.{digits}f}"
+    for size in sorted({k[0] for k in keys}):
+        cells, wrongs = [], []
+        for placement in ("out", "in"):
+            key = (size, placement)
+            med, wrong = {}, {}
+            for tool in ("nccl-tests", "spiral"):
+                times = [r[key][0] for r in runs[tool] if key in r]
+                ws = [r[key][1] for r in runs[tool] if key in r and r[key][1] is not None]
+                med[tool] = statistics.median(times) if times else None
+                wrong[tool] = int(max(ws)) if ws else None
+            if None in med.values():
+                missing += 1
+            ratio = med["nccl-tests"] / med["spiral"] if None not in med.values() and med["spiral"] > 0 else None
+            if ratio is not None and size >= MIB:
+                worst[placement] = ratio if worst[placement] is None else min(worst[placement], ratio)
+            nt, sp = wrong["nccl-tests"] or 0, wrong["spiral"] or 0
+            agree = agree and ((nt == 0) == (sp == 0))
+            cells += [fmt(med["nccl-tests"]), fmt(med["spiral"]), fmt(ratio, 3)]
+            wrongs.append(f"{'N/A' if wrong['nccl-tests'] is None else wrong['nccl-tests']} / "
+                          f"{'N/A' if wrong['spiral'] is None else wrong['spiral']}")
+        print(f"| {size_name(size)} | " + " | ".join(cells) + f" | out {wrongs[0]}, in {wrongs[1]} |")
+    parts = []
+    for placement in ("out", "in"):
+        w = worst[placement]
+        if w is None:
+            parts.append(f"{placement}-of-place: no comparable sizes from 1 MiB" if placement == "out"
+                         else "in-place: no comparable sizes from 1 MiB")
+            continue
+        name = "out-of-place" if placement == "out" else "in-place"
+        parts.append(f"{name} worst ratio from 1 MiB {w:.3f} ({'ok' if w >= 0.95 else 'BELOW 0.95'})")
+    line = f"{op}: " + "; ".join(parts) + f"; checks {'agree' if agree else 'DIFFER'}; {missing} sizes missing in a tool"
     print(f"\n{line}\n")
     digest.append(line)
 
