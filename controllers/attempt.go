@@ -2,9 +2,7 @@ package controllers
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -20,7 +17,6 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
-	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // DefaultDeadlineSlack lets the kubelet enforce activeDeadlineSeconds first; the controller's
@@ -34,25 +30,23 @@ func (r *SpiralBenchReconciler) deadlineSlack() time.Duration {
 	return DefaultDeadlineSlack
 }
 
-// outcome is how an attempt ended.
-type outcome struct {
-	result *sbv1.RepeatResult // set when the run completed (Valid or Invalid)
-	reason string             // why it failed otherwise
-	final  bool               // retrying cannot help (bad input)
+func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, attempt int32) (cellpod.Input, error) {
+	in, err := cellpod.NewInput(sb, cell, repeat, attempt, sb.Status.Nodes)
+	in.DefaultImage, in.PullPolicy = r.DefaultImage, r.PullPolicy
+	return in, err
 }
 
-func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, attempt int32) cellpod.Input {
-	return cellpod.Input{Bench: sb, Cell: cell, Repeat: repeat, Attempt: attempt, Nodes: sb.Status.Nodes,
-		DefaultImage: r.DefaultImage, PullPolicy: r.PullPolicy}
-}
-
-// startAttempt creates the receiver pod of the next repeat of cell and records the attempt.
-// The pod name is deterministic, so a retry after a failed status write finds it again.
+// startAttempt creates rank 0's pod (with a single rank, the only pod) of the next repeat of
+// cell and records the attempt. The pod name is deterministic, so a retry after a failed
+// status write finds it again.
 func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell) (time.Duration, error) {
 	res := cellResult(sb, cell)
 	repeat, attempt := int32(len(res.RepeatResults)), res.Attempts
-	roles := cellpod.Roles(sb.Spec.Transport)
-	pod := cellpod.Build(r.input(sb, cell, repeat, attempt), roles[0], "")
+	in, err := r.input(sb, cell, repeat, attempt)
+	if err != nil {
+		return 0, err
+	}
+	pod := cellpod.Build(in, in.Ranks[0], "")
 	if err := r.createPod(ctx, sb, pod); err != nil {
 		return 0, err
 	}
@@ -82,8 +76,9 @@ func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBe
 	return nil
 }
 
-// observeAttempt advances the active attempt: starts the client once the server is Ready,
-// and finishes the attempt when its pods have ended, one was deleted, or the deadline passed.
+// observeAttempt advances the active attempt: once rank 0 is Ready it starts the other ranks
+// together, and it finishes the attempt when the pods have ended (or one failed), rank 0 was
+// deleted, or the deadline passed.
 func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, cells []plan.Cell) (time.Duration, error) {
 	a := sb.Status.ActiveAttempt
 	if int(a.CellIndex) >= len(cells) {
@@ -91,140 +86,71 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		return 0, nil
 	}
 	cell := cells[a.CellIndex]
-	in := r.input(sb, cell, a.Repeat, a.Attempt)
-	roles := cellpod.Roles(sb.Spec.Transport)
+	in, err := r.input(sb, cell, a.Repeat, a.Attempt)
+	if err != nil {
+		return 0, err
+	}
 	deadline := a.StartTime.Add(time.Duration(cellpod.DeadlineSeconds(sb.Spec.Run))*time.Second + r.deadlineSlack())
 	wait := time.Until(deadline)
 
-	receiver, err := r.getPod(ctx, sb.Namespace, cellpod.Name(sb.Name, cell.Index, a.Attempt, roles[0]))
+	pods, err := r.rankPods(ctx, sb, in)
 	if err != nil {
 		return 0, err
 	}
-	if receiver == nil {
-		return 0, r.finishAttempt(sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", roles[0])})
+	rendezvous := pods[0]
+	if rendezvous == nil {
+		return 0, r.finishAttempt(sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
 	}
-	if len(roles) == 1 {
-		if ended(receiver) {
-			return 0, r.finishAttempt(sb, cell, judge(sb, []*corev1.Pod{receiver}, a))
-		}
-		if wait <= 0 {
-			return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, receiver)})
-		}
-		return wait, nil
-	}
-
-	client, err := r.getPod(ctx, sb.Namespace, cellpod.Name(sb.Name, cell.Index, a.Attempt, roles[1]))
-	if err != nil {
-		return 0, err
-	}
+	missing, present := peersMissing(in.Ranks, pods)
 	switch {
-	case client == nil && ended(receiver):
-		o := outcome{reason: "the server ended before the client started: " + podEnd(receiver)}
-		if t := terminated(receiver); t != nil && t.ExitCode == 2 {
-			o = outcome{reason: "server refused its input: " + lastLine(t.Message), final: true}
-		}
-		return 0, r.finishAttempt(sb, cell, o)
-	case client == nil && wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, receiver)})
-	case client == nil:
-		if !podReady(receiver) {
-			return wait, nil // the barrier: the client starts only once the server listens
-		}
-		addr := serverAddress(receiver, sb.Spec.Topology.Server)
-		if addr == "" {
-			return time.Second, nil
-		}
-		pod := cellpod.Build(in, roles[1], addr)
-		if err := r.createPod(ctx, sb, pod); err != nil {
-			return 0, err
-		}
-		r.Recorder.Eventf(sb, pod, corev1.EventTypeNormal, "ClientStarted", "Start", "server %s is ready at %s; started %s", receiver.Name, addr, pod.Name)
-		return wait, nil
-	case failed(client) || failed(receiver):
-		return 0, r.finishAttempt(sb, cell, judge(sb, []*corev1.Pod{receiver, client}, a))
-	case ended(client) && ended(receiver):
-		return 0, r.finishAttempt(sb, cell, judge(sb, []*corev1.Pod{receiver, client}, a))
+	case len(missing) > 0 && ended(rendezvous):
+		return 0, r.finishAttempt(sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
+	case len(missing) > 0 && wait <= 0:
+		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, present...)})
+	case len(missing) > 0:
+		return r.startPeers(ctx, sb, in, rendezvous, wait)
+	case anyFailed(pods) || allEnded(pods):
+		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a))
 	case wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, receiver, client)})
+		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, pods...)})
 	}
 	return wait, nil
 }
 
-// getPod reads a pod from the cache and, when the cache lacks it, from the apiserver: a pod
-// just created may not be cached yet, and only the apiserver can say it is really gone.
-func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string) (*corev1.Pod, error) {
-	pod := &corev1.Pod{}
-	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
-	if apierrors.IsNotFound(err) {
-		err = r.APIReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
-	}
-	if apierrors.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	if pod.DeletionTimestamp != nil && !ended(pod) {
-		return nil, nil // being deleted mid-run: as good as gone
-	}
-	return pod, nil
-}
-
-// judge turns ended pods (receiver first) into an outcome from their summaries.
-func judge(sb *sbv1.SpiralBench, pods []*corev1.Pod, a *sbv1.ActiveAttempt) outcome {
-	sums := make([]*summary.Summary, len(pods))
-	for i, p := range pods {
-		role := p.Labels[cellpod.LabelRole]
-		term := terminated(p)
-		if term == nil {
-			if failed(p) {
-				return outcome{reason: fmt.Sprintf("%s: %s", role, podEnd(p))}
-			}
-			continue // still running while its peer failed
-		}
-		if term.ExitCode == 2 {
-			return outcome{reason: fmt.Sprintf("%s refused its input: %s", role, lastLine(term.Message)), final: true}
-		}
-		if term.ExitCode != 0 {
-			return outcome{reason: fmt.Sprintf("%s exited with code %d: %s", role, term.ExitCode, lastLine(term.Message))}
-		}
-		s, err := summary.Parse(term.Message)
+// rankPods reads the pod of every rank, in rank order; nil where a pod does not exist.
+func (r *SpiralBenchReconciler) rankPods(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input) ([]*corev1.Pod, error) {
+	pods := make([]*corev1.Pod, len(in.Ranks))
+	for i, rank := range in.Ranks {
+		p, err := r.getPod(ctx, sb.Namespace, cellpod.Name(sb.Name, in.Cell.Index, in.Attempt, rank.Name))
 		if err != nil {
-			return outcome{reason: fmt.Sprintf("%s: %v", role, err)}
+			return nil, err
 		}
-		if s.State == "Failed" {
-			return outcome{reason: fmt.Sprintf("%s failed: %s", role, s.Reason)}
-		}
-		sums[i] = &s
+		pods[i] = p
 	}
-	var res sbv1.RepeatResult
-	if len(pods) == 1 {
-		res = summary.Merge(sums[0], nil, a.Repeat, a.Attempt)
-	} else {
-		if sums[0] == nil || sums[1] == nil {
-			return outcome{reason: "a pod ended without a summary"}
-		}
-		res = summary.Merge(sums[0], sums[1], a.Repeat, a.Attempt)
-	}
-	res.StartupMilliseconds, res.WallMilliseconds = timing(pods)
-	return outcome{result: &res}
+	return pods, nil
 }
 
-// timing measures an attempt from its pods' own timestamps: the receiver's creation, the
-// sender's container start (the last pod is the sender), and the last container's end.
-func timing(pods []*corev1.Pod) (startupMs, wallMs int64) {
-	created := pods[0].CreationTimestamp.Time
-	sender := terminated(pods[len(pods)-1])
-	if sender == nil || created.IsZero() {
-		return 0, 0
+// startPeers is the barrier: the ranks after rank 0 are created, together, only once rank 0
+// is Ready (its data plane listens) and has an address to give them.
+func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input, rendezvous *corev1.Pod, wait time.Duration) (time.Duration, error) {
+	if !podReady(rendezvous) {
+		return wait, nil
 	}
-	end := sender.FinishedAt.Time
-	for _, p := range pods {
-		if t := terminated(p); t != nil && t.FinishedAt.After(end) {
-			end = t.FinishedAt.Time
+	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec))
+	if addr == "" {
+		return time.Second, nil
+	}
+	var started []string
+	for _, rank := range in.Ranks[1:] {
+		pod := cellpod.Build(in, rank, addr)
+		if err := r.createPod(ctx, sb, pod); err != nil {
+			return 0, err
 		}
+		started = append(started, pod.Name)
 	}
-	return sender.StartedAt.Sub(created).Milliseconds(), end.Sub(created).Milliseconds()
+	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s is ready at %s; started %s",
+		in.Ranks[0].Name, rendezvous.Name, addr, strings.Join(started, ", "))
+	return wait, nil
 }
 
 // finishAttempt records an attempt's outcome in the cell's result. The attempt's pods are
@@ -275,150 +201,4 @@ func (r *SpiralBenchReconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.Cel
 	r.Recorder.Eventf(sb, nil, kind, "Cell"+string(res.State), "Run", "cell %d %s: rx %d Mb/s over %d repeats %s",
 		res.Index, res.State, rx, res.Repeats, res.Message)
 	metrics.CellFinished(sb, res)
-}
-
-// cellResult returns the status entry of a cell, creating it in plan order.
-func cellResult(sb *sbv1.SpiralBench, cell plan.Cell) *sbv1.CellResult {
-	for i := range sb.Status.CellResults {
-		if sb.Status.CellResults[i].Index == cell.Index {
-			return &sb.Status.CellResults[i]
-		}
-	}
-	sb.Status.CellResults = append(sb.Status.CellResults, sbv1.CellResult{
-		Index: cell.Index, Headline: cell.Headline, Parameters: cell.CellParameters, State: sbv1.CellPending,
-	})
-	return &sb.Status.CellResults[len(sb.Status.CellResults)-1]
-}
-
-func finishedState(s sbv1.CellState) bool {
-	return s == sbv1.CellValid || s == sbv1.CellInvalid || s == sbv1.CellFailed
-}
-
-// cleanupPods deletes cell pods that belong to no current attempt (finished attempts, or
-// cells already done). The next attempt's pods are kept: they may exist before status says so.
-func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.SpiralBench) error {
-	var pods corev1.PodList
-	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
-		return err
-	}
-	for i := range pods.Items {
-		p := &pods.Items[i]
-		if !metav1.IsControlledBy(p, sb) || p.DeletionTimestamp != nil {
-			continue
-		}
-		cell, _ := strconv.Atoi(p.Labels[cellpod.LabelCell])
-		attempt, _ := strconv.Atoi(p.Labels[cellpod.LabelAttempt])
-		if keepPod(sb, int32(cell), int32(attempt)) {
-			continue
-		}
-		if err := r.Delete(ctx, p, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil && !apierrors.IsNotFound(err) {
-			return err
-		}
-	}
-	return nil
-}
-
-func keepPod(sb *sbv1.SpiralBench, cell, attempt int32) bool {
-	if a := sb.Status.ActiveAttempt; a != nil {
-		return a.CellIndex == cell && a.Attempt == attempt
-	}
-	for _, res := range sb.Status.CellResults {
-		if res.Index == cell {
-			return !finishedState(res.State) && attempt == res.Attempts
-		}
-	}
-	return attempt == 0 // a first attempt whose start was not recorded yet
-}
-
-// deleteAllPods removes every cell pod of the bench (deletion, suspension of a dead attempt).
-func (r *SpiralBenchReconciler) deleteAllPods(ctx context.Context, sb *sbv1.SpiralBench) error {
-	return r.DeleteAllOf(ctx, &corev1.Pod{}, client.InNamespace(sb.Namespace),
-		client.MatchingLabels{cellpod.LabelBench: sb.Name}, client.PropagationPolicy(metav1.DeletePropagationBackground))
-}
-
-func terminated(p *corev1.Pod) *corev1.ContainerStateTerminated {
-	for _, cs := range p.Status.ContainerStatuses {
-		if cs.State.Terminated != nil {
-			return cs.State.Terminated
-		}
-	}
-	return nil
-}
-
-func ended(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
-}
-
-func failed(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodFailed }
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-// podEnd says how a pod ended, for failure messages.
-func podEnd(p *corev1.Pod) string {
-	if t := terminated(p); t != nil {
-		return fmt.Sprintf("exit code %d (%s): %s", t.ExitCode, t.Reason, lastLine(t.Message))
-	}
-	return fmt.Sprintf("phase %s: %s %s", p.Status.Phase, p.Status.Reason, p.Status.Message)
-}
-
-// deadlineReason names the deadline and what each pod was doing, e.g. unschedulable.
-func deadlineReason(sb *sbv1.SpiralBench, pods ...*corev1.Pod) string {
-	var states []string
-	for _, p := range pods {
-		s := fmt.Sprintf("%s %s", p.Labels[cellpod.LabelRole], p.Status.Phase)
-		for _, c := range p.Status.Conditions {
-			if c.Status != corev1.ConditionTrue && c.Message != "" {
-				s += fmt.Sprintf(" (%s: %s)", c.Reason, c.Message)
-				break
-			}
-		}
-		states = append(states, s)
-	}
-	return fmt.Sprintf("exceeded the cell deadline of %ds; %s", cellpod.DeadlineSeconds(sb.Spec.Run), strings.Join(states, ", "))
-}
-
-// serverAddress is where the client connects: the side's fixed address, else the first
-// secondary network's IP (Multus network-status), else the pod IP.
-func serverAddress(p *corev1.Pod, side sbv1.SideSpec) string {
-	if side.Address != "" {
-		return side.Address
-	}
-	if len(side.Networks) > 0 {
-		var status []struct {
-			Interface string   `json:"interface"`
-			IPs       []string `json:"ips"`
-			Default   bool     `json:"default"`
-		}
-		if err := json.Unmarshal([]byte(p.Annotations["k8s.v1.cni.cncf.io/network-status"]), &status); err == nil {
-			for _, s := range status {
-				if !s.Default && len(s.IPs) > 0 {
-					return s.IPs[0]
-				}
-			}
-		}
-		return "" // wait for Multus to report the attachment
-	}
-	return p.Status.PodIP
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return clip(s, 400)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -10,43 +10,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
-	"github.com/spiralbench/spiralbench/pkg/plan"
 )
-
-// nextCell is the first cell of the plan without a finished result.
-func nextCell(sb *sbv1.SpiralBench, cells []plan.Cell) (plan.Cell, bool) {
-	done := map[int32]bool{}
-	for _, res := range sb.Status.CellResults {
-		done[res.Index] = finishedState(res.State)
-	}
-	for _, c := range cells {
-		if !done[c.Index] {
-			return c, true
-		}
-	}
-	return plan.Cell{}, false
-}
-
-// updateCounts derives the counters, progress and best throughput from the cell results.
-func updateCounts(sb *sbv1.SpiralBench) {
-	c := &sb.Status.Cells
-	c.Succeeded, c.Failed, c.Invalid = 0, 0, 0
-	sb.Status.BestRxMbps = 0
-	for _, res := range sb.Status.CellResults {
-		switch res.State {
-		case sbv1.CellValid:
-			c.Succeeded++
-			if res.RXMbps != nil && res.RXMbps.Mean > sb.Status.BestRxMbps {
-				sb.Status.BestRxMbps = res.RXMbps.Mean
-			}
-		case sbv1.CellFailed:
-			c.Failed++
-		case sbv1.CellInvalid:
-			c.Invalid++
-		}
-	}
-	sb.Status.Progress = fmt.Sprintf("%d/%d", c.Succeeded+c.Failed+c.Invalid, c.Total)
-}
 
 // complete ends the sweep: the verdict, the conditions, the leases.
 func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBench) {

@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 )
 
 // Exclusivity: one coordination.k8s.io Lease per node, named after it, in the operator's
@@ -61,8 +63,8 @@ func (r *SpiralBenchReconciler) acquireNodes(ctx context.Context, sb *sbv1.Spira
 		}
 	}
 	for i, n := range nodes {
-		if i > 0 && n == nodes[0] {
-			continue
+		if slices.Contains(nodes[:i], n) {
+			continue // one lease per node, however many ranks it runs
 		}
 		if err := r.takeLease(ctx, sb, n); err != nil {
 			// All or nothing: never sit on one node while waiting for another.
@@ -74,28 +76,22 @@ func (r *SpiralBenchReconciler) acquireNodes(ctx context.Context, sb *sbv1.Spira
 	return nil
 }
 
-// chooseNodes returns [node] for Loopback and [server, client] for CrossNode: the first
-// matching Ready node (by name) whose lease is free.
+// chooseNodes picks a node for each of the bench's node slots (benchkind.NodeSlots: one for
+// Loopback, the server's and the client's for CrossNode): the first matching Ready node (by
+// name) whose lease is free and that no earlier slot took.
 func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
-	if sb.Spec.Topology.Mode == sbv1.TopologyCrossNode {
-		server, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Server.Placement, "")
+	var nodes []string
+	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+		n, err := r.chooseNode(ctx, sb, p, nodes)
 		if err != nil {
 			return nil, err
 		}
-		client, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Client.Placement, server)
-		if err != nil {
-			return nil, err
-		}
-		return []string{server, client}, nil
+		nodes = append(nodes, n)
 	}
-	n, err := r.chooseNode(ctx, sb, sb.Spec.Topology.Placement, "")
-	if err != nil {
-		return nil, err
-	}
-	return []string{n}, nil
+	return nodes, nil
 }
 
-func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, avoid string) (string, error) {
+func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, avoid []string) (string, error) {
 	if p != nil && p.NodeName != "" {
 		return p.NodeName, nil
 	}
@@ -120,7 +116,7 @@ func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralB
 		n := &list.Items[i]
 		ok, _ := match.Match(n)
 		_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(ctrl.LoggerFrom(ctx), n.Spec.Taints, tolerations, scheduling, false)
-		if ok && !untolerated && nodeReady(n) && n.Name != avoid && !n.Spec.Unschedulable {
+		if ok && !untolerated && nodeReady(n) && !slices.Contains(avoid, n.Name) && !n.Spec.Unschedulable {
 			candidates = append(candidates, n.Name)
 		}
 	}

@@ -21,10 +21,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
-	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // finalizer releases the bench's node leases and pods before it goes away.
@@ -206,7 +206,7 @@ var deletionStarted = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool
 
 // describe names a cell the way the seed's tables do, with its transport.
 func describe(t sbv1.Transport, p sbv1.CellParameters) string {
-	return string(t) + " " + report.Parameters(t, p)
+	return string(t) + " " + benchkind.Parameters(t, p)
 }
 
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;

@@ -19,7 +19,22 @@ func input(sb *sbv1.SpiralBench) Input {
 		panic(err)
 	}
 	sb.Spec.Run = sbv1.RunSpec{Seconds: 30, WarmupSeconds: ptr.To[int32](2), Repeats: 3}
-	return Input{Bench: sb, Cell: cells[0], Repeat: 1, Attempt: 2, Nodes: []string{"spark-a"}, DefaultImage: "spiralbench/dataplane:dev"}
+	in, err := NewInput(sb, cells[0], 1, 2, []string{"spark-a"})
+	if err != nil {
+		panic(err)
+	}
+	in.DefaultImage = "spiralbench/dataplane:dev"
+	return in
+}
+
+// build returns the pod of the rank with this name.
+func build(in Input, name, rendezvous string) *corev1.Pod {
+	for _, r := range in.Ranks {
+		if r.Name == name {
+			return Build(in, r, rendezvous)
+		}
+	}
+	panic("no rank " + name)
 }
 
 func argValue(args []string, flag string) (string, bool) {
@@ -36,7 +51,7 @@ func TestServerPodIsPinnedBoundedAndReadinessGated(t *testing.T) {
 	sb.Spec.Topology.Placement = &sbv1.Placement{NodeSelector: map[string]string{"gpu": "gb10"},
 		Tolerations: []corev1.Toleration{{Key: "nvidia.com/gpu", Operator: corev1.TolerationOpExists}}}
 	sb.Spec.Topology.Server.Cores = &sbv1.CoreMap{Master: ptr.To[int32](8), Pollers: []int32{16, 17}}
-	pod := Build(input(sb), RoleServer, "")
+	pod := build(input(sb), RoleServer, "")
 
 	if pod.Name != "tcp-c0-a2-server" || pod.Labels[LabelRepeat] != "1" || pod.Labels[LabelAttempt] != "2" {
 		t.Errorf("name/labels: %s %v", pod.Name, pod.Labels)
@@ -76,7 +91,7 @@ func TestClientPodConnectsToTheServerAndGetsItsOwnSide(t *testing.T) {
 		Cores:    &sbv1.CoreMap{Pollers: []int32{3}}, Privileged: true,
 	}
 	sb.Spec.Socket = &sbv1.SocketSpec{UDPOffload: "GSOAndGRO"}
-	pod := Build(input(sb), RoleClient, "10.0.0.1")
+	pod := build(input(sb), RoleClient, "10.0.0.1")
 	c := pod.Spec.Containers[0]
 	if got, _ := argValue(c.Args, "--server-address"); got != "10.0.0.1" {
 		t.Errorf("server address %q", got)
@@ -110,10 +125,11 @@ func TestRawPodHoldsBothPortsHugepagesAndGPU(t *testing.T) {
 		Cores: &sbv1.CoreMap{Master: ptr.To[int32](8), Pollers: []int32{18}}}
 	sb.Spec.Topology.Client = sbv1.SideSpec{Devices: []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_p0", Count: 1}},
 		Cores: &sbv1.CoreMap{Master: ptr.To[int32](9), Pollers: []int32{17}}}
-	if r := Roles(sbv1.TransportRawEthernet); len(r) != 1 || r[0] != RoleLoopback {
+	in := input(sb)
+	if r := in.Ranks; len(r) != 1 || r[0].Name != RoleLoopback {
 		t.Fatalf("raw runs one loopback pod, got %v", r)
 	}
-	pod := Build(input(sb), RoleLoopback, "")
+	pod := build(in, RoleLoopback, "")
 	c := pod.Spec.Containers[0]
 	for _, name := range []corev1.ResourceName{"nvidia.com/cx7_p0", "nvidia.com/cx7_p1", "nvidia.com/gpu"} {
 		if q := c.Resources.Limits[name]; q.Value() != 1 {
@@ -145,7 +161,7 @@ func TestCrossNodeSidesGoToTheirOwnNodes(t *testing.T) {
 	in := input(sb)
 	in.Nodes = []string{"spark-a", "spark-b"}
 	for role, node := range map[string]string{RoleServer: "spark-a", RoleClient: "spark-b"} {
-		pod := Build(in, role, "10.0.0.1")
+		pod := build(in, role, "10.0.0.1")
 		got := pod.Spec.Affinity.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms[0].MatchFields[0].Values[0]
 		if got != node {
 			t.Errorf("%s on %s, want %s", role, got, node)
@@ -158,7 +174,7 @@ func TestTransportAndWorkloadFlags(t *testing.T) {
 	raw.Spec.RawEthernet = &sbv1.RawEthernetSpec{Memory: sbv1.MemoryHostPinned, RXPort: &sbv1.PortSource{VirtualDevice: "net_ring1"}, RingDescriptors: 4096}
 	raw.Spec.Topology.Client.Devices = []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7-p0.vf"}}
 	raw.Spec.Topology.Client.Cores = &sbv1.CoreMap{Workers: []int32{16, 6}}
-	args := strings.Join(Build(input(raw), RoleLoopback, "").Spec.Containers[0].Args, " ")
+	args := strings.Join(build(input(raw), RoleLoopback, "").Spec.Containers[0].Args, " ")
 	for _, want := range []string{"--tx-port env:PCIDEVICE_NVIDIA_COM_CX7_P0_VF", "--rx-port net_ring1", "--memory host_pinned",
 		"--ring-descriptors 4096", "--tx-workers 16,6", "--tx-queues 1 --rx-queues 1", "--no-huge"} {
 		if !strings.Contains(args, want) {
@@ -169,7 +185,7 @@ func TestTransportAndWorkloadFlags(t *testing.T) {
 	roce := sbtesting.MakeSpiralBench("roce", "lab").Transport(sbv1.TransportRoCE).
 		RoCE(sbv1.RoCESpec{Verb: sbv1.RoCEVerbWrite, Mode: sbv1.RoCEModeLatency, QueuePairs: 1, TXDepth: 128}).Obj()
 	roce.Spec.Topology.Client.Networks = []sbv1.NetworkAttachment{{Name: "cx7-p0", Interface: "net1"}}
-	args = strings.Join(Build(input(roce), RoleClient, "10.0.0.1").Spec.Containers[0].Args, " ")
+	args = strings.Join(build(input(roce), RoleClient, "10.0.0.1").Spec.Containers[0].Args, " ")
 	for _, want := range []string{"--transport roce", "--verb write --mode latency --queue-pairs 1 --memory host", "--tx-depth 128", "--netdev net1"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("roce args lack %q: %s", want, args)
@@ -181,7 +197,7 @@ func TestTransportAndWorkloadFlags(t *testing.T) {
 
 	gpu := sbtesting.MakeSpiralBench("gpu", "lab").Transport(sbv1.TransportUDP).Workload(sbv1.WorkloadGEMMFP16).ServerGPUs(1).Obj()
 	gpu.Spec.Workload.GEMMN, gpu.Spec.Workload.SyncInterval, gpu.Spec.Workload.MaxInFlight, gpu.Spec.Workload.BatchBytes = 1024, 2, 3, 4<<20
-	args = strings.Join(Build(input(gpu), RoleServer, "").Spec.Containers[0].Args, " ")
+	args = strings.Join(build(input(gpu), RoleServer, "").Spec.Containers[0].Args, " ")
 	for _, want := range []string{"--workload gemm_fp16", "--sync-interval 2 --max-in-flight 3", "--gemm-n 1024", "--workload-batch-bytes 4194304"} {
 		if !strings.Contains(args, want) {
 			t.Errorf("workload args lack %q: %s", want, args)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 )
 
 // MaxCells bounds a plan so that status (one result per cell) stays small.
@@ -23,14 +24,15 @@ type Cell struct {
 // Expand returns the cells of spec in run order: payload, batch, pairs, queues, target rate,
 // workload, workload batch, the last varying fastest. Lists left empty take the preset's values for the transport.
 func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
-	if _, ok := headlines[spec.Transport]; !ok {
-		return nil, fmt.Errorf("unknown transport %q: use RawEthernet, RoCE, TCP or UDP", spec.Transport)
+	kind, err := benchkind.For(spec)
+	if err != nil {
+		return nil, err
 	}
 	preset := spec.Matrix.Preset
 	if preset == "" {
 		preset = sbv1.PresetSmoke
 	}
-	d := presetDimensions(preset, spec.Transport)
+	d := presetDimensions(preset, kind)
 	m := spec.Matrix
 	d.payloads = orDefault(m.PayloadBytes, d.payloads)
 	d.batches = orDefault(m.Batches, d.batches)
@@ -74,14 +76,8 @@ func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
 			}
 		}
 	}
-	markHeadline(cells, headlines[spec.Transport])
+	markHeadline(cells, kind.Headline)
 	return cells, nil
-}
-
-// HeadlineParameters returns the headline cell of a transport as DAQIRI reports it.
-func HeadlineParameters(t sbv1.Transport) (sbv1.CellParameters, bool) {
-	p, ok := headlines[t]
-	return p, ok
 }
 
 // markHeadline marks the first cell with the headline's transport parameters, whatever its

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 )
 
 // CSVColumns are DAQIRI's columns, then SpiralBench's own.
@@ -128,13 +129,10 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 	}
 }
 
-// Backend is DAQIRI's name for a transport's engine.
+// Backend is DAQIRI's name for a transport's engine (the kind's profile says it).
 func Backend(t sbv1.Transport) string {
-	switch t {
-	case sbv1.TransportRawEthernet:
-		return "dpdk"
-	case sbv1.TransportRoCE:
-		return "ibverbs"
+	if k, ok := benchkind.Lookup(t); ok {
+		return k.Backend
 	}
 	return strings.ToLower(string(t))
 }

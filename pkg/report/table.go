@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 )
 
 // WriteTable prints a bench's cell results as the seed's tables read: the cell's
@@ -30,7 +31,7 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if c.Repeats > 0 {
 			drops = fmt.Sprintf("%d %s", c.Drops, c.DropsKind)
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\n", c.Index, mark, Parameters(sb.Spec.Transport, c.Parameters),
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\n", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
 			c.State, gbps(c.RXMbps), gbps(c.TXMbps), loss(c), strings.TrimSpace(drops), cpu, gpu, c.Repeats, c.Attempts)
 	}
 	if err := tw.Flush(); err != nil {
@@ -42,37 +43,6 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		}
 	}
 	return nil
-}
-
-// Parameters names a cell the way the seed's tables do.
-func Parameters(t sbv1.Transport, p sbv1.CellParameters) string {
-	s := size(p.PayloadBytes)
-	switch t {
-	case sbv1.TransportRawEthernet:
-		s += fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
-	case sbv1.TransportTCP, sbv1.TransportUDP:
-		s += fmt.Sprintf(" x %d pairs", p.Pairs)
-	}
-	if p.TargetRateMbps > 0 {
-		s += fmt.Sprintf(" @ %g Gb/s", float64(p.TargetRateMbps)/1000)
-	}
-	if p.Workload != "" && p.Workload != sbv1.WorkloadNone {
-		s += " " + p.Workload.DataplaneName()
-		if p.WorkloadBatchBytes > 0 {
-			s += "/" + size(p.WorkloadBatchBytes)
-		}
-	}
-	return s
-}
-
-func size(b int32) string {
-	switch {
-	case b >= 1<<20 && b%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", b>>20)
-	case b >= 1<<10 && b%(1<<10) == 0 && b != 8192 && b != 4096:
-		return fmt.Sprintf("%d KiB", b>>10)
-	}
-	return fmt.Sprintf("%d B", b)
 }
 
 func gbps(s *sbv1.Statistic) string {

@@ -79,47 +79,58 @@ func Parse(msg string) (Summary, error) {
 	return s, nil
 }
 
-// Merge combines the server's and client's summaries of one run into a repeat result: the
-// sender's counts from the client, the receiver's from the server, and the worse state.
-// Either side may be nil (RawEthernet and loopback runs have one pod).
-func Merge(server, client *Summary, repeat, attempt int32) sbv1.RepeatResult {
-	base := client
-	if base == nil {
-		base = server
-	}
-	r := sbv1.RepeatResult{
-		Repeat: repeat, Attempt: attempt,
-		State:                sbv1.CellValid,
-		MeasuredMilliseconds: base.SecondsMilli,
-		TXMbps:               base.TXMbps, TXPackets: base.TXPackets, TXBytes: base.TXBytes,
-		RXMbps: base.RXMbps, RXPackets: base.RXPackets, RXBytes: base.RXBytes, PacketsPerSecond: base.PPS,
-		Drops: base.Drops, DropsKind: base.DropsKind, LossPPM: base.LossPPM,
-	}
-	cpu := sbv1.CPUBusy{MasterMilliPercent: int32(base.CPUMasterMPct), TXMilliPercent: int32(base.CPUTXMPct), RXMilliPercent: int32(base.CPURXMPct)}
-	if server != nil && client != nil {
-		// The receiver knows what arrived; the sender knows what left and what it retransmitted.
-		r.RXMbps, r.RXPackets, r.RXBytes, r.PacketsPerSecond = server.RXMbps, server.RXPackets, server.RXBytes, server.PPS
-		r.TXMbps, r.TXPackets, r.TXBytes = client.TXMbps, client.TXPackets, client.TXBytes
-		if server.Drops > client.Drops {
-			r.Drops, r.DropsKind = server.Drops, server.DropsKind
+// Part is one rank's summary and which of its counters the repeat result takes: RX counters
+// from receivers, TX counters from senders (one in-process rank is both).
+type Part struct {
+	Summary         *Summary
+	Receives, Sends bool
+}
+
+// Merge combines the summaries of an attempt's ranks (rank 0 first, none nil) into a repeat
+// result: RX counts summed over the receivers, TX counts over the senders, the largest drops
+// and loss of any rank, CPU per role (master from rank 0, TX from the first sender, RX from
+// the first receiver), GPU from the first receiver (the workload runs there), latency from
+// the first sender that timed one, and the first rank that was not Valid decides the state.
+func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
+	first := func(want func(Part) bool) *Summary {
+		for _, p := range parts {
+			if want(p) {
+				return p.Summary
+			}
 		}
-		r.LossPPM = max(server.LossPPM, client.LossPPM)
-		cpu = sbv1.CPUBusy{MasterMilliPercent: int32(server.CPUMasterMPct), TXMilliPercent: int32(client.CPUTXMPct), RXMilliPercent: int32(server.CPURXMPct)}
+		return parts[0].Summary
 	}
-	r.CPU = &cpu
-	gpuSide := base
-	if server != nil {
-		gpuSide = server // the GPU workload runs on the receiver
+	receiver := first(func(p Part) bool { return p.Receives })
+	sender := first(func(p Part) bool { return p.Sends })
+	r := sbv1.RepeatResult{Repeat: repeat, Attempt: attempt, State: sbv1.CellValid, MeasuredMilliseconds: sender.SecondsMilli}
+	for _, p := range parts {
+		s := p.Summary
+		if p.Receives {
+			r.RXMbps, r.RXPackets, r.RXBytes, r.PacketsPerSecond = r.RXMbps+s.RXMbps, r.RXPackets+s.RXPackets, r.RXBytes+s.RXBytes, r.PacketsPerSecond+s.PPS
+		}
+		if p.Sends {
+			r.TXMbps, r.TXPackets, r.TXBytes = r.TXMbps+s.TXMbps, r.TXPackets+s.TXPackets, r.TXBytes+s.TXBytes
+		}
+		if s.Drops >= r.Drops { // on a tie the later rank (the sender) names the kind
+			r.Drops, r.DropsKind = s.Drops, s.DropsKind
+		}
+		r.LossPPM = max(r.LossPPM, s.LossPPM)
 	}
-	if gpuSide.GPUSMMPct >= 0 {
-		r.GPU = &sbv1.GPUBusy{SMMilliPercent: int32(gpuSide.GPUSMMPct), MemoryMilliPercent: int32(gpuSide.GPUMemMPct)}
+	r.CPU = &sbv1.CPUBusy{MasterMilliPercent: int32(parts[0].Summary.CPUMasterMPct),
+		TXMilliPercent: int32(sender.CPUTXMPct), RXMilliPercent: int32(receiver.CPURXMPct)}
+	if receiver.GPUSMMPct >= 0 {
+		r.GPU = &sbv1.GPUBusy{SMMilliPercent: int32(receiver.GPUSMMPct), MemoryMilliPercent: int32(receiver.GPUMemMPct)}
 	}
-	// The ping-pong is timed where it starts: the client (or the only side).
-	if r.Latency = client.latency(); r.Latency == nil {
-		r.Latency = server.latency()
+	// The ping-pong is timed where it starts: the sender (or the only rank).
+	if r.Latency = sender.latency(); r.Latency == nil {
+		for _, p := range parts {
+			if r.Latency = p.Summary.latency(); r.Latency != nil {
+				break
+			}
+		}
 	}
-	for _, s := range []*Summary{server, client} {
-		if s != nil && s.State != "Valid" {
+	for _, p := range parts {
+		if s := p.Summary; s.State != "Valid" {
 			r.State = sbv1.CellInvalid
 			r.Message = clip(s.Role+": "+s.Reason, 500)
 			break

@@ -43,7 +43,7 @@ func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Merge(&srv, &cli, 1, 2)
+	r := Merge(serverClient(&srv, &cli), 1, 2)
 	if r.Repeat != 1 || r.Attempt != 2 || r.State != sbv1.CellValid {
 		t.Fatalf("identity/state wrong: %+v", r)
 	}
@@ -61,7 +61,7 @@ func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
 	}
 
 	srv.State, srv.Reason = "Invalid", "no bytes received"
-	r = Merge(&srv, &cli, 0, 0)
+	r = Merge(serverClient(&srv, &cli), 0, 0)
 	if r.State != sbv1.CellInvalid || !strings.Contains(r.Message, "server: no bytes received") {
 		t.Errorf("an invalid side makes the repeat Invalid with its reason: %+v", r)
 	}
@@ -73,11 +73,54 @@ func TestLatencyPercentilesComeFromTheClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv, _ := Parse(serverMsg)
-	r := Merge(&srv, &cli, 0, 0)
+	r := Merge(serverClient(&srv, &cli), 0, 0)
 	if r.Latency == nil || r.Latency.P50Nanoseconds != 1500 || r.Latency.P99Nanoseconds != 2100 || r.Latency.MinNanoseconds != 1100 {
 		t.Errorf("latency %+v", r.Latency)
 	}
-	if r = Merge(&srv, nil, 0, 0); r.Latency != nil {
+	if r = Merge([]Part{{Summary: &srv, Receives: true}}, 0, 0); r.Latency != nil {
 		t.Errorf("no latency fields, no latency: %+v", r.Latency)
+	}
+}
+
+// serverClient is today's pair of ranks: the receiving server, then the sending client.
+func serverClient(srv, cli *Summary) []Part {
+	return []Part{{Summary: srv, Receives: true}, {Summary: cli, Sends: true}}
+}
+
+func TestMergeOfOneRankTakesEverythingFromIt(t *testing.T) {
+	one, err := Parse(serverMsg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one.TXMbps, one.TXPackets = 21, 2100
+	r := Merge([]Part{{Summary: &one, Receives: true, Sends: true}}, 0, 0)
+	if r.RXMbps != one.RXMbps || r.TXMbps != 21 || r.TXPackets != 2100 || r.MeasuredMilliseconds != one.SecondsMilli {
+		t.Errorf("a loopback rank is both receiver and sender: %+v", r)
+	}
+	if r.CPU.MasterMilliPercent != int32(one.CPUMasterMPct) || r.CPU.RXMilliPercent != int32(one.CPURXMPct) || r.CPU.TXMilliPercent != int32(one.CPUTXMPct) {
+		t.Errorf("cpu from the one rank: %+v", r.CPU)
+	}
+}
+
+func TestMergeOfNRanksSumsReceiversAndSendersAndKeepsTheWorst(t *testing.T) {
+	srv, _ := Parse(serverMsg)
+	cli, _ := Parse(clientMsg)
+	second := srv
+	second.Role, second.Drops, second.DropsKind, second.LossPPM = "rank2", 500, "udp_gap", 250000
+	third := cli
+	third.Role, third.State, third.Reason = "rank3", "Invalid", "peer lost"
+	parts := []Part{{Summary: &srv, Receives: true}, {Summary: &cli, Sends: true}, {Summary: &second, Receives: true}, {Summary: &third, Sends: true}}
+	r := Merge(parts, 0, 0)
+	if r.RXMbps != srv.RXMbps+second.RXMbps || r.RXPackets != srv.RXPackets+second.RXPackets {
+		t.Errorf("rx summed over receivers: %+v", r)
+	}
+	if r.TXMbps != cli.TXMbps+third.TXMbps || r.TXBytes != cli.TXBytes+third.TXBytes {
+		t.Errorf("tx summed over senders: %+v", r)
+	}
+	if r.Drops != 500 || r.LossPPM != 250000 {
+		t.Errorf("drops and loss: the worst rank's, got %d %d", r.Drops, r.LossPPM)
+	}
+	if r.State != sbv1.CellInvalid || !strings.Contains(r.Message, "rank3: peer lost") {
+		t.Errorf("one invalid rank makes the repeat Invalid with its reason: %+v", r)
 	}
 }

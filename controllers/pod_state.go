@@ -1,0 +1,124 @@
+package controllers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
+)
+
+// Reading a cell pod's state: whether it exists, is Ready, has ended and how.
+
+// getPod reads a pod from the cache and, when the cache lacks it, from the apiserver: a pod
+// just created may not be cached yet, and only the apiserver can say it is really gone.
+func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string) (*corev1.Pod, error) {
+	pod := &corev1.Pod{}
+	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
+	if apierrors.IsNotFound(err) {
+		err = r.APIReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
+	}
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pod.DeletionTimestamp != nil && !ended(pod) {
+		return nil, nil // being deleted mid-run: as good as gone
+	}
+	return pod, nil
+}
+
+func terminated(p *corev1.Pod) *corev1.ContainerStateTerminated {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Terminated != nil {
+			return cs.State.Terminated
+		}
+	}
+	return nil
+}
+
+func ended(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+}
+
+func failed(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodFailed }
+
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// podEnd says how a pod ended, for failure messages.
+func podEnd(p *corev1.Pod) string {
+	if t := terminated(p); t != nil {
+		return fmt.Sprintf("exit code %d (%s): %s", t.ExitCode, t.Reason, lastLine(t.Message))
+	}
+	return fmt.Sprintf("phase %s: %s %s", p.Status.Phase, p.Status.Reason, p.Status.Message)
+}
+
+// deadlineReason names the deadline and what each pod was doing, e.g. unschedulable.
+func deadlineReason(sb *sbv1.SpiralBench, pods ...*corev1.Pod) string {
+	var states []string
+	for _, p := range pods {
+		s := fmt.Sprintf("%s %s", p.Labels[cellpod.LabelRole], p.Status.Phase)
+		for _, c := range p.Status.Conditions {
+			if c.Status != corev1.ConditionTrue && c.Message != "" {
+				s += fmt.Sprintf(" (%s: %s)", c.Reason, c.Message)
+				break
+			}
+		}
+		states = append(states, s)
+	}
+	return fmt.Sprintf("exceeded the cell deadline of %ds; %s", cellpod.DeadlineSeconds(sb.Spec.Run), strings.Join(states, ", "))
+}
+
+// rendezvousAddress is where the other ranks connect to rank 0: its primary side's fixed
+// address, else the first secondary network's IP (Multus network-status), else the pod IP.
+func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec) string {
+	if side.Address != "" {
+		return side.Address
+	}
+	if len(side.Networks) > 0 {
+		var status []struct {
+			Interface string   `json:"interface"`
+			IPs       []string `json:"ips"`
+			Default   bool     `json:"default"`
+		}
+		if err := json.Unmarshal([]byte(p.Annotations["k8s.v1.cni.cncf.io/network-status"]), &status); err == nil {
+			for _, s := range status {
+				if !s.Default && len(s.IPs) > 0 {
+					return s.IPs[0]
+				}
+			}
+		}
+		return "" // wait for Multus to report the attachment
+	}
+	return p.Status.PodIP
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	return clip(s, 400)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

@@ -1,0 +1,75 @@
+package benchkind
+
+import (
+	"fmt"
+	"strings"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// RawEthernet sends raw Ethernet frames through DPDK: one in-process pod holds both ports,
+// TX on the client side's and RX on the server side's.
+func init() {
+	Register(Profile{
+		Transport:          sbv1.TransportRawEthernet,
+		DataplaneTransport: "raw",
+		Backend:            "dpdk",
+		Ranks:              Loopback,
+		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 10240, Pairs: 1, Queues: oneQueue},
+		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{256, 1024, 4096, 10240}},
+		Flags:              rawFlags,
+		Describe: func(p sbv1.CellParameters) string {
+			return fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
+		},
+	})
+}
+
+// rawFlags names the DPDK ports and buffers. A port without an explicit PCI address or vdev
+// is taken from the device plugin's PCIDEVICE_<RESOURCE> variable of the side's first device
+// (the data plane reads "env:NAME" at start-up: the kubelet sets it inside the container).
+func rawFlags(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []string {
+	r := spec.RawEthernet
+	if r == nil {
+		r = &sbv1.RawEthernetSpec{}
+	}
+	a := []string{"--batch", Itoa(p.Batch), "--tx-queues", Itoa(p.Queues.TX), "--rx-queues", Itoa(p.Queues.RX),
+		"--tx-port", port(r.TXPort, spec.Topology.Client),
+		"--rx-port", port(r.RXPort, spec.Topology.Server),
+		"--memory", MemoryFlag(r.Memory),
+	}
+	if spec.Topology.Server.Hugepages == nil && spec.Topology.Client.Hugepages == nil {
+		a = append(a, "--no-huge") // no huge pages are mounted: DPDK uses ordinary memory
+	}
+	if r.RingDescriptors > 0 {
+		a = append(a, "--ring-descriptors", Itoa(r.RingDescriptors))
+	}
+	if r.PoolBuffers > 0 {
+		a = append(a, "--pool-buffers", Itoa(r.PoolBuffers))
+	}
+	a = append(a, workers(spec.Topology.Client.Cores, "--tx-workers")...)
+	a = append(a, workers(spec.Topology.Server.Cores, "--rx-workers")...)
+	return a
+}
+
+func port(p *sbv1.PortSource, side sbv1.SideSpec) string {
+	switch {
+	case p != nil && p.PCIAddress != "":
+		return p.PCIAddress
+	case p != nil && p.VirtualDevice != "":
+		return p.VirtualDevice
+	case len(side.Devices) > 0:
+		return "env:" + PCIDeviceEnv(side.Devices[0].ResourceName)
+	}
+	return ""
+}
+
+func workers(c *sbv1.CoreMap, flag string) []string {
+	if c == nil || len(c.Workers) == 0 {
+		return nil
+	}
+	list := make([]string, len(c.Workers))
+	for i, v := range c.Workers {
+		list[i] = Itoa(v)
+	}
+	return []string{flag, strings.Join(list, ",")}
+}

@@ -1,0 +1,21 @@
+package benchkind
+
+import (
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// UDP sends sequenced datagrams over UDP sockets, one socket per pair: a server and a client pod.
+func init() {
+	Register(Profile{
+		Transport:          sbv1.TransportUDP,
+		DataplaneTransport: "udp",
+		Backend:            "udp",
+		Ranks:              ServerClient,
+		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: oneQueue},
+		Sweep:              Dimensions{PayloadBytes: []int32{1000, 8000}, Pairs: []int32{1, 2, 4}},
+		Flags: func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []string {
+			return append([]string{"--pairs", Itoa(p.Pairs)}, socketFlags(spec, false)...)
+		},
+		Describe: describePairs,
+	})
+}

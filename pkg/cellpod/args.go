@@ -1,0 +1,112 @@
+package cellpod
+
+import (
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
+)
+
+// Args renders a rank's cell as spiral-dataplane flags (docs/dataplane.md), visible in
+// `kubectl describe pod`: the rank's role, the flags every kind shares, the kind's own flags
+// (benchkind.Profile.Flags), the GPU workload, the rendezvous, then the cores of each side.
+func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
+	sb, p := in.Bench, in.Cell.CellParameters
+	run := sb.Spec.Run
+	a := []string{rank.Role,
+		"--transport", in.Kind.DataplaneTransport,
+		"--payload-bytes", itoa(p.PayloadBytes),
+		"--seconds", itoa(run.Seconds),
+		"--warmup-seconds", itoa(ptr.Deref(run.WarmupSeconds, 0)),
+		"--base-port", itoa(BasePort),
+		"--summary-file", summaryPath,
+		"--workload", p.Workload.DataplaneName(),
+		"--label", "bench=" + sb.Namespace + "/" + sb.Name,
+		"--label", "cell=" + itoa(in.Cell.Index),
+		"--label", "repeat=" + itoa(in.Repeat),
+		"--label", "attempt=" + itoa(in.Attempt),
+	}
+	if in.Kind.Flags != nil {
+		a = append(a, in.Kind.Flags(&sb.Spec, p, rank)...)
+	}
+	a = append(a, workloadArgs(sb.Spec.Workload, p)...)
+	if p.TargetRateMbps > 0 {
+		a = append(a, "--target-mbps", itoa(p.TargetRateMbps))
+	}
+	a = append(a, rendezvousArgs(in, rank, rendezvous)...)
+	for i, s := range rank.Sides {
+		flag := "--rx-cores"
+		if s == benchkind.SideClient {
+			flag = "--tx-cores"
+		}
+		// One process has one master core: its primary side's.
+		a = append(a, cores(s.Spec(&sb.Spec).Cores, flag, i == 0)...)
+	}
+	return a
+}
+
+// rendezvousArgs: rank 0 binds and accepts when it has peers, and writes the ready file its
+// readiness probe reads; the other ranks connect to rank 0's address.
+func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
+	if rank.Index > 0 {
+		return []string{"--server-address", rendezvous, "--connect-timeout-ms", "30000"}
+	}
+	if len(in.Ranks) <= 1 {
+		return []string{"--ready-file", readyFile}
+	}
+	bind := rank.Sides[0].Spec(&in.Bench.Spec).Address
+	if bind == "" {
+		bind = "0.0.0.0"
+	}
+	deadlineMs := strconv.FormatInt(DeadlineSeconds(in.Bench.Spec.Run)*1000, 10)
+	return []string{"--bind-address", bind, "--ready-file", readyFile, "--accept-timeout-ms", deadlineMs}
+}
+
+// workloadArgs passes the GPU workload's settings; the kind itself is always passed.
+func workloadArgs(w *sbv1.WorkloadSpec, p sbv1.CellParameters) []string {
+	if w == nil || p.Workload == "" || p.Workload == sbv1.WorkloadNone {
+		return nil
+	}
+	a := []string{"--sync-interval", itoa(w.SyncInterval), "--max-in-flight", itoa(w.MaxInFlight)}
+	if w.GEMMN > 0 {
+		a = append(a, "--gemm-n", itoa(w.GEMMN))
+	}
+	if w.FFTLength > 0 {
+		a = append(a, "--fft-length", itoa(w.FFTLength))
+	}
+	if p.WorkloadBatchBytes > 0 {
+		a = append(a, "--workload-batch-bytes", itoa(p.WorkloadBatchBytes))
+	}
+	return a
+}
+
+func cores(c *sbv1.CoreMap, pollerFlag string, withMaster bool) []string {
+	if c == nil {
+		return nil
+	}
+	var a []string
+	if withMaster && c.Master != nil {
+		a = append(a, "--master-core", itoa(*c.Master))
+	}
+	if len(c.Pollers) > 0 {
+		list := make([]string, len(c.Pollers))
+		for i, v := range c.Pollers {
+			list[i] = itoa(v)
+		}
+		a = append(a, pollerFlag, strings.Join(list, ","))
+	}
+	return a
+}
+
+func itoa[T ~int32 | ~int](v T) string { return strconv.Itoa(int(v)) }
+
+func pullPolicy(p corev1.PullPolicy) corev1.PullPolicy {
+	if p == "" {
+		return corev1.PullIfNotPresent
+	}
+	return p
+}
