@@ -6,7 +6,7 @@ import (
 )
 
 // Transport is the data path a bench measures.
-// +kubebuilder:validation:Enum=RawEthernet;RoCE;TCP;UDP
+// +kubebuilder:validation:Enum=RawEthernet;RoCE;TCP;UDP;NCCL;GPUCopy
 type Transport string
 
 const (
@@ -18,6 +18,10 @@ const (
 	TransportTCP Transport = "TCP"
 	// TransportUDP sends datagrams over UDP sockets, one socket per pair.
 	TransportUDP Transport = "UDP"
+	// TransportNCCL measures an NCCL collective between GPUs, one rank per GPU, as nccl-tests does.
+	TransportNCCL Transport = "NCCL"
+	// TransportGPUCopy measures host<->device copy bandwidth of each GPU of a node.
+	TransportGPUCopy Transport = "GPUCopy"
 )
 
 // SpiralBenchSpec describes one benchmark: what to measure (transport, matrix, workload),
@@ -40,10 +44,20 @@ const (
 // +kubebuilder:validation:XValidation:rule="self.transport != 'RawEthernet' || ((!has(self.workload) || self.workload.kind == 'None') && (!has(self.matrix.workloads) || self.matrix.workloads.all(w, w == 'None')))",message="RawEthernet has no GPU receive path yet: set the workload to None, or measure the GPU workload over UDP (same sequence reorder) or TCP"
 // +kubebuilder:validation:XValidation:rule="self.transport != 'RoCE' || !has(self.roce) || (self.roce.verb != 'Read' && self.roce.mode != 'Latency') || ((!has(self.workload) || self.workload.kind == 'None') && (!has(self.matrix.workloads) || self.matrix.workloads.all(w, w == 'None')))",message="a RoCE GPU workload runs on what the server receives: use roce.verb Send or Write in mode Bandwidth, or set the workload to None"
 // +kubebuilder:validation:XValidation:rule="((!has(self.workload) || self.workload.kind == 'None') && (!has(self.matrix.workloads) || self.matrix.workloads.all(w, w == 'None'))) || (has(self.topology.server.gpus) && self.topology.server.gpus >= 1)",message="a GPU workload runs on the receiving side: set topology.server.gpus to at least 1"
+// +kubebuilder:validation:XValidation:rule="!has(self.nccl) || self.transport == 'NCCL'",message="spec.nccl applies to transport NCCL only: remove it or set transport: NCCL"
+// +kubebuilder:validation:XValidation:rule="!has(self.gpuCopy) || self.transport == 'GPUCopy'",message="spec.gpuCopy applies to transport GPUCopy only: remove it or set transport: GPUCopy"
+// +kubebuilder:validation:XValidation:rule="!(self.transport in ['NCCL', 'GPUCopy']) || (self.matrix.preset == 'Smoke' && (!has(self.matrix.payloadBytes) || size(self.matrix.payloadBytes) == 0) && (!has(self.matrix.batches) || size(self.matrix.batches) == 0) && (!has(self.matrix.pairs) || size(self.matrix.pairs) == 0) && (!has(self.matrix.targetRatesMbps) || size(self.matrix.targetRatesMbps) == 0) && (!has(self.matrix.workloads) || size(self.matrix.workloads) == 0) && (!has(self.matrix.workloadBatchBytes) || size(self.matrix.workloadBatchBytes) == 0))",message="NCCL and GPUCopy sweep their sizes themselves (nccl.minBytes..maxBytes, gpuCopy.minBytes..maxBytes): leave the matrix lists empty and matrix.preset Smoke"
+// +kubebuilder:validation:XValidation:rule="!(self.transport in ['NCCL', 'GPUCopy']) || !has(self.workload) || self.workload.kind == 'None'",message="NCCL and GPUCopy run no GPU workload on received data: remove spec.workload"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'NCCL' || ((has(self.topology.server.gpus) && self.topology.server.gpus >= 1) && (self.topology.mode != 'CrossNode' || (has(self.topology.client.gpus) && self.topology.client.gpus >= 1)))",message="transport NCCL runs one rank per GPU: set topology.server.gpus (and topology.client.gpus with CrossNode) to at least 1"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'NCCL' || self.topology.mode == 'CrossNode' || !has(self.topology.client.gpus) || self.topology.client.gpus == 0",message="with topology.mode Loopback, NCCL's ranks are the topology.server.gpus GPUs of one pod: leave topology.client.gpus unset, or use CrossNode for a second node"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'NCCL' || !has(self.nccl) || !has(self.nccl.root) || self.nccl.root < (has(self.topology.server.gpus) ? self.topology.server.gpus : 0) + (self.topology.mode == 'CrossNode' && has(self.topology.client.gpus) ? self.topology.client.gpus : 0)",message="nccl.root must be one of the ranks: below the number of GPUs (topology.server.gpus, plus topology.client.gpus with CrossNode)"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'NCCL' || !has(self.nccl) || self.nccl.network != 'RDMA' || (((has(self.topology.server.devices) && size(self.topology.server.devices) > 0) || (has(self.topology.server.hostNetwork) && self.topology.server.hostNetwork)) && (self.topology.mode != 'CrossNode' || (has(self.topology.client.devices) && size(self.topology.client.devices) > 0) || (has(self.topology.client.hostNetwork) && self.topology.client.hostNetwork)))",message="nccl.network RDMA needs each pod's RDMA devices: list them in topology.server.devices (and topology.client.devices with CrossNode), or use hostNetwork"
+// +kubebuilder:validation:XValidation:rule="self.transport != 'GPUCopy' || (self.topology.mode == 'Loopback' && has(self.topology.server.gpus) && self.topology.server.gpus >= 1)",message="transport GPUCopy measures the GPUs of one node: set topology.mode Loopback and topology.server.gpus to the number of GPUs to measure"
 // +kubebuilder:validation:XValidation:rule="(has(self.matrix.payloadBytes) && size(self.matrix.payloadBytes) > 0 ? size(self.matrix.payloadBytes) : (self.matrix.preset == 'QueueScaling' ? 5 : (self.matrix.preset == 'Sweep' ? (self.transport == 'UDP' ? 2 : (self.transport == 'TCP' ? 3 : 5)) : 1))) * (has(self.matrix.batches) && size(self.matrix.batches) > 0 ? size(self.matrix.batches) : (self.matrix.preset == 'Sweep' && self.transport == 'RawEthernet' ? 4 : 1)) * (has(self.matrix.pairs) && size(self.matrix.pairs) > 0 ? size(self.matrix.pairs) : (self.matrix.preset == 'Sweep' && self.transport in ['TCP', 'UDP'] ? 3 : 1)) * (has(self.matrix.queues) && size(self.matrix.queues) > 0 ? size(self.matrix.queues) : (self.matrix.preset == 'QueueScaling' ? 4 : 1)) * (has(self.matrix.targetRatesMbps) && size(self.matrix.targetRatesMbps) > 0 ? size(self.matrix.targetRatesMbps) : (self.matrix.preset == 'DropCurve' ? 8 : 1)) * (has(self.matrix.workloads) && size(self.matrix.workloads) > 0 ? size(self.matrix.workloads) : 1) * (has(self.matrix.workloadBatchBytes) && size(self.matrix.workloadBatchBytes) > 0 ? size(self.matrix.workloadBatchBytes) : 1) <= 512",message="the matrix expands to more than 512 cells (payloads x batches x pairs x queues x target rates x workloads x workload batches, a preset filling empty lists): shorten the lists or split the sweep into several SpiralBenches"
 type SpiralBenchSpec struct {
 	// transport is the data path to measure: RawEthernet (DPDK, both ports in one pod),
-	// RoCE (ibverbs RC), TCP or UDP sockets.
+	// RoCE (ibverbs RC), TCP or UDP sockets, NCCL collectives between GPUs, or GPUCopy
+	// (host<->device copies of each GPU).
 	// +required
 	Transport Transport `json:"transport"`
 
@@ -58,6 +72,14 @@ type SpiralBenchSpec struct {
 	// socket holds TCP/UDP socket options; only for transports TCP and UDP.
 	// +optional
 	Socket *SocketSpec `json:"socket,omitempty"`
+
+	// nccl holds the collective, its size sweep and network; only for transport NCCL.
+	// +optional
+	NCCL *NCCLSpec `json:"nccl,omitempty"`
+
+	// gpuCopy holds the copy directions and sizes; only for transport GPUCopy.
+	// +optional
+	GPUCopy *GPUCopySpec `json:"gpuCopy,omitempty"`
 
 	// topology says where the two sides run: the two cabled ports of one node (Loopback)
 	// or a server node and a client node (CrossNode), with their networks, devices and cores.
@@ -128,7 +150,7 @@ type SpiralBenchSpec struct {
 // +kubebuilder:printcolumn:name="Passed",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 40",message="metadata.name must be at most 40 characters, so that the pod names derived from it stay valid"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.phase) || oldSelf.status.phase == 'Pending' || (oldSelf.status.phase == 'Queued' && (!has(oldSelf.status.cellResults) || size(oldSelf.status.cellResults) == 0)) || (self.spec.transport == oldSelf.spec.transport && self.spec.matrix == oldSelf.spec.matrix && self.spec.run == oldSelf.spec.run && has(self.spec.workload) == has(oldSelf.spec.workload) && (!has(self.spec.workload) || self.spec.workload == oldSelf.spec.workload) && has(self.spec.roce) == has(oldSelf.spec.roce) && (!has(self.spec.roce) || self.spec.roce == oldSelf.spec.roce) && has(self.spec.rawEthernet) == has(oldSelf.spec.rawEthernet) && (!has(self.spec.rawEthernet) || self.spec.rawEthernet == oldSelf.spec.rawEthernet) && has(self.spec.socket) == has(oldSelf.spec.socket) && (!has(self.spec.socket) || self.spec.socket == oldSelf.spec.socket) && self.spec.topology.mode == oldSelf.spec.topology.mode && self.spec.topology.mtu == oldSelf.spec.topology.mtu)",message="what a started bench measures is immutable (transport, its options, topology mode and MTU, matrix, workload, run): only suspend, placement, acceptance and results may change; delete and re-create the SpiralBench to measure something else"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || !has(oldSelf.status.phase) || oldSelf.status.phase == 'Pending' || (oldSelf.status.phase == 'Queued' && (!has(oldSelf.status.cellResults) || size(oldSelf.status.cellResults) == 0)) || (self.spec.transport == oldSelf.spec.transport && self.spec.matrix == oldSelf.spec.matrix && self.spec.run == oldSelf.spec.run && has(self.spec.workload) == has(oldSelf.spec.workload) && (!has(self.spec.workload) || self.spec.workload == oldSelf.spec.workload) && has(self.spec.roce) == has(oldSelf.spec.roce) && (!has(self.spec.roce) || self.spec.roce == oldSelf.spec.roce) && has(self.spec.rawEthernet) == has(oldSelf.spec.rawEthernet) && (!has(self.spec.rawEthernet) || self.spec.rawEthernet == oldSelf.spec.rawEthernet) && has(self.spec.socket) == has(oldSelf.spec.socket) && (!has(self.spec.socket) || self.spec.socket == oldSelf.spec.socket) && has(self.spec.nccl) == has(oldSelf.spec.nccl) && (!has(self.spec.nccl) || self.spec.nccl == oldSelf.spec.nccl) && has(self.spec.gpuCopy) == has(oldSelf.spec.gpuCopy) && (!has(self.spec.gpuCopy) || self.spec.gpuCopy == oldSelf.spec.gpuCopy) && self.spec.topology.mode == oldSelf.spec.topology.mode && self.spec.topology.mtu == oldSelf.spec.topology.mtu)",message="what a started bench measures is immutable (transport, its options, topology mode and MTU, matrix, workload, run): only suspend, placement, acceptance and results may change; delete and re-create the SpiralBench to measure something else"
 type SpiralBench struct {
 	metav1.TypeMeta `json:",inline"`
 	// +optional
