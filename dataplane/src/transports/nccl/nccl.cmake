@@ -21,6 +21,7 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/transport_log.cpp
   ${NCCL_DIR}/sweep_rows.cpp
   ${NCCL_DIR}/network_env.cpp
+  ${NCCL_DIR}/summary_part.cpp
 )
 
 set(SPIRAL_HAVE_NCCL OFF)
