@@ -60,6 +60,7 @@ verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are sta
 	$(KUSTOMIZE) build config/samples >/dev/null
 	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
+	python3 hack/dataplane-layers.py >/dev/null || { python3 hack/dataplane-layers.py; echo "data plane layering: see hack/dataplane-layers.py"; exit 1; }
 
 .PHONY: envtest
 envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.

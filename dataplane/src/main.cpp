@@ -4,8 +4,8 @@
 #include <iostream>
 
 #include "app/cli.hpp"
-#include "app/errors.hpp"
-#include "app/signals.hpp"
+#include "sys/errors.hpp"
+#include "sys/signals.hpp"
 #include "config/cell_parse.hpp"
 #include "output/summary.hpp"
 #include "run/outcome.hpp"

@@ -1,12 +1,14 @@
 #include "app/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_parse.hpp"
+#include "kinds/registry.hpp"
 
 namespace spiral {
 namespace {
@@ -50,11 +52,33 @@ class FlagTable {
   std::vector<std::function<void(json&)>> setters_;
 };
 
+// Each kind's own flags, once each; a flag two kinds share says so ("raw, roce: ...").
+void add_kind_flags(FlagTable& flags) {
+  std::vector<std::pair<KindFlag, std::string>> unique;  // the flag and the kinds that bring it
+  for (const BenchKind* kind : bench_kinds())
+    for (const KindFlag& f : kind->flags) {
+      auto same = std::find_if(unique.begin(), unique.end(),
+                               [&](const auto& u) { return std::string(u.first.flag) == f.flag; });
+      if (same == unique.end()) unique.push_back({f, kind->name});
+      else same->second += ", " + kind->name;
+    }
+  for (const auto& [f, kinds] : unique) {
+    const std::string help = kinds + ": " + f.help;
+    switch (f.type) {
+      case KindFlag::Type::text: flags.add<std::string>(f.flag, f.key, help); break;
+      case KindFlag::Type::integer: flags.add<int64_t>(f.flag, f.key, help); break;
+      case KindFlag::Type::number: flags.add<double>(f.flag, f.key, help); break;
+      case KindFlag::Type::toggle: flags.add_switch(f.flag, f.key, help); break;
+      case KindFlag::Type::core_list: flags.add_list(f.flag, f.key, help); break;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<json> parse_command_line(int argc, const char* const* argv, std::ostream& out) {
-  CLI::App app{"spiral-dataplane: TCP/UDP socket, raw Ethernet (DPDK) and RoCE (ibverbs) benchmark engine "
-               "(SpiralBench data plane)",
+  CLI::App app{"spiral-dataplane: network and GPU benchmark engine (SpiralBench data plane); transports " +
+                   kind_names("and"),
                "spiral-dataplane"};
   app.set_version_flag("--version", SPIRAL_VERSION);
   app.footer("Flags override the same keys of --cell FILE. See docs/dataplane.md.");
@@ -68,10 +92,10 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
     if (role_pos->count()) cell["role"] = role_positional;
   });
   flags.add<std::string>("--role", "role", "server (receiver), client (sender) or loopback (both)");
-  flags.add<std::string>("--transport", "transport", "tcp | udp | raw | roce");
-  flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per send (tcp) or per datagram (udp)");
+  flags.add<std::string>("--transport", "transport", kind_names("|"));
+  flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per message: per send() on a stream, per datagram");
   flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");
-  flags.add<int64_t>("--target-mbps", "target_mbps", "udp pacing, aggregate Mb/s; 0 = unpaced");
+  flags.add<int64_t>("--target-mbps", "target_mbps", "datagram pacing, aggregate Mb/s; 0 = unpaced");
   flags.add<double>("--seconds", "seconds", "measured window");
   flags.add<double>("--warmup-seconds", "warmup_seconds", "excluded warm-up before the window");
   flags.add<std::string>("--server-address", "server_address", "where the client connects");
@@ -88,31 +112,9 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   });
   flags.add_list("--tx-cores", "tx", "sender cores, pair i on list[i % n], e.g. 2,3");
   flags.add_list("--rx-cores", "rx", "receiver cores, pair i on list[i % n]");
-  flags.add_switch("--tcp-nodelay", "tcp_nodelay", "set TCP_NODELAY");
-  flags.add_switch("--udp-gso", "udp_gso", "send with UDP GSO (UDP_SEGMENT)");
-  flags.add_switch("--udp-gro", "udp_gro", "receive with UDP GRO");
   flags.add<int64_t>("--socket-buffer-bytes", "socket_buffer_bytes", "SO_SNDBUF/SO_RCVBUF; 0 = default");
-  flags.add<int64_t>("--batch", "batch", "udp datagrams per sendmmsg/recvmmsg; raw packets per burst");
-  // raw transport (issue 5)
-  flags.add<std::string>("--tx-port", "tx_port", "raw: TX port, PCI address or DPDK vdev (net_memif0,role=server)");
-  flags.add<std::string>("--rx-port", "rx_port", "raw: RX port, PCI address or DPDK vdev");
-  flags.add<int64_t>("--tx-queues", "tx_queues", "raw: TX queues, one poll-mode core each");
-  flags.add<int64_t>("--rx-queues", "rx_queues", "raw: RX queues, one poll-mode core each");
-  flags.add<std::string>("--memory", "memory", "raw, roce: buffers in host | host_pinned | device memory");
-  flags.add<int64_t>("--ring-descriptors", "ring_descriptors", "raw: descriptors per TX/RX queue");
-  flags.add<int64_t>("--pool-buffers", "pool_buffers", "raw: mbufs per queue's pool");
-  flags.add_switch("--no-huge", "no_huge", "raw: plain memory instead of hugepages");
-  flags.add_list("--tx-workers", "tx_workers", "raw: worker core per TX queue (builds bursts), list[i % n]");
-  flags.add_list("--rx-workers", "rx_workers", "raw: worker core per RX queue (checks frames), list[i % n]");
-  // transport roce (ibverbs RC queue pairs)
-  flags.add<std::string>("--verb", "verb", "roce: send | write (with immediate) | read");
-  flags.add<std::string>("--mode", "mode", "roce: bandwidth | latency (ping-pong)");
-  flags.add<int64_t>("--queue-pairs", "queue_pairs", "roce: RC queue pairs, one thread each side");
-  flags.add<int64_t>("--tx-depth", "tx_depth", "roce: operations in flight per QP; 0 = sized to the message");
-  flags.add<int64_t>("--rx-depth", "rx_depth", "roce: receives pre-posted per QP; 0 = sized to the message");
-  flags.add<std::string>("--rdma-device", "rdma_device", "roce: RDMA device; default: the one on --netdev");
-  flags.add<std::string>("--netdev", "netdev", "roce: network interface whose RoCE v2 GID to use");
-  flags.add_switch("--verify-payload", "verify_payload", "roce: fill and check every byte (tests)");
+  flags.add<int64_t>("--batch", "batch", "datagrams per sendmmsg/recvmmsg, packets per burst");
+  add_kind_flags(flags);
   auto workload = std::make_shared<std::string>();
   CLI::Option* workload_opt =
       app.add_option("--workload", *workload, "GPU work in the receive path: none | fft | gemm | gemm_fp16");

@@ -5,7 +5,12 @@
 // GPU memory the NIC reaches directly (GPUDirect). device needs a CUDA build and a physical NIC.
 namespace spiral {
 
+class ObjectReader;
+
 enum class BufferMemory { host, host_pinned, device };
 const char* to_string(BufferMemory m);
+
+// The cell key "memory": host | host_pinned | device, default host (for the kinds that own it).
+BufferMemory parse_buffer_memory(const ObjectReader& r);
 
 }  // namespace spiral

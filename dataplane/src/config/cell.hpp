@@ -1,21 +1,19 @@
 #pragma once
 // One benchmark cell, parsed and validated once at the edge (cell_parse.cpp). Everything after
 // the edge reads these plain values and never parses again.
+#include <any>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "config/raw_options.hpp"
-#include "config/rdma_options.hpp"
+#include "kinds/bench_kind.hpp"
 
 namespace spiral {
 
-enum class Transport { tcp, udp, raw, roce };
 enum class Role { server, client, loopback };
 enum class Workload { none, fft, gemm, gemm_fp16 };  // GPU work on the received data (src/gpu/)
 
-const char* to_string(Transport t);
 const char* to_string(Role r);
 const char* to_string(Workload w);
 
@@ -31,11 +29,11 @@ struct CoreMap {
 };
 
 struct Cell {
-  Transport transport = Transport::tcp;
+  const BenchKind* kind = nullptr;  // the cell's "transport" (kinds/registry.hpp); set by parse_cell
   Role role = Role::server;
-  uint32_t payload_bytes = 8000;    // TCP: bytes per send(); UDP: datagram payload (header included)
-  uint32_t pairs = 1;               // socket pairs; for roce the queue pairs (queue_pairs)
-  uint64_t target_mbps = 0;         // UDP aggregate pacing target; 0 = unpaced
+  uint32_t payload_bytes = 8000;    // bytes per message: per send() on a stream, per datagram (header included)
+  uint32_t pairs = 1;               // sender/receiver pairs (sockets, queue pairs), one thread each side
+  uint64_t target_mbps = 0;         // aggregate pacing target of datagram kinds; 0 = unpaced
   uint64_t duration_ms = 10000;     // measured window ("seconds")
   uint64_t warmup_ms = 2000;        // before the window, excluded from the numbers
   std::string server_address = "127.0.0.1";
@@ -46,11 +44,12 @@ struct Cell {
   uint32_t accept_timeout_ms = 300000;  // server: how long to wait for the client
   uint32_t grace_ms = 2000;         // server: how long to keep receiving after the sender stopped
   CoreMap cores;
+  // Socket options, common keys so every record echoes them; each kind refuses those it ignores.
   bool tcp_nodelay = false;
   bool udp_gso = false;
   bool udp_gro = false;
-  uint64_t socket_buffer_bytes = 0; // 0 = transport default (see docs/dataplane.md)
-  uint32_t batch = 64;              // UDP datagrams per sendmmsg/recvmmsg; 1 for TCP
+  uint64_t socket_buffer_bytes = 0; // 0 = the kernel's default (see docs/dataplane.md)
+  uint32_t batch = 64;              // messages per system call or burst; the kind's batch_default when absent
   Workload workload = Workload::none;
   // GPU workload settings (src/gpu/, docs/dataplane.md "GPU workloads"); used when workload != none
   uint32_t gemm_n = 1024;             // gemm, gemm_fp16: n x n matrices, fixed FLOPs per call
@@ -63,13 +62,13 @@ struct Cell {
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
-  RawOptions raw;                   // transport raw only (config/raw_options.hpp)
-  RdmaOptions rdma;                 // transport roce only (config/rdma_options.hpp)
+  // The kind's own options (its keys), stored by its parse() as one type of its own and read back
+  // with std::any_cast (e.g. transports/roce/rdma_options.hpp). Empty for kinds without keys.
+  std::any options;
 };
 
 constexpr uint32_t kMaxPairs = 64;
-constexpr uint32_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
-constexpr uint32_t kMaxTcpMessage = 64u << 20;
+constexpr uint32_t kMaxPayloadBytes = 64u << 20;
 constexpr uint32_t kMaxBatch = 1024;
 
 }  // namespace spiral

@@ -2,36 +2,6 @@
 
 namespace spiral {
 
-const char* to_string(Transport t) {
-  switch (t) {
-    case Transport::tcp: return "tcp";
-    case Transport::udp: return "udp";
-    case Transport::raw: return "raw";
-    case Transport::roce: return "roce";
-  }
-  return "?";
-}
-
-const char* to_string(RdmaOptions::Verb v) {
-  switch (v) {
-    case RdmaOptions::Verb::send: return "send";
-    case RdmaOptions::Verb::write: return "write";
-    case RdmaOptions::Verb::read: return "read";
-  }
-  return "?";
-}
-
-const char* to_string(RdmaOptions::Mode m) { return m == RdmaOptions::Mode::latency ? "latency" : "bandwidth"; }
-
-const char* to_string(BufferMemory m) {
-  switch (m) {
-    case BufferMemory::host: return "host";
-    case BufferMemory::host_pinned: return "host_pinned";
-    case BufferMemory::device: return "device";
-  }
-  return "?";
-}
-
 const char* to_string(Role r) {
   switch (r) {
     case Role::server: return "server";
@@ -53,7 +23,7 @@ const char* to_string(Workload w) {
 
 nlohmann::json cell_to_json(const Cell& c) {
   nlohmann::json j = {
-      {"transport", to_string(c.transport)},
+      {"transport", c.kind->name},
       {"role", to_string(c.role)},
       {"payload_bytes", c.payload_bytes},
       {"pairs", c.pairs},
@@ -90,27 +60,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"csv_file", c.csv_file},
       {"labels", c.labels},
   };
-  if (c.transport == Transport::raw) {  // raw keys only where parse_cell accepts them
-    j["tx_port"] = c.raw.tx_port;
-    j["rx_port"] = c.raw.rx_port;
-    j["tx_queues"] = c.raw.tx_queues;
-    j["rx_queues"] = c.raw.rx_queues;
-    j["memory"] = to_string(c.raw.memory);
-    j["ring_descriptors"] = c.raw.ring_descriptors;
-    j["pool_buffers"] = c.raw.pool_buffers;
-    j["no_huge"] = c.raw.no_huge;
-  }
-  if (c.transport == Transport::roce) {  // roce keys only where parse_cell accepts them
-    j["queue_pairs"] = c.pairs;
-    j["verb"] = to_string(c.rdma.verb);
-    j["mode"] = to_string(c.rdma.mode);
-    j["tx_depth"] = c.rdma.tx_depth;
-    j["rx_depth"] = c.rdma.rx_depth;
-    j["memory"] = to_string(c.rdma.memory);
-    j["rdma_device"] = c.rdma.device;
-    j["netdev"] = c.rdma.netdev;
-    j["verify_payload"] = c.rdma.verify_payload;
-  }
+  if (c.kind->cell_json) c.kind->cell_json(c, j);  // its own keys only where parse_cell accepts them
   return j;
 }
 

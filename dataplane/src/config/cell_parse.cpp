@@ -6,10 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "app/errors.hpp"
 #include "config/object_reader.hpp"
-#include "config/transport_parse.hpp"
-#include "transports/udp/datagram.hpp"
+#include "kinds/registry.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 namespace {
@@ -91,37 +90,44 @@ const std::set<std::string> kCommonKeys = {
 
 std::set<std::string> every_key() {
   std::set<std::string> keys = kCommonKeys;
-  keys.insert(kRawKeys.begin(), kRawKeys.end());
-  keys.insert(kRdmaKeys.begin(), kRdmaKeys.end());
+  for (const BenchKind* k : bench_kinds()) keys.insert(k->keys.begin(), k->keys.end());
   return keys;
 }
 
-// Rules that involve more than one key.
+const BenchKind& parse_kind(const ObjectReader& r) {
+  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (" + kind_names() + ")");
+  const std::string name = r.text("transport", 32, "");
+  if (const BenchKind* k = find_kind(name)) return *k;
+  refuse_key("transport", "must be " + kind_names() + ", got \"" + name + "\"");
+}
+
+// A key that belongs to other kinds, refused with the names of its owners.
+void refuse_foreign_keys(const Cell& c, const ObjectReader& r) {
+  std::set<std::string> foreign;
+  for (const BenchKind* k : bench_kinds())
+    for (const auto& key : k->keys)
+      if (!c.kind->keys.count(key) && r.has(key)) foreign.insert(key);
+  for (const auto& key : foreign) {
+    std::vector<std::string> owners;
+    for (const BenchKind* k : bench_kinds())
+      if (k->keys.count(key)) owners.push_back(k->name);
+    std::string names = owners.front();
+    for (size_t i = 1; i < owners.size(); ++i) names += (i + 1 == owners.size() ? " and " : ", ") + owners[i];
+    refuse_key(key, std::string("applies to transport") + (owners.size() > 1 ? "s " : " ") + names + " only");
+  }
+}
+
+// Rules that involve more than one key: the kind's own, then those of the run mode.
 void check_combinations(const Cell& c, const ObjectReader& r) {
   refuse_foreign_keys(c, r);
-  if (c.transport == Transport::raw) {
-    check_raw(c, r);
-    return;
+  if (c.kind->check) c.kind->check(c, r);
+  if (!c.kind->worker_cores) {
+    if (!c.cores.tx_workers.empty())
+      refuse_key("cores.tx_workers", "must be empty for socket transports: each pair's thread does its own work");
+    if (!c.cores.rx_workers.empty())
+      refuse_key("cores.rx_workers", "must be empty for socket transports: each pair's thread does its own work");
   }
-  // roce's own rules ran in parse_rdma_options; the ports and core lists below apply to it too
-  if (c.transport == Transport::udp) {
-    if (c.payload_bytes < udp::kHeaderBytes || c.payload_bytes > kMaxUdpPayload)
-      refuse_key("payload_bytes", "must be in " + std::to_string(udp::kHeaderBytes) + ".." +
-                                std::to_string(kMaxUdpPayload) + " for udp (the datagram header takes " +
-                                std::to_string(udp::kHeaderBytes) + "), got " + std::to_string(c.payload_bytes));
-    if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
-  } else if (c.transport == Transport::tcp) {
-    if (c.payload_bytes > kMaxTcpMessage)
-      refuse_key("payload_bytes", "must be at most " + std::to_string(kMaxTcpMessage) + " for tcp");
-    if (c.target_mbps != 0) refuse_key("target_mbps", "pacing applies to udp only; use 0 for tcp");
-    if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
-    if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
-    if (r.has("batch") && c.batch != 1) refuse_key("batch", "must be 1 for tcp (one send() per message)");
-  }
-  if (!c.cores.tx_workers.empty())
-    refuse_key("cores.tx_workers", "must be empty for socket transports: each pair's thread does its own work");
-  if (!c.cores.rx_workers.empty())
-    refuse_key("cores.rx_workers", "must be empty for socket transports: each pair's thread does its own work");
+  if (c.kind->run_mode != RunMode::two_sided) return;  // no data or control ports
   if (uint32_t{c.base_port} + c.pairs - 1 > 65535)
     refuse_key("base_port", "leaves no room for " + std::to_string(c.pairs) + " pairs below port 65535");
   if (c.control_port >= c.base_port && c.control_port < uint32_t{c.base_port} + c.pairs)
@@ -131,28 +137,10 @@ void check_combinations(const Cell& c, const ObjectReader& r) {
 
 }  // namespace
 
-BufferMemory parse_buffer_memory(const ObjectReader& r) {
-  return r.one_of("memory", BufferMemory::host,
-                  {{"host", BufferMemory::host}, {"host_pinned", BufferMemory::host_pinned},
-                   {"device", BufferMemory::device}});
-}
-
-void refuse_foreign_keys(const Cell& c, const ObjectReader& r) {
-  const bool raw = c.transport == Transport::raw, roce = c.transport == Transport::roce;
-  if (!raw && !roce && r.has("memory")) refuse_key("memory", "applies to transports raw and roce only");
-  for (const auto& key : kRawKeys)
-    if (!raw && !kRdmaKeys.count(key) && r.has(key)) refuse_key(key, "applies to transport raw only");
-  for (const auto& key : kRdmaKeys)
-    if (!roce && !kRawKeys.count(key) && r.has(key)) refuse_key(key, "applies to transport roce only");
-}
-
 Cell parse_cell(const json& j) {
   ObjectReader r(j, "", every_key());
   Cell c;
-  if (!r.has("transport")) throw BadInput("cell: \"transport\" is required (tcp, udp, raw or roce)");
-  c.transport = r.one_of("transport", Transport::tcp,
-                         {{"tcp", Transport::tcp}, {"udp", Transport::udp}, {"raw", Transport::raw},
-                          {"roce", Transport::roce}});
+  c.kind = &parse_kind(r);
 
   if (!r.has("role")) throw BadInput("cell: \"role\" is required (server, client or loopback)");
   const std::string role = r.text("role", 16, "");
@@ -161,7 +149,7 @@ Cell parse_cell(const json& j) {
   else if (role == "loopback") c.role = Role::loopback;
   else refuse_key("role", "must be server, client or loopback, got \"" + role + "\"");
 
-  c.payload_bytes = static_cast<uint32_t>(r.integer("payload_bytes", 1, kMaxTcpMessage, c.payload_bytes));
+  c.payload_bytes = static_cast<uint32_t>(r.integer("payload_bytes", 1, kMaxPayloadBytes, c.payload_bytes));
   c.pairs = static_cast<uint32_t>(r.integer("pairs", 1, kMaxPairs, c.pairs));
   c.target_mbps = static_cast<uint64_t>(r.integer("target_mbps", 0, 10'000'000, 0));
   c.duration_ms = r.millis_from_seconds("seconds", false, c.duration_ms);
@@ -185,10 +173,7 @@ Cell parse_cell(const json& j) {
   c.udp_gso = r.boolean("udp_gso", false);
   c.udp_gro = r.boolean("udp_gro", false);
   c.socket_buffer_bytes = static_cast<uint64_t>(r.integer("socket_buffer_bytes", 0, 1ll << 30, 0));
-  // batch defaults to 64 where it means something (udp, raw) and to 1 elsewhere
-  const bool batched = c.transport == Transport::udp || c.transport == Transport::raw;
-  c.batch = static_cast<uint32_t>(
-      r.integer("batch", 1, c.transport == Transport::raw ? kMaxRawBatch : kMaxBatch, batched ? c.batch : 1));
+  c.batch = static_cast<uint32_t>(r.integer("batch", 1, c.kind->max_batch, c.kind->batch_default));
   if (const json* w = r.get("workload")) c.workload = parse_workload(*w);
   parse_workload_settings(r, c);
   c.ready_file = r.text("ready_file", 4096, "");
@@ -196,8 +181,7 @@ Cell parse_cell(const json& j) {
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
-  if (c.transport == Transport::raw) c.raw = parse_raw_options(r, c);
-  if (c.transport == Transport::roce) c.rdma = parse_rdma_options(r, c);
+  if (c.kind->parse) c.kind->parse(r, c);
   check_combinations(c, r);
   return c;
 }

@@ -1,6 +1,6 @@
 #include "config/object_reader.hpp"
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 

@@ -5,7 +5,7 @@
 
 #include <cerrno>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 

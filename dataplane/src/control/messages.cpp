@@ -1,6 +1,6 @@
 #include "control/messages.hpp"
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 
@@ -9,7 +9,7 @@ using nlohmann::json;
 json hello_message(const Cell& c) {
   return {{"type", "hello"},
           {"v", kProtocolVersion},
-          {"transport", to_string(c.transport)},
+          {"transport", c.kind->name},
           {"pairs", c.pairs},
           {"payload_bytes", c.payload_bytes},
           {"base_port", c.base_port},
@@ -25,7 +25,7 @@ std::string hello_mismatch(const json& hello, const Cell& server) {
       if (hello.at(key) != mine) return std::string(key) + " is " + hello.at(key).dump() + " on the client, " + mine.dump() + " on the server";
       return "";
     };
-    for (auto diff : {differs("transport", to_string(server.transport)), differs("pairs", server.pairs),
+    for (auto diff : {differs("transport", server.kind->name), differs("pairs", server.pairs),
                       differs("payload_bytes", server.payload_bytes), differs("base_port", server.base_port)})
       if (!diff.empty()) return diff;
   } catch (const json::exception&) {
@@ -50,7 +50,7 @@ json queue_to_json(const QueueCounters& q) {
           {"max_seq", q.max_seq},     {"duplicated", q.duplicated},       {"reordered", q.reordered},
           {"stale", q.stale},         {"malformed", q.malformed},         {"foreign", q.foreign},
           {"kernel_drops", q.kernel_drops}, {"retrans", q.retrans},       {"segs_out", q.segs_out},
-          {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.rdma)}};
+          {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.completion)}};
 }
 
 QueueCounters queue_from_json(const json& j) {
@@ -77,7 +77,7 @@ QueueCounters queue_from_json(const json& j) {
   j.at("segs_out").get_to(q.segs_out);
   j.at("send_errors").get_to(q.send_errors);
   j.at("finished").get_to(q.finished);
-  q.rdma = rdma_counters_from_json(j.at("rdma"));
+  q.completion = completion_counters_from_json(j.at("rdma"));
   return q;
 }
 

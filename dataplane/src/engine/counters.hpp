@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "engine/phase.hpp"
-#include "transports/roce/rdma_counters.hpp"
+#include "engine/completion_counters.hpp"
 
 namespace spiral {
 
@@ -36,7 +36,7 @@ struct QueueCounters {
   uint64_t send_errors = 0;   // transient: ENOBUFS, ECONNREFUSED from an absent receiver
   bool finished = false;      // receiver: peer closed (tcp) or every message announced arrived (roce); sender: worker done
 
-  RdmaQueueCounters rdma;     // roce only
+  CompletionCounters completion;  // completion-based kinds (roce)
 
   const PhaseCount& measured() const { return by_phase[index(Phase::measure)]; }
   uint64_t all_bytes() const {

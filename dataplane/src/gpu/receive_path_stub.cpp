@@ -1,6 +1,6 @@
 // open_receive_path() of a build without CUDA. The cell parser already refuses GPU workloads
 // in such a build; this is the second line for engines constructed another way.
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_json.hpp"
 #include "gpu/receive_path.hpp"
 

@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "transports/roce/rdma_accounting.hpp"
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
 
 namespace spiral {
 
@@ -32,7 +31,7 @@ namespace {
 int64_t megabits_per_second(uint64_t bytes, int64_t ms) { return ms > 0 ? static_cast<int64_t>(bytes * 8 / 1000 / ms) : 0; }
 double gigabits_per_second(uint64_t bytes, int64_t ms) { return ms > 0 ? double(bytes) * 8.0 / 1e6 / double(ms) : 0; }
 
-void add_sender(const Cell& cell, const SideReport& s, RunResult& r) {
+void add_sender(const SideReport& s, RunResult& r) {
   r.has_sender = true;
   r.seconds_milli = s.window_ms;
   for (size_t i = 0; i < s.queues.size() && i < r.pairs.size(); ++i) {
@@ -50,7 +49,6 @@ void add_sender(const Cell& cell, const SideReport& s, RunResult& r) {
   }
   r.tx_mbps = megabits_per_second(r.tx_bytes, s.window_ms);
   r.tx_gbps = gigabits_per_second(r.tx_bytes, s.window_ms);
-  (void)cell;
 }
 
 void add_receiver(const Cell& cell, const SideReport& s, RunResult& r) {
@@ -75,52 +73,42 @@ void add_receiver(const Cell& cell, const SideReport& s, RunResult& r) {
     r.kernel_drops += q.kernel_drops;
     r.rx_finished = r.rx_finished && q.finished;
   }
-  // UDP datagrams and roce messages belong to the window by the sender's tag: its clock times them.
-  const bool tagged = cell.transport == Transport::udp || cell.transport == Transport::roce;
-  const int64_t ms = tagged && r.has_sender ? r.seconds_milli : s.window_ms;
+  // Traffic tagged with the sender's phase belongs to the window by that tag: its clock times it.
+  const int64_t ms = cell.kind->sender_timed && r.has_sender ? r.seconds_milli : s.window_ms;
   if (!r.has_sender) r.seconds_milli = s.window_ms;
   r.rx_mbps = megabits_per_second(r.rx_bytes, ms);
   r.rx_gbps = gigabits_per_second(r.rx_bytes, ms);
   r.pps = ms > 0 ? r.rx_packets * 1000 / static_cast<uint64_t>(ms) : 0;
 }
 
-void account_udp_loss(const SideReport& sender, const SideReport& receiver, RunResult& r) {
+}  // namespace
+
+void account_sequence_loss(const SideReport& sender, const SideReport& receiver, RunResult& r) {
   for (size_t i = 0; i < sender.queues.size() && i < receiver.queues.size(); ++i) {
     const QueueCounters& tx = sender.queues[i];
     const QueueCounters& rx = receiver.queues[i];
-    udp::SequenceStats seen;
+    datagram::SequenceStats seen;
     seen.any = rx.seen_measured;
     seen.min_seq = rx.min_seq;
     seen.max_seq = rx.max_seq;
     seen.received = rx.measured().packets;
     seen.stale = rx.stale;
-    auto loss = udp::account_loss(seen, tx.sent_measured, tx.first_seq, tx.last_seq, tx.measured().packets);
+    auto loss = datagram::account_loss(seen, tx.sent_measured, tx.first_seq, tx.last_seq, tx.measured().packets);
     if (!loss.problem.empty()) r.problems.push_back("pair " + std::to_string(i) + ": " + loss.problem);
     r.pairs[i].lost = loss.lost;
     r.lost += loss.lost;
   }
   r.drops = r.lost;
-  r.drops_kind = "udp_gap";
   r.loss_ppm = r.tx_packets ? static_cast<int64_t>(r.lost * 1'000'000 / r.tx_packets) : 0;
 }
-
-}  // namespace
 
 RunResult combine(const Cell& cell, const SideReport* sender, const SideReport* receiver, int64_t master_mpct) {
   RunResult r;
   r.pairs.resize(cell.pairs);
-  if (sender) add_sender(cell, *sender, r);
+  if (sender) add_sender(*sender, r);
   if (receiver) add_receiver(cell, *receiver, r);
-  if (cell.transport == Transport::udp) {
-    r.drops_kind = "udp_gap";
-    if (sender && receiver) account_udp_loss(*sender, *receiver, r);
-  } else if (cell.transport == Transport::roce) {
-    roce::account(cell, sender, receiver, r);
-  } else {
-    r.drops = r.retrans;
-    r.drops_kind = "tcp_retrans";
-    r.loss_ppm = r.segs_out ? static_cast<int64_t>(r.retrans * 1'000'000 / r.segs_out) : 0;
-  }
+  r.drops_kind = cell.kind->drops_kind;
+  if (cell.kind->account) cell.kind->account(cell, sender, receiver, r);
   for (const SideReport* side : {sender, receiver})
     if (side) r.cores.insert(r.cores.end(), side->cores.begin(), side->cores.end());
   r.cpu_master_mpct = master_mpct;

@@ -24,15 +24,6 @@ std::string label_or(const Cell& cell, const std::string& key, const std::string
   return it == cell.labels.end() ? fallback : it->second;
 }
 
-// DAQIRI's backend column: how the bytes moved.
-std::string engine_name(Transport t) {
-  switch (t) {
-    case Transport::raw: return "dpdk";
-    case Transport::roce: return "ibverbs";
-    default: return std::string("socket-") + to_string(t);
-  }
-}
-
 }  // namespace
 
 std::string csv_header() {
@@ -47,7 +38,7 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
   const bool gemm = cell.workload == Workload::gemm || cell.workload == Workload::gemm_fp16;
   const std::string cols[] = {
       "cpp",
-      engine_name(cell.transport),
+      cell.kind->backend,  // DAQIRI's backend column: how the bytes moved
       to_string(cell.workload),
       std::to_string(cell.payload_bytes),
       std::to_string(cell.batch),

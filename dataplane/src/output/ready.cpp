@@ -6,13 +6,13 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 
 void announce_ready(const Cell& cell, std::ostream& out) {
   const std::string line = nlohmann::json{{"event", "ready"},
-                                          {"transport", to_string(cell.transport)},
+                                          {"transport", cell.kind->name},
                                           {"bind_address", cell.bind_address},
                                           {"control_port", cell.control_port},
                                           {"base_port", cell.base_port},

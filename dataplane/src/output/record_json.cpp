@@ -3,7 +3,6 @@
 #include <sys/utsname.h>
 
 #include "config/cell_json.hpp"
-#include "transports/roce/rdma_accounting.hpp"
 
 namespace spiral {
 
@@ -14,26 +13,6 @@ json host_info() {
   utsname u{};
   uname(&u);
   return {{"hostname", u.nodename}, {"kernel", u.release}, {"machine", u.machine}};
-}
-
-json raw_record(const RawFigures& f) {
-  return {{"tx_queues", f.tx_queues},
-          {"rx_queues", f.rx_queues},
-          {"imissed", f.imissed},
-          {"ierrors", f.ierrors},
-          {"rx_nombuf", f.rx_nombuf},
-          {"gap", f.gap},
-          {"oerrors", f.oerrors},
-          {"tx_alloc_fails", f.tx_alloc_fails},
-          {"rx_queue_packets", f.rx_queue_packets},
-          {"phy_checked", f.phy_checked},
-          {"phy_note", f.phy_note},
-          {"tx_packets_phy", f.tx_packets_phy},
-          {"rx_packets_phy", f.rx_packets_phy},
-          {"hugepages", f.hugepages},
-          {"tx_driver", f.tx_driver},
-          {"rx_driver", f.rx_driver},
-          {"eal_args", f.eal_args}};
 }
 
 }  // namespace
@@ -58,7 +37,7 @@ json result_record(const Cell& cell, const RunResult& r) {
   json record = {{"event", "result"},
           {"v", 1},
           {"version", SPIRAL_VERSION},
-          {"transport", to_string(cell.transport)},
+          {"transport", cell.kind->name},
           {"role", to_string(cell.role)},
           {"state", to_string(r.state)},
           {"reason", r.reason},
@@ -102,8 +81,7 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"pair_results", pairs},
           {"cell", json(cell_to_json(cell))},
           {"host", host_info()}};
-  if (cell.transport == Transport::raw) record["raw"] = raw_record(r.raw);  // raw transport (issue 5)
-  if (cell.transport == Transport::roce) record["rdma"] = roce::record(cell, r);
+  if (cell.kind->record_fields) cell.kind->record_fields(cell, r, record);
   return record;
 }
 

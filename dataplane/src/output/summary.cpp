@@ -9,7 +9,7 @@ namespace spiral {
 std::string summary_text(const Cell& cell, const RunResult& r) {
   nlohmann::ordered_json j = {
       {"v", 1},
-      {"transport", to_string(cell.transport)},
+      {"transport", cell.kind->name},
       {"role", to_string(cell.role)},
       {"state", to_string(r.state)},
       {"reason", ""},
@@ -38,21 +38,7 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_mem_mpct", r.gpu.mem_mpct},
       {"gpu_stalls", r.gpu.counters.stalls},
   };
-  if (cell.transport == Transport::raw) {  // raw transport (issue 5): the drop kinds and the wire proof
-    j["tx_queues"] = r.raw.tx_queues;
-    j["rx_queues"] = r.raw.rx_queues;
-    j["imissed"] = r.raw.imissed;
-    j["ierrors"] = r.raw.ierrors;
-    j["rx_nombuf"] = r.raw.rx_nombuf;
-    j["gap"] = r.raw.gap;
-    j["phy_checked"] = r.raw.phy_checked;
-  }
-  if (cell.transport == Transport::roce && cell.rdma.mode == RdmaOptions::Mode::latency) {
-    j["lat_min_ns"] = r.rdma.latency.min_ns;
-    j["lat_p50_ns"] = r.rdma.latency.p50_ns;
-    j["lat_p99_ns"] = r.rdma.latency.p99_ns;
-    j["lat_max_ns"] = r.rdma.latency.max_ns;
-  }
+  if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -2,7 +2,7 @@
 // warm-up plus the window, then trades reports so its result covers both sides.
 #include <optional>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "control/channel.hpp"
 #include "control/messages.hpp"
 #include "engine/engine_factory.hpp"
@@ -16,17 +16,6 @@
 namespace spiral {
 
 namespace {
-
-constexpr uint32_t kIpUdpHeaderBytes = 28;
-
-// Datagrams above the route's MTU fragment and collapse under load: refuse them up front.
-void require_payload_fits(const Cell& cell, const sockaddr_in& server) {
-  const int mtu = route_mtu(server);
-  if (cell.payload_bytes + kIpUdpHeaderBytes > static_cast<uint32_t>(mtu))
-    throw BadInput("payload_bytes " + std::to_string(cell.payload_bytes) + " exceeds the MTU " + std::to_string(mtu) +
-                   " of the route to " + cell.server_address + " (at most " +
-                   std::to_string(mtu - static_cast<int>(kIpUdpHeaderBytes)) + " for udp)");
-}
 
 uint32_t await_welcome(ControlChannel& control, const Cell& cell) {
   auto message = control.poll(Millis(cell.connect_timeout_ms));
@@ -44,7 +33,7 @@ RunResult run_client(const Cell& cell) {
   require_cores_available(cell.cores.tx, "cores.tx");
   const auto deadline = Clock::now() + Millis(cell.connect_timeout_ms);
   const sockaddr_in server = resolve_ipv4_until(cell.server_address, cell.control_port, deadline);
-  if (cell.transport == Transport::udp) require_payload_fits(cell, server);
+  if (cell.kind->client_preflight) cell.kind->client_preflight(cell, server);
 
   ControlChannel control(tcp_connect_until(server, deadline));
   control.send(hello_message(cell));

@@ -1,16 +1,18 @@
-// Loopback: server and client in one process (the raw transport's single-host mode later).
-// They still meet over the control connection, so the code path is the same as across hosts.
+// Loopback: server and client in one process. Two-sided kinds still meet over the control
+// connection, so the code path is the same as across hosts; in-process kinds run without one.
 #include <atomic>
 #include <future>
 #include <sstream>
 
 #include "run/roles.hpp"
-#include "transports/raw/raw_loopback.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 
 RunResult run_loopback(const Cell& cell) {
-  if (cell.transport == Transport::raw) return raw::run_loopback(cell);  // no control connection: one process
+  if (cell.kind->run_mode == RunMode::in_process) return run_in_process(cell);
+  if (cell.kind->run_mode != RunMode::two_sided)
+    throw BadInput("transport " + cell.kind->name + " runs as ranks, which this spiral-dataplane cannot drive yet");
   Cell server = cell;
   server.role = Role::server;
   server.ready_file.clear();

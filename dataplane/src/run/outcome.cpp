@@ -21,12 +21,7 @@ void settle(const Cell& cell, RunResult& r, const std::string& failure) {
 RunResult failed_result(const Cell& cell, const std::string& reason) {
   RunResult r;
   r.pairs.resize(cell.pairs);
-  switch (cell.transport) {  // as the transport's accounting names them
-    case Transport::tcp: r.drops_kind = "tcp_retrans"; break;
-    case Transport::udp: r.drops_kind = "udp_gap"; break;
-    case Transport::raw: r.drops_kind = "none"; break;
-    case Transport::roce: r.drops_kind = "cq_error"; break;
-  }
+  r.drops_kind = cell.kind->drops_kind;  // as the kind's accounting names them
   r.state = RunState::failed;
   r.reason = reason;
   return r;

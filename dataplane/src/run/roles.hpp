@@ -12,6 +12,10 @@ namespace spiral {
 RunResult run_client(const Cell& cell);
 // `out` receives the ready line; on_ready runs right after it (loopback's barrier).
 RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready = [] {});
+// Role loopback: both sides in this process, as the kind's run mode says (two_sided: server and
+// client over the control channel; in_process: run_in_process).
 RunResult run_loopback(const Cell& cell);
+// The in-process run driver (run/in_process.cpp): the kind's LocalSession, no control channel.
+RunResult run_in_process(const Cell& cell);
 
 }  // namespace spiral

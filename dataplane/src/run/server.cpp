@@ -4,8 +4,8 @@
 #include <random>
 #include <thread>
 
-#include "app/errors.hpp"
-#include "app/signals.hpp"
+#include "sys/errors.hpp"
+#include "sys/signals.hpp"
 #include "control/channel.hpp"
 #include "control/messages.hpp"
 #include "engine/engine_factory.hpp"
@@ -23,20 +23,6 @@ namespace {
 uint32_t new_run_id() {
   std::random_device entropy;
   return entropy();
-}
-
-// Everything the sender sent has been accounted for: every TCP stream reached its end, every roce
-// message the sender announced completed, or every measured UDP datagram arrived. Lets the grace
-// period end early in the common case.
-bool caught_up(const Cell& cell, const std::vector<QueueCounters>& rx, const SideReport& sender) {
-  for (size_t i = 0; i < rx.size(); ++i) {
-    if (cell.transport == Transport::tcp || cell.transport == Transport::roce) {
-      if (!rx[i].finished) return false;
-    } else if (i < sender.queues.size() && rx[i].measured().packets < sender.queues[i].measured().packets) {
-      return false;
-    }
-  }
-  return true;
 }
 
 ControlChannel accept_client(const Cell& cell, int listener) {
@@ -79,7 +65,9 @@ SideReport follow_client(const Cell& cell, const nlohmann::json& hello, Engine& 
 
 void drain(const Cell& cell, const Engine& engine, const SideReport& sender) {
   const auto until = Clock::now() + Millis(cell.grace_ms);
-  while (Clock::now() < until && !caught_up(cell, engine.counters(), sender)) {
+  // The kind says when everything the sender sent has been accounted for, so the grace period
+  // ends early in the common case.
+  while (Clock::now() < until && !(cell.kind->caught_up && cell.kind->caught_up(cell, engine.counters(), sender))) {
     throw_if_signalled();
     std::this_thread::sleep_for(Millis(10));
   }

@@ -15,7 +15,8 @@ namespace spiral {
 
 class SideMeter {
  public:
-  SideMeter(const Cell& cell, Direction direction);
+  SideMeter(const Cell& cell, Direction direction);  // this side's cores (side_cores)
+  SideMeter(const Cell& cell, std::vector<CoreBusy> cores);
 
   void begin();  // window start
   void end();    // window end (if never called, the report ends the window)
@@ -32,5 +33,9 @@ class SideMeter {
 
 // This side's distinct pinned cores (those its queues use) and the master, with their roles.
 std::vector<CoreBusy> side_cores(const Cell& cell, Direction direction);
+
+// Every distinct pinned core of an in-process run with its role (master, tx, rx, tx_worker,
+// rx_worker): tx_queues sender queues and rx_queues receiver queues.
+std::vector<CoreBusy> run_cores(const Cell& cell, size_t tx_queues, size_t rx_queues);
 
 }  // namespace spiral

@@ -1,8 +1,8 @@
 #pragma once
 #include <thread>
 
-#include "app/errors.hpp"
-#include "app/signals.hpp"
+#include "sys/errors.hpp"
+#include "sys/signals.hpp"
 #include "control/channel.hpp"
 #include "engine/engine.hpp"
 #include "sys/clock.hpp"

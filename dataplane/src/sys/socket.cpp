@@ -11,7 +11,7 @@
 #include <cstring>
 #include <thread>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 

@@ -4,13 +4,14 @@
 #include <sstream>
 
 #include "app/cli.hpp"
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_json.hpp"
 #include "config/cell_parse.hpp"
 #include "control/messages.hpp"
 #include "gpu/build.hpp"
 #include "gpu/receive_path.hpp"
 #include "output/csv_row.hpp"
+#include "transports/roce/rdma_options.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 
@@ -97,7 +98,7 @@ TEST(GpuCell, RoceWorkloadsNeedAStreamIntoTheServer) {
   EXPECT_EQ(refusal(read), why);
   EXPECT_EQ(refusal(latency), why);
   EXPECT_EQ(parse_cell(gemm).workload, Workload::gemm);
-  EXPECT_EQ(parse_cell(write).rdma.verb, RdmaOptions::Verb::write);
+  EXPECT_EQ(rdma_options(parse_cell(write)).verb, RdmaOptions::Verb::write);
 }
 
 TEST(GpuCell, RefusesSettingsOutOfRange) {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_parse.hpp"
 
 namespace spiral::testing {

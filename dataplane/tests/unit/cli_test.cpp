@@ -7,7 +7,7 @@
 #include <sstream>
 #include <vector>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_parse.hpp"
 
 namespace spiral {

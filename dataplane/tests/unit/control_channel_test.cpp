@@ -4,7 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 namespace {

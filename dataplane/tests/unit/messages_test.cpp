@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "report_builders.hpp"
 
 namespace spiral {
@@ -48,7 +48,7 @@ TEST(Messages, HelloMustMatchTheServersCell) {
   client.pairs = 2;
   EXPECT_EQ(hello_mismatch(hello_message(client), server), "pairs is 2 on the client, 4 on the server");
   client = server;
-  client.transport = Transport::tcp;
+  client.kind = &kind_named("tcp");
   EXPECT_EQ(hello_mismatch(hello_message(client), server), "transport is \"tcp\" on the client, \"udp\" on the server");
   auto old = hello_message(server);
   old["v"] = 0;

@@ -3,10 +3,13 @@
 
 #include <vector>
 
+#include "kinds/registry.hpp"
 #include "metrics/verdict.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 #include "transports/raw/frame.hpp"
+#include "transports/raw/raw_figures.hpp"
+#include "transports/raw/raw_options.hpp"
 #include "transports/raw/raw_result.hpp"
 
 namespace spiral::raw {
@@ -58,7 +61,7 @@ TEST(RawFrame, HeadersAreEthernetIpv4Udp) {
 TEST(RawFrame, StampChangesOnlySequenceAndFlags) {
   auto f = built(spec(64));
   auto g = f;
-  stamp(g.data(), 0x0102030405060708ull, udp::kFlagMeasured);
+  stamp(g.data(), 0x0102030405060708ull, datagram::kFlagMeasured);
   size_t differing = 0;
   for (size_t i = 0; i < f.size(); ++i) differing += f[i] != g[i];
   EXPECT_LE(differing, 10u);
@@ -92,8 +95,8 @@ TEST(RawFrame, ParseTellsOursForeignAndMalformed) {
             FrameKind::malformed);
 }
 
-udp::SequenceStats seen(uint64_t min, uint64_t max, uint64_t received) {
-  udp::SequenceStats s;
+datagram::SequenceStats seen(uint64_t min, uint64_t max, uint64_t received) {
+  datagram::SequenceStats s;
   s.any = true;
   s.min_seq = min;
   s.max_seq = max;
@@ -103,7 +106,7 @@ udp::SequenceStats seen(uint64_t min, uint64_t max, uint64_t received) {
 
 TEST(RawAccounting, StreamsMergeOverRxQueues) {
   // stream 0 split over two RX queues (RSS), stream 1 on queue 1 only
-  std::vector<std::vector<udp::SequenceStats>> rx = {{seen(10, 19, 6), {}}, {seen(20, 29, 10), seen(5, 9, 5)}};
+  std::vector<std::vector<datagram::SequenceStats>> rx = {{seen(10, 19, 6), {}}, {seen(20, 29, 10), seen(5, 9, 5)}};
   auto s0 = merge_stream(rx, 0);
   EXPECT_TRUE(s0.any);
   EXPECT_EQ(s0.min_seq, 10u);
@@ -153,11 +156,13 @@ QueueCounters receiver(uint64_t count, uint32_t frame) {
 
 Cell raw_cell(uint32_t tx_queues, uint32_t rx_queues) {
   Cell c;
-  c.transport = Transport::raw;
+  c.kind = &kind_named("raw");
   c.role = Role::loopback;
   c.payload_bytes = 64;
-  c.raw.tx_queues = tx_queues;
-  c.raw.rx_queues = rx_queues;
+  RawOptions options;
+  options.tx_queues = tx_queues;
+  options.rx_queues = rx_queues;
+  c.options = options;
   c.summary_file.clear();
   return c;
 }
@@ -180,11 +185,11 @@ TEST(RawResult, EverySentFrameIsReceivedOrLost) {
   EXPECT_EQ(r.tx_packets, r.rx_packets + r.lost);
   EXPECT_EQ(r.drops, 10u);
   EXPECT_EQ(r.drops_kind, "imissed+gap");
-  EXPECT_EQ(r.raw.gap, 6u);
+  EXPECT_EQ(raw_figures(r).gap, 6u);
   EXPECT_EQ(r.pps, 1490u);
   EXPECT_EQ(r.tx_bytes, 1500u * frame);
-  EXPECT_EQ(r.raw.rx_queue_packets, (std::vector<uint64_t>{990, 500}));
-  EXPECT_EQ(r.raw.phy_note, "no PHY counters");
+  EXPECT_EQ(raw_figures(r).rx_queue_packets, (std::vector<uint64_t>{990, 500}));
+  EXPECT_EQ(raw_figures(r).phy_note, "no PHY counters");
   ASSERT_EQ(r.pairs.size(), 2u);
   EXPECT_EQ(r.pairs[0].lost, 10u);
   EXPECT_EQ(r.pairs[1].rx_packets, 500u);
@@ -215,7 +220,7 @@ TEST(RawResult, PhyCountersProveTheWire) {
   m.ports.tx_packets_phy = 1003;  // a few warm-up frames counted too
   m.ports.rx_packets_phy = 1002;
   RunResult r = combine_raw(cell, m);
-  EXPECT_TRUE(r.raw.phy_checked);
+  EXPECT_TRUE(raw_figures(r).phy_checked);
   EXPECT_EQ(judge(cell, r).state, RunState::valid);
   m.ports.tx_packets_phy = 0;  // VFs of one port: the NIC looped the frames internally
   m.ports.rx_packets_phy = 0;

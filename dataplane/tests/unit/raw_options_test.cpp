@@ -5,10 +5,12 @@
 #include <sstream>
 
 #include "app/cli.hpp"
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_json.hpp"
 #include "config/cell_parse.hpp"
-#include "config/raw_port.hpp"
+#include "kinds/registry.hpp"
+#include "transports/raw/raw_options.hpp"
+#include "transports/raw/raw_port.hpp"
 #include "transports/raw/eal_plan.hpp"
 #include "transports/raw/frame.hpp"
 
@@ -45,12 +47,12 @@ TEST(RawOptions, OperatorCellParsesAndRoundTrips) {
   j["payload_bytes"] = 8000;
   j["cores"] = {{"master", 8}, {"tx", {16, 19}}, {"rx", {18, 9}}, {"tx_workers", {15}}, {"rx_workers", {17}}};
   const Cell c = parse_cell(j);
-  EXPECT_EQ(c.transport, Transport::raw);
-  EXPECT_EQ(c.raw.tx_queues, 2u);
-  EXPECT_EQ(c.raw.ring_descriptors, 4096u);
+  EXPECT_EQ(c.kind->name, "raw");
+  EXPECT_EQ(raw_options(c).tx_queues, 2u);
+  EXPECT_EQ(raw_options(c).ring_descriptors, 4096u);
   EXPECT_EQ(c.batch, 1024u);
   EXPECT_EQ(c.cores.rx_workers, std::vector<int>{17});
-  EXPECT_EQ(parse_cell(cell_to_json(c)).raw.rx_port, c.raw.rx_port) << "a record re-runs from its cell";
+  EXPECT_EQ(raw_options(parse_cell(cell_to_json(c))).rx_port, raw_options(c).rx_port) << "a record re-runs from its cell";
 }
 
 TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
@@ -98,7 +100,7 @@ TEST(RawOptions, PortsFromTheDevicePluginsVariable) {
   ::setenv("PCIDEVICE_EMPTY", "", 1);
   ::unsetenv("PCIDEVICE_NOT_THERE");
   json j = with(raw_cell(), "tx_port", "env:PCIDEVICE_NVIDIA_COM_CX7_P0");
-  EXPECT_EQ(parse_cell(j).raw.tx_port, "0000:01:00.2") << "the first of the allocated devices";
+  EXPECT_EQ(raw_options(parse_cell(j)).tx_port, "0000:01:00.2") << "the first of the allocated devices";
   EXPECT_NE(refusal(with(raw_cell(), "rx_port", "env:PCIDEVICE_NOT_THERE")).find("$PCIDEVICE_NOT_THERE is not set"),
             std::string::npos);
   EXPECT_NE(refusal(with(raw_cell(), "rx_port", "env:PCIDEVICE_EMPTY")).find("is empty"), std::string::npos);
@@ -155,8 +157,10 @@ TEST(RawCli, FlagsSetTheRawKeys) {
 
 TEST(RawEal, HugepagesWhenMountedElsePlainMemory) {
   Cell cell;
-  cell.transport = Transport::raw;
-  cell.raw.tx_port = cell.raw.rx_port = "net_ring0";
+  cell.kind = &kind_named("raw");
+  RawOptions options;
+  options.tx_port = options.rx_port = "net_ring0";
+  cell.options = options;
   const PortSpec ring = parse_port("tx_port", "net_ring0");
   const auto pools = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(64));
   EXPECT_EQ(pools.spare_pool_buffers, 0u) << "one port: no unpolled RX queues";
@@ -173,10 +177,10 @@ TEST(RawEal, HugepagesWhenMountedElsePlainMemory) {
   EXPECT_TRUE(has("--no-huge"));
   EXPECT_TRUE(has("--no-shconf")) << "--in-memory refuses --no-huge's legacy memory";
   EXPECT_TRUE(has("--lcores=0@(0,1)"));
-  cell.raw.no_huge = true;
+  std::any_cast<RawOptions&>(cell.options).no_huge = true;
   plan = raw::plan_eal(cell, ring, ring, pools, {true, 8ull << 30}, {0}, "p");
   EXPECT_FALSE(plan.hugepages);
-  cell.raw.no_huge = false;
+  std::any_cast<RawOptions&>(cell.options).no_huge = false;
   EXPECT_THROW(raw::plan_eal(cell, ring, ring, pools, {true, 2u << 20}, {0}, "p"), BadInput);
   const PortSpec a = parse_port("tx_port", "0000:01:00.0"), b = parse_port("rx_port", "0000:01:00.1");
   plan = raw::plan_eal(cell, a, b, raw::pool_sizes(cell, a, b, 106), {false, 0}, {0}, "p");

@@ -1,13 +1,15 @@
 #pragma once
 // Small builders for side reports, so result tests read as the situation they describe.
 #include "config/cell.hpp"
+#include "kinds/registry.hpp"
+#include "transports/roce/rdma_options.hpp"
 #include "metrics/side_report.hpp"
 
 namespace spiral::testing {
 
 inline Cell udp_cell(uint32_t pairs = 1) {
   Cell c;
-  c.transport = Transport::udp;
+  c.kind = &kind_named("udp");
   c.role = Role::client;
   c.pairs = pairs;
   c.payload_bytes = 1000;
@@ -17,18 +19,20 @@ inline Cell udp_cell(uint32_t pairs = 1) {
 
 inline Cell roce_cell(RdmaOptions::Verb verb, uint32_t queue_pairs = 1) {
   Cell c;
-  c.transport = Transport::roce;
+  c.kind = &kind_named("roce");
   c.role = Role::client;
   c.pairs = queue_pairs;
   c.payload_bytes = 65536;
   c.batch = 1;
-  c.rdma.verb = verb;
+  RdmaOptions options;
+  options.verb = verb;
+  c.options = options;
   return c;
 }
 
 inline Cell tcp_cell(uint32_t pairs = 1) {
   Cell c;
-  c.transport = Transport::tcp;
+  c.kind = &kind_named("tcp");
   c.role = Role::server;
   c.pairs = pairs;
   c.payload_bytes = 1000;

@@ -1,4 +1,4 @@
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <random>
 #include <set>
 
-namespace spiral::udp {
+namespace spiral::datagram {
 namespace {
 
 SequenceStats feed(std::initializer_list<uint64_t> seqs, unsigned window_log2 = 20) {
@@ -131,4 +131,4 @@ TEST(AccountLoss, InconsistentCountersAreReported) {
 }
 
 }  // namespace
-}  // namespace spiral::udp
+}  // namespace spiral::datagram

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <fstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/affinity.hpp"
 #include "sys/fd.hpp"
 #include "sys/page_buffer.hpp"

@@ -1,7 +1,7 @@
 // open_receive_path() of the CUDA build: the device, NVML, and one pipeline per assembler.
 #include <mutex>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "gpu/cuda/assemblers.hpp"
 #include "gpu/cuda/device.hpp"
 #include "gpu/nvml_sampler.hpp"

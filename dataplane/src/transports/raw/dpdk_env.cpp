@@ -1,4 +1,5 @@
 #include "transports/raw/dpdk_env.hpp"
+#include "transports/raw/raw_options.hpp"
 
 #include <rte_eal.h>
 #include <rte_errno.h>
@@ -10,8 +11,8 @@
 #include <sstream>
 #include <thread>
 
-#include "app/errors.hpp"
-#include "app/signals.hpp"
+#include "sys/errors.hpp"
+#include "sys/signals.hpp"
 #include "sys/affinity.hpp"
 #include "transports/raw/netns.hpp"
 
@@ -57,8 +58,8 @@ PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after) {
 
 DpdkEnvironment::DpdkEnvironment(const Cell& cell)
     : cell_(cell),
-      tx_spec_(parse_port("tx_port", cell.raw.tx_port)),
-      rx_spec_(parse_port("rx_port", cell.raw.rx_port)),
+      tx_spec_(parse_port("tx_port", raw_options(cell).tx_port)),
+      rx_spec_(parse_port("rx_port", raw_options(cell).rx_port)),
       frame_bytes_(raw::frame_bytes(cell.payload_bytes)) {
   pools_ = pool_sizes(cell, tx_spec_, rx_spec_, frame_bytes_);
   plan_ = plan_eal(cell, tx_spec_, rx_spec_, pools_, read_hugepages(), main_cpus(cell),
@@ -81,7 +82,7 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
     // client in the same process looks it up.
     rx_port_ = probe(rx_spec_, "rx_port");
     tx_port_ = tx_spec_.devargs == rx_spec_.devargs ? rx_port_ : probe(tx_spec_, "tx_port");
-    const RawOptions& o = cell.raw;
+    const RawOptions& o = raw_options(cell);
     for (uint32_t q = 0; q < o.tx_queues; ++q)
       tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room));
     for (uint32_t q = 0; q < o.rx_queues; ++q)
@@ -203,14 +204,14 @@ void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transm
   }
   if (int rc = rte_eth_dev_configure(port, queues, queues, &conf); rc != 0)
     throw RunFailure(who + ": configure " + std::to_string(queues) + " queues: " + dpdk_error(rc));
-  uint16_t rx_desc = static_cast<uint16_t>(cell_.raw.ring_descriptors);
+  uint16_t rx_desc = static_cast<uint16_t>(raw_options(cell_).ring_descriptors);
   uint16_t tx_desc = rx_desc;
   rte_eth_dev_adjust_nb_rx_tx_desc(port, &rx_desc, &tx_desc);
   rte_eth_txconf txconf = info.default_txconf;
   txconf.offloads = conf.txmode.offloads;
   const int socket = rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port);
   for (uint16_t q = 0; q < queues; ++q) {
-    rte_mempool* pool = receives ? rx_pools_[q % cell_.raw.rx_queues] : spare_pool_;
+    rte_mempool* pool = receives ? rx_pools_[q % raw_options(cell_).rx_queues] : spare_pool_;
     if (int rc = rte_eth_rx_queue_setup(port, q, rx_desc, socket, nullptr, pool); rc != 0)
       throw BadInput(who + ": RX queue " + std::to_string(q) + " setup (" + std::to_string(rx_desc) +
                      " descriptors): " + dpdk_error(rc));

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "config/cell.hpp"
-#include "config/raw_port.hpp"
-#include "metrics/raw_figures.hpp"
+#include "transports/raw/raw_port.hpp"
+#include "transports/raw/raw_figures.hpp"
 #include "transports/raw/eal_plan.hpp"
 #include "transports/raw/frame.hpp"
 #include "transports/raw/raw_result.hpp"

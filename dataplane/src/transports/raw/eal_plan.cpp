@@ -1,10 +1,11 @@
 #include "transports/raw/eal_plan.hpp"
+#include "transports/raw/raw_options.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::raw {
 
@@ -73,7 +74,7 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
   }
   p.tx_data_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
   p.rx_data_room = rx_room;
-  const RawOptions& o = cell.raw;
+  const RawOptions& o = raw_options(cell);
   p.device_queues = std::max(o.tx_queues, o.rx_queues);
   const uint32_t per_rx_core = (p.device_queues + o.rx_queues - 1) / o.rx_queues;
   p.rx_pool_buffers = o.pool_buffers + (per_rx_core - 1) * o.ring_descriptors;
@@ -89,7 +90,7 @@ EalPlan plan_eal(const Cell& cell, const PortSpec& tx, const PortSpec& rx, const
                  const Hugepages& huge, const std::vector<int>& main_cpus, const std::string& file_prefix) {
   EalPlan plan;
   plan.memory_mb = pools.bytes / (1 << 20) * 5 / 4 + kEalOverheadMb;
-  plan.hugepages = !cell.raw.no_huge && huge.mounted;
+  plan.hugepages = !raw_options(cell).no_huge && huge.mounted;
   if (plan.hugepages && huge.free_bytes < plan.memory_mb << 20)
     throw BadInput("hugepages: this run needs about " + std::to_string(plan.memory_mb) + " MiB, " +
                    std::to_string(huge.free_bytes >> 20) +

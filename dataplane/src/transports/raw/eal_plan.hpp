@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "config/cell.hpp"
-#include "config/raw_port.hpp"
+#include "transports/raw/raw_port.hpp"
 
 namespace spiral::raw {
 

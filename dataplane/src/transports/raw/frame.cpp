@@ -50,8 +50,8 @@ void build_frame(uint8_t* frame, const FrameSpec& spec) {
   put16(udp + 6, 0);  // no UDP checksum (allowed on IPv4): the payload changes per frame
 
   uint8_t* payload = udp + kUdpBytes;
-  udp::write_header(payload, udp::DatagramHeader{udp::kMagic, spec.run_id, 0, spec.stream, 0, 0});
-  for (uint32_t i = udp::kHeaderBytes; i < spec.payload_bytes; ++i) payload[i] = static_cast<uint8_t>(i);
+  datagram::write_header(payload, datagram::DatagramHeader{datagram::kMagic, spec.run_id, 0, spec.stream, 0, 0});
+  for (uint32_t i = datagram::kHeaderBytes; i < spec.payload_bytes; ++i) payload[i] = static_cast<uint8_t>(i);
 }
 
 }  // namespace spiral::raw

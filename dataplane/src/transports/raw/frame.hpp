@@ -1,6 +1,6 @@
 #pragma once
 // The raw transport's frames: Ethernet / IPv4 / UDP with the same 24-byte sequence header as the
-// UDP socket transport (transports/udp/datagram.hpp) at the start of the UDP payload. A TX queue's
+// UDP socket transport (datagram/header.hpp) at the start of the UDP payload. A TX queue's
 // frames are built once (build_frame) into every buffer of its pool; the hot loop only stamps the
 // sequence number and flags (stamp). Pure code: no DPDK, unit-tested on its own.
 #include <array>
@@ -9,7 +9,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "transports/udp/datagram.hpp"
+#include "datagram/header.hpp"
 
 namespace spiral::raw {
 
@@ -17,9 +17,9 @@ constexpr uint32_t kEthernetBytes = 14;
 constexpr uint32_t kIpv4Bytes = 20;
 constexpr uint32_t kUdpBytes = 8;
 constexpr uint32_t kHeadersBytes = kEthernetBytes + kIpv4Bytes + kUdpBytes;  // 42
-constexpr uint32_t kSeqOffset = kHeadersBytes + offsetof(udp::DatagramHeader, seq);
-constexpr uint32_t kFlagsOffset = kHeadersBytes + offsetof(udp::DatagramHeader, flags);
-constexpr uint32_t kParsedBytes = kHeadersBytes + udp::kHeaderBytes;  // what the receiver reads: 66
+constexpr uint32_t kSeqOffset = kHeadersBytes + offsetof(datagram::DatagramHeader, seq);
+constexpr uint32_t kFlagsOffset = kHeadersBytes + offsetof(datagram::DatagramHeader, flags);
+constexpr uint32_t kParsedBytes = kHeadersBytes + datagram::kHeaderBytes;  // what the receiver reads: 66
 
 // RFC 2544's benchmarking range (198.18.0.0/15): never routed, so a frame that reaches a kernel
 // stack is dropped there instead of being answered or forwarded.
@@ -81,12 +81,12 @@ inline ParsedFrame parse_frame(const uint8_t* data, uint32_t contiguous, uint32_
     f.kind = FrameKind::malformed;
     return f;
   }
-  const udp::DatagramHeader h = udp::read_header(data + kHeadersBytes);
-  if (h.magic != udp::kMagic || h.run_id != run_id || h.pair >= streams) return f;
+  const datagram::DatagramHeader h = datagram::read_header(data + kHeadersBytes);
+  if (h.magic != datagram::kMagic || h.run_id != run_id || h.pair >= streams) return f;
   f.kind = FrameKind::ours;
   f.stream = h.pair;
   f.seq = h.seq;
-  f.measured = h.flags & udp::kFlagMeasured;
+  f.measured = h.flags & datagram::kFlagMeasured;
   return f;
 }
 

@@ -3,7 +3,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/affinity.hpp"
 
 namespace spiral::raw {

@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::raw {
 

@@ -6,7 +6,9 @@ set_property(CACHE SPIRAL_WITH_DPDK PROPERTY STRINGS AUTO ON OFF)
 
 # The pure parts (frames, results, EAL plan, ports) build and are unit-tested either way.
 target_sources(spiral_core PRIVATE
-  src/config/raw_port.cpp
+  src/transports/raw/raw_port.cpp
+  src/transports/raw/raw_parse.cpp
+  src/transports/raw/raw_kind.cpp
   src/transports/raw/frame.cpp
   src/transports/raw/raw_result.cpp
   src/transports/raw/eal_plan.cpp
@@ -34,7 +36,7 @@ if(SPIRAL_HAVE_DPDK)
     src/transports/raw/lane_threads.cpp
     src/transports/raw/raw_sender.cpp
     src/transports/raw/raw_receiver.cpp
-    src/transports/raw/raw_loopback.cpp
+    src/transports/raw/raw_session.cpp
   )
   target_include_directories(spiral_raw_dpdk PRIVATE src)
   target_link_libraries(spiral_raw_dpdk PRIVATE PkgConfig::DPDK nlohmann_json::nlohmann_json)

@@ -1,11 +1,12 @@
 #include "transports/raw/raw_receiver.hpp"
+#include "transports/raw/raw_options.hpp"
 
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::raw {
 
@@ -24,14 +25,14 @@ struct RawReceiver::Lane {
   explicit Lane(uint32_t streams) {
     for (uint32_t s = 0; s < streams; ++s) trackers.emplace_back(kTrackerWindowLog2);
   }
-  std::vector<udp::SequenceTracker> trackers;  // by stream
+  std::vector<datagram::SequenceTracker> trackers;  // by stream
   QueueCounters c;
   uint32_t bursts = 0;
 };
 
 RawReceiver::RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id)
-    : cell_(cell), env_(env), run_id_(run_id), slots_(cell.raw.rx_queues),
-      poller_done_(new std::atomic<bool>[cell.raw.rx_queues]) {}
+    : cell_(cell), env_(env), run_id_(run_id), slots_(raw_options(cell).rx_queues),
+      poller_done_(new std::atomic<bool>[raw_options(cell).rx_queues]) {}
 
 RawReceiver::~RawReceiver() {
   stop();
@@ -39,8 +40,8 @@ RawReceiver::~RawReceiver() {
 }
 
 void RawReceiver::open() {
-  for (uint16_t r = 0; r < cell_.raw.rx_queues; ++r) {
-    lanes_.push_back(std::make_unique<Lane>(cell_.raw.tx_queues));
+  for (uint16_t r = 0; r < raw_options(cell_).rx_queues; ++r) {
+    lanes_.push_back(std::make_unique<Lane>(raw_options(cell_).tx_queues));
     poller_done_[r] = false;
     if (!cell_.cores.rx_workers.empty()) {
       rte_ring* ring = rte_ring_create(("sp_rxw" + std::to_string(r)).c_str(), ring_size(cell_.batch),
@@ -52,7 +53,7 @@ void RawReceiver::open() {
 }
 
 void RawReceiver::start() {
-  for (uint16_t r = 0; r < cell_.raw.rx_queues; ++r) {
+  for (uint16_t r = 0; r < raw_options(cell_).rx_queues; ++r) {
     const int poller = CoreMap::for_queue(cell_.cores.rx, r);
     const std::string name = "rx queue " + std::to_string(r);
     if (rings_.empty()) {
@@ -67,8 +68,8 @@ void RawReceiver::start() {
 
 void RawReceiver::stop() { threads_.stop(); }
 
-std::vector<std::vector<udp::SequenceStats>> RawReceiver::stream_stats() const {
-  std::vector<std::vector<udp::SequenceStats>> out;
+std::vector<std::vector<datagram::SequenceStats>> RawReceiver::stream_stats() const {
+  std::vector<std::vector<datagram::SequenceStats>> out;
   for (const auto& lane : lanes_) {
     out.emplace_back();
     for (const auto& t : lane->trackers) out.back().push_back(t.stats());
@@ -79,14 +80,14 @@ std::vector<std::vector<udp::SequenceStats>> RawReceiver::stream_stats() const {
 // One burst from the next of this core's device queues (round robin).
 uint16_t RawReceiver::receive(uint16_t r, uint16_t& next_queue, rte_mbuf** burst) const {
   const uint16_t queue = next_queue;
-  next_queue = static_cast<uint16_t>(next_queue + cell_.raw.rx_queues);
+  next_queue = static_cast<uint16_t>(next_queue + raw_options(cell_).rx_queues);
   if (next_queue >= env_.device_queues()) next_queue = r;
   return rte_eth_rx_burst(env_.rx_port(), queue, burst, static_cast<uint16_t>(cell_.batch));
 }
 
 void RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
   const uint32_t expected = env_.frame_bytes();
-  const uint16_t streams = static_cast<uint16_t>(cell_.raw.tx_queues);
+  const uint16_t streams = static_cast<uint16_t>(raw_options(cell_).tx_queues);
   QueueCounters& c = lane.c;
   for (uint16_t i = 0; i < n; ++i) {
     if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(burst[i + 1], void*));
@@ -107,13 +108,13 @@ void RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
       warm.bytes += m->pkt_len;
       continue;
     }
-    const udp::Arrival a = lane.trackers[f.stream].observe(f.seq);
-    if (a == udp::Arrival::fresh || a == udp::Arrival::late) {
+    const datagram::Arrival a = lane.trackers[f.stream].observe(f.seq);
+    if (a == datagram::Arrival::fresh || a == datagram::Arrival::late) {
       PhaseCount& measured = c.by_phase[index(Phase::measure)];
       ++measured.packets;
       measured.bytes += m->pkt_len;
-      if (a == udp::Arrival::late) ++c.reordered;
-    } else if (a == udp::Arrival::duplicate) {
+      if (a == datagram::Arrival::late) ++c.reordered;
+    } else if (a == datagram::Arrival::duplicate) {
       ++c.duplicated;
     } else {
       ++c.stale;

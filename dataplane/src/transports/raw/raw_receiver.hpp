@@ -13,7 +13,7 @@
 #include "transports/raw/counter_slots.hpp"
 #include "transports/raw/dpdk_env.hpp"
 #include "transports/raw/lane_threads.hpp"
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
 
 struct rte_mbuf;
 
@@ -31,7 +31,7 @@ class RawReceiver : public Engine {
   std::optional<std::string> failure() const override { return threads_.failure(); }
   void stop() override;
   // [rx queue][stream]: what each RX queue saw of each stream. Valid after stop().
-  std::vector<std::vector<udp::SequenceStats>> stream_stats() const;
+  std::vector<std::vector<datagram::SequenceStats>> stream_stats() const;
 
  private:
   struct Lane;  // one RX queue's accounting

@@ -1,4 +1,5 @@
 #include "transports/raw/raw_result.hpp"
+#include "transports/raw/raw_options.hpp"
 
 #include <algorithm>
 
@@ -6,11 +7,11 @@
 
 namespace spiral::raw {
 
-udp::SequenceStats merge_stream(const std::vector<std::vector<udp::SequenceStats>>& rx_streams, size_t stream) {
-  udp::SequenceStats all;
+datagram::SequenceStats merge_stream(const std::vector<std::vector<datagram::SequenceStats>>& rx_streams, size_t stream) {
+  datagram::SequenceStats all;
   for (const auto& queue : rx_streams) {
     if (stream >= queue.size()) continue;
-    const udp::SequenceStats& s = queue[stream];
+    const datagram::SequenceStats& s = queue[stream];
     all.received += s.received;
     all.duplicated += s.duplicated;
     all.reordered += s.reordered;
@@ -47,9 +48,9 @@ double gigabits_per_second(uint64_t bytes, int64_t ms) { return ms > 0 ? double(
 
 RunResult combine_raw(const Cell& cell, const RawMeasurement& m) {
   RunResult r;
-  RawFigures& f = r.raw;
-  f.tx_queues = cell.raw.tx_queues;
-  f.rx_queues = cell.raw.rx_queues;
+  RawFigures& f = raw_figures(r);
+  f.tx_queues = raw_options(cell).tx_queues;
+  f.rx_queues = raw_options(cell).rx_queues;
   r.has_sender = r.has_receiver = true;
   r.seconds_milli = m.window_ms;
   r.pairs.resize(m.tx.size());  // one "pair" per stream (TX queue) in pair_results
@@ -64,8 +65,8 @@ RunResult combine_raw(const Cell& cell, const RawMeasurement& m) {
     r.tx_bytes_all += tx.all_bytes();
     f.tx_alloc_fails += tx.send_errors;
 
-    const udp::SequenceStats seen = merge_stream(m.rx_streams, s);
-    auto loss = udp::account_loss(seen, tx.sent_measured, tx.first_seq, tx.last_seq, tx.measured().packets);
+    const datagram::SequenceStats seen = merge_stream(m.rx_streams, s);
+    auto loss = datagram::account_loss(seen, tx.sent_measured, tx.first_seq, tx.last_seq, tx.measured().packets);
     if (!loss.problem.empty()) r.problems.push_back("stream " + std::to_string(s) + ": " + loss.problem);
     p.rx_packets = seen.received;
     p.lost = loss.lost;
@@ -117,7 +118,7 @@ RunResult combine_raw(const Cell& cell, const RawMeasurement& m) {
 }
 
 std::string raw_invalid_reason(const RunResult& r) {
-  const RawFigures& f = r.raw;
+  const RawFigures& f = raw_figures(r);
   if (!f.phy_checked || r.tx_packets == 0) return "";
   // The PHY counters run over the same window as the flags, give or take a burst: 90 % is proof.
   if (f.tx_packets_phy * 10 < r.tx_packets * 9 || f.rx_packets_phy * 10 < r.rx_packets * 9)

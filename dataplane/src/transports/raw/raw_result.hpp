@@ -6,7 +6,8 @@
 #include "engine/counters.hpp"
 #include "metrics/run_result.hpp"
 #include "metrics/side_report.hpp"
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
+#include "transports/raw/raw_figures.hpp"
 
 namespace spiral::raw {
 
@@ -23,14 +24,14 @@ struct RawMeasurement {
   std::vector<QueueCounters> tx;  // per TX queue = per stream
   std::vector<QueueCounters> rx;  // per RX queue
   // rx_streams[r][s]: stream s's measured frames as RX queue r saw them.
-  std::vector<std::vector<udp::SequenceStats>> rx_streams;
+  std::vector<std::vector<datagram::SequenceStats>> rx_streams;
   PortDeltas ports;
   std::vector<CoreBusy> cores;
   int64_t master_mpct = -1;
 };
 
 // Stream s's arrivals over every RX queue. Exact as long as no frame reaches two queues.
-udp::SequenceStats merge_stream(const std::vector<std::vector<udp::SequenceStats>>& rx_streams, size_t stream);
+datagram::SequenceStats merge_stream(const std::vector<std::vector<datagram::SequenceStats>>& rx_streams, size_t stream);
 
 // drops = imissed + ierrors + rx_nombuf + gap, where gap is the sequence loss the port's
 // counters leave unexplained; drops_kind names the non-zero parts ("imissed+gap"), "none" if none.

@@ -1,4 +1,5 @@
 #include "transports/raw/raw_sender.hpp"
+#include "transports/raw/raw_options.hpp"
 
 #include <rte_errno.h>
 #include <rte_mbuf.h>
@@ -6,9 +7,9 @@
 
 #include <algorithm>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/clock.hpp"
-#include "transports/udp/token_bucket.hpp"
+#include "datagram/token_bucket.hpp"
 
 namespace spiral::raw {
 
@@ -41,7 +42,7 @@ struct RawSender::Stamper {
   Stamper(const RawSender& s, uint16_t q)
       : pool(s.env_.tx_pool(q)), frame_bytes(s.env_.frame_bytes()), batch(s.cell_.batch) {
     if (s.cell_.target_mbps) {
-      const double bytes_per_second = double(s.cell_.target_mbps) * 1e6 / 8.0 / s.cell_.raw.tx_queues;
+      const double bytes_per_second = double(s.cell_.target_mbps) * 1e6 / 8.0 / raw_options(s.cell_).tx_queues;
       // 50 ms of tokens (at least a burst): a poll-mode core that lost its CPU to another
       // process (a shared CI host) catches up; on isolated cores it never stalls that long.
       const double burst = std::max<double>(double(frame_bytes) * batch, bytes_per_second * 0.050);
@@ -59,7 +60,7 @@ struct RawSender::Stamper {
       ++c.send_errors;  // every buffer still in flight: the port is the bottleneck
       return 0;
     }
-    flags = p == Phase::measure ? udp::kFlagMeasured : 0;
+    flags = p == Phase::measure ? datagram::kFlagMeasured : 0;
     for (uint32_t i = 0; i < n; ++i) {
       rte_mbuf* m = burst[i];
       m->data_len = static_cast<uint16_t>(frame_bytes);
@@ -84,7 +85,7 @@ struct RawSender::Stamper {
 
   rte_mempool* pool;
   uint32_t frame_bytes, batch;
-  std::optional<udp::TokenBucket> bucket;
+  std::optional<datagram::TokenBucket> bucket;
   uint64_t seq = 0;
   uint16_t flags = 0;
   Phase stamped_phase = Phase::warmup;
@@ -92,8 +93,8 @@ struct RawSender::Stamper {
 };
 
 RawSender::RawSender(const Cell& cell, DpdkEnvironment& env, uint32_t run_id)
-    : cell_(cell), env_(env), run_id_(run_id), slots_(cell.raw.tx_queues),
-      worker_done_(new std::atomic<bool>[cell.raw.tx_queues]) {}
+    : cell_(cell), env_(env), run_id_(run_id), slots_(raw_options(cell).tx_queues),
+      worker_done_(new std::atomic<bool>[raw_options(cell).tx_queues]) {}
 
 RawSender::~RawSender() {
   stop();
@@ -101,7 +102,7 @@ RawSender::~RawSender() {
 }
 
 void RawSender::open() {
-  for (uint16_t q = 0; q < cell_.raw.tx_queues; ++q) {
+  for (uint16_t q = 0; q < raw_options(cell_).tx_queues; ++q) {
     TemplateArgs args{{env_.tx_mac(), env_.rx_mac(), cell_.payload_bytes, run_id_, q}, env_.frame_bytes()};
     rte_mempool_obj_iter(env_.tx_pool(q), write_template, &args);
     worker_done_[q] = false;
@@ -115,7 +116,7 @@ void RawSender::open() {
 }
 
 void RawSender::start() {
-  for (uint16_t q = 0; q < cell_.raw.tx_queues; ++q) {
+  for (uint16_t q = 0; q < raw_options(cell_).tx_queues; ++q) {
     const int poller = CoreMap::for_queue(cell_.cores.tx, q);
     const std::string name = "tx queue " + std::to_string(q);
     if (rings_.empty()) {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <utility>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::roce {
 

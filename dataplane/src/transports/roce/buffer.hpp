@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "config/buffer_memory.hpp"
 #include "config/cell.hpp"
 #include "transports/roce/verbs.hpp"
 

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "transports/roce/peer_info.hpp"
 
 namespace spiral::roce {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config/cell.hpp"
+#include "transports/roce/rdma_options.hpp"
 #include "transports/roce/verbs.hpp"
 
 namespace spiral::roce {

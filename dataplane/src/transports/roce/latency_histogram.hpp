@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "transports/roce/rdma_counters.hpp"
+#include "engine/completion_counters.hpp"
 
 namespace spiral::roce {
 

@@ -2,7 +2,7 @@
 
 #include <arpa/inet.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::roce {
 

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <random>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/clock.hpp"
 
 namespace spiral::roce {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "transports/roce/rdma_options.hpp"
 #include "transports/roce/buffer.hpp"
 #include "transports/roce/device.hpp"
 #include "transports/roce/peer_info.hpp"

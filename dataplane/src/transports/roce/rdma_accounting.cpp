@@ -6,7 +6,7 @@ namespace {
 
 using Verb = RdmaOptions::Verb;
 
-void add_queue(RdmaResult& x, const RdmaQueueCounters& q) {
+void add_queue(RdmaResult& x, const CompletionCounters& q) {
   x.completions += q.completions;
   for (size_t s = 0; s < q.wc_errors.size(); ++s) x.wc_errors[s] += q.wc_errors[s];
   x.verified += q.verified;
@@ -42,22 +42,22 @@ void receive_figures_from_requester(const SideReport& sender, RunResult& r) {
 }  // namespace
 
 void account(const Cell& cell, const SideReport* sender, const SideReport* receiver, RunResult& r) {
-  RdmaResult& x = r.rdma;
-  const bool read = cell.rdma.verb == Verb::read;
-  const bool latency = cell.rdma.mode == RdmaOptions::Mode::latency;
+  RdmaResult& x = rdma_result(r);
+  const bool read = rdma_options(cell).verb == Verb::read;
+  const bool latency = rdma_options(cell).mode == RdmaOptions::Mode::latency;
   if (sender) {
     for (const auto& q : sender->queues) {
-      add_queue(x, q.rdma);
-      x.tx_retries += q.rdma.retries;
+      add_queue(x, q.completion);
+      x.tx_retries += q.completion.retries;
       x.messages_all += all_packets(q);
-      if (q.rdma.latency.samples) x.latency = q.rdma.latency;  // one queue pair in latency mode
+      if (q.completion.latency.samples) x.latency = q.completion.latency;  // one queue pair in latency mode
     }
     if (read) receive_figures_from_requester(*sender, r);
   }
   if (receiver) {
     for (const auto& q : receiver->queues) {
-      add_queue(x, q.rdma);
-      x.rx_retries += q.rdma.retries;
+      add_queue(x, q.completion);
+      x.rx_retries += q.completion.retries;
     }
   }
   // Every message is checked once where it lands; a ping-pong also checks each reply.
@@ -81,7 +81,7 @@ void account(const Cell& cell, const SideReport* sender, const SideReport* recei
 }
 
 std::optional<std::string> verdict(const Cell& cell, const RunResult& r) {
-  const RdmaResult& x = r.rdma;
+  const RdmaResult& x = rdma_result(r);
   if (x.corrupt)
     return std::to_string(x.corrupt) + " of " + std::to_string(x.corrupt + x.verified) +
            " messages failed the payload check";
@@ -90,32 +90,32 @@ std::optional<std::string> verdict(const Cell& cell, const RunResult& r) {
   if (r.tx_bytes_all != r.rx_bytes_all)
     return "counters inconsistent: sender posted " + std::to_string(r.tx_bytes_all) + " bytes, receiver completed " +
            std::to_string(r.rx_bytes_all);
-  if (cell.rdma.verify_payload && x.verified != x.checks_expected)
+  if (rdma_options(cell).verify_payload && x.verified != x.checks_expected)
     return "payload check covered " + std::to_string(x.verified) + " of " + std::to_string(x.checks_expected) +
            " messages";
-  if (cell.rdma.mode == RdmaOptions::Mode::latency && x.latency.samples == 0)
+  if (rdma_options(cell).mode == RdmaOptions::Mode::latency && x.latency.samples == 0)
     return "no round trip was timed in the measured window";
   return std::nullopt;
 }
 
 nlohmann::ordered_json record(const Cell& cell, const RunResult& r) {
-  const RdmaResult& x = r.rdma;
+  const RdmaResult& x = rdma_result(r);
   nlohmann::ordered_json errors = nlohmann::ordered_json::object();
   for (size_t s = 0; s < x.wc_errors.size(); ++s)
     if (x.wc_errors[s]) errors[wc_status_name(s)] = x.wc_errors[s];
-  nlohmann::ordered_json j = {{"verb", to_string(cell.rdma.verb)},
-                              {"mode", to_string(cell.rdma.mode)},
-                              {"memory", to_string(cell.rdma.memory)},
+  nlohmann::ordered_json j = {{"verb", to_string(rdma_options(cell).verb)},
+                              {"mode", to_string(rdma_options(cell).mode)},
+                              {"memory", to_string(rdma_options(cell).memory)},
                               {"messages_all", x.messages_all},
                               {"completions", x.completions},
                               {"wc_errors", errors},
-                              {"verify_payload", cell.rdma.verify_payload},
+                              {"verify_payload", rdma_options(cell).verify_payload},
                               {"verified", x.verified},
                               {"corrupt", x.corrupt},
                               {"out_of_order", x.out_of_order},
                               {"tx_retries", x.tx_retries},
                               {"rx_retries", x.rx_retries}};
-  if (cell.rdma.mode == RdmaOptions::Mode::latency)
+  if (rdma_options(cell).mode == RdmaOptions::Mode::latency)
     j["latency"] = {{"samples", x.latency.samples},
                     {"min_ns", x.latency.min_ns},
                     {"p50_ns", x.latency.p50_ns},

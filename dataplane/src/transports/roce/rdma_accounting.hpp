@@ -6,10 +6,12 @@
 
 #include "config/cell.hpp"
 #include "metrics/run_result.hpp"
+#include "transports/roce/rdma_options.hpp"
+#include "transports/roce/rdma_result.hpp"
 
 namespace spiral::roce {
 
-// Fills r.rdma, drops (failed completions) and, for read (one-sided: the responder's CPU sees
+// Fills its RdmaResult (rdma_result.hpp), drops (failed completions) and, for read (one-sided: the responder's CPU sees
 // nothing), the receive figures from the requester's completions. Adds counter inconsistencies
 // to r.problems. Either report may be missing when the run failed half-way.
 void account(const Cell& cell, const SideReport* sender, const SideReport* receiver, RunResult& r);

@@ -8,7 +8,8 @@ set(ROCE_DIR src/transports/roce)
 # The parts without verbs types (accounting, sizing, the peer description, latency histogram,
 # device counters) build everywhere, so their unit tests run everywhere.
 target_sources(spiral_core PRIVATE
-  ${ROCE_DIR}/rdma_counters.cpp
+  ${ROCE_DIR}/rdma_parse.cpp
+  ${ROCE_DIR}/roce_kind.cpp
   ${ROCE_DIR}/rdma_accounting.cpp
   ${ROCE_DIR}/latency_histogram.cpp
   ${ROCE_DIR}/sizing.cpp
@@ -35,6 +36,10 @@ if(SPIRAL_HAVE_RDMA)
     ${ROCE_DIR}/buffer.cpp
     ${ROCE_DIR}/queue_pair.cpp
     ${ROCE_DIR}/roce_engine.cpp
+    ${ROCE_DIR}/roce_stream.cpp
+    ${ROCE_DIR}/roce_ping_pong.cpp
+    ${ROCE_DIR}/roce_sink.cpp
+    ${ROCE_DIR}/roce_echo.cpp
   )
   target_link_libraries(spiral_core PUBLIC PkgConfig::IBVERBS)
 else()

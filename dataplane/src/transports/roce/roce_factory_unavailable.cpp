@@ -1,6 +1,6 @@
 // Built without rdma-core: parse_cell already refuses transport roce, so this is never reached
 // from the command line; it keeps the factory linkable.
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "transports/roce/roce_factory.hpp"
 
 namespace spiral::roce {

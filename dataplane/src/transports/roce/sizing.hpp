@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "config/cell.hpp"
+#include "transports/roce/rdma_options.hpp"
 
 namespace spiral::roce {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "engine/queue_cores.hpp"
 #include "sys/socket.hpp"
 

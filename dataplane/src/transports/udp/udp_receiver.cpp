@@ -7,13 +7,15 @@
 #include <cstddef>
 #include <cstring>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "engine/queue_cores.hpp"
-#include "metrics/proc_net_udp.hpp"
+#include "transports/udp/proc_net_udp.hpp"
 #include "sys/socket.hpp"
-#include "transports/udp/datagram.hpp"
+#include "datagram/header.hpp"
 
 namespace spiral::udp {
+
+using namespace datagram;  // the sequenced-datagram pieces shared with raw (src/datagram/)
 
 namespace {
 constexpr uint64_t kDefaultReceiveBuffer = 32u << 20;  // absorbs the receiver losing its core for a while

@@ -14,9 +14,11 @@
 #include "gpu/receive_path.hpp"
 #include "sys/fd.hpp"
 #include "sys/page_buffer.hpp"
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
 
 namespace spiral::udp {
+
+using namespace datagram;  // the sequenced-datagram pieces shared with raw (src/datagram/)
 
 class UdpReceiver final : public EngineBase, public gpu::GpuReporting {
  public:

@@ -8,13 +8,15 @@
 #include <ctime>
 #include <optional>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "engine/queue_cores.hpp"
 #include "sys/socket.hpp"
-#include "transports/udp/datagram.hpp"
-#include "transports/udp/token_bucket.hpp"
+#include "datagram/header.hpp"
+#include "datagram/token_bucket.hpp"
 
 namespace spiral::udp {
+
+using namespace datagram;  // the sequenced-datagram pieces shared with raw (src/datagram/)
 
 namespace {
 constexpr uint64_t kDefaultSendBuffer = 4u << 20;

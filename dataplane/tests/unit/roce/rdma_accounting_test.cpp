@@ -9,6 +9,7 @@
 #include "output/summary.hpp"
 #include "report_builders.hpp"
 #include "run/outcome.hpp"
+#include "transports/roce/rdma_result.hpp"
 
 namespace spiral {
 namespace {
@@ -28,12 +29,12 @@ QueueCounters messages(uint64_t warmup, uint64_t measured, uint64_t drain, bool 
 
 TEST(CombineRoce, BothSidesCountTheSameTaggedWindow) {
   Cell cell = roce_cell(RdmaOptions::Verb::send, 2);
-  cell.rdma.verify_payload = true;
+  std::any_cast<RdmaOptions&>(cell.options).verify_payload = true;
   QueueCounters tx0 = messages(10, 1000, 3), tx1 = messages(12, 990, 2);
   QueueCounters rx0 = messages(10, 1000, 3), rx1 = messages(12, 990, 2);
-  rx0.rdma.verified = 1013;
-  rx1.rdma.verified = 1004;
-  tx0.rdma.retries = 5;  // the device's, on queue 0 only
+  rx0.completion.verified = 1013;
+  rx1.completion.verified = 1004;
+  tx0.completion.retries = 5;  // the device's, on queue 0 only
   SideReport sender = side({tx0, tx1}, 2000), receiver = side({rx0, rx1}, 1990);
   RunResult r = combine(cell, &sender, &receiver, -1);
   EXPECT_TRUE(r.problems.empty());
@@ -42,8 +43,8 @@ TEST(CombineRoce, BothSidesCountTheSameTaggedWindow) {
   EXPECT_EQ(r.rx_mbps, r.tx_mbps);  // both over the sender's window: the tags say which messages count
   EXPECT_EQ(r.drops, 0u);
   EXPECT_EQ(r.drops_kind, "cq_error");
-  EXPECT_EQ(r.rdma.tx_retries, 5u);
-  EXPECT_EQ(r.rdma.messages_all, 2017u);
+  EXPECT_EQ(rdma_result(r).tx_retries, 5u);
+  EXPECT_EQ(rdma_result(r).messages_all, 2017u);
   EXPECT_EQ(judge(cell, r).state, RunState::valid) << judge(cell, r).reason;
 }
 
@@ -64,10 +65,10 @@ TEST(CombineRoce, UnfinishedReceiverIsInvalid) {
 
 TEST(CombineRoce, CorruptPayloadIsInvalid) {
   Cell cell = roce_cell(RdmaOptions::Verb::send);
-  cell.rdma.verify_payload = true;
+  std::any_cast<RdmaOptions&>(cell.options).verify_payload = true;
   QueueCounters rx = messages(0, 100, 0);
-  rx.rdma.verified = 98;
-  rx.rdma.corrupt = 2;
+  rx.completion.verified = 98;
+  rx.completion.corrupt = 2;
   SideReport sender = side({messages(0, 100, 0)}), receiver = side({rx});
   RunResult r = combine(cell, &sender, &receiver, -1);
   EXPECT_EQ(judge(cell, r).reason, "2 of 100 messages failed the payload check");
@@ -75,9 +76,9 @@ TEST(CombineRoce, CorruptPayloadIsInvalid) {
 
 TEST(CombineRoce, UncheckedMessagesAreInvalidWhenVerifying) {
   Cell cell = roce_cell(RdmaOptions::Verb::send);
-  cell.rdma.verify_payload = true;
+  std::any_cast<RdmaOptions&>(cell.options).verify_payload = true;
   QueueCounters rx = messages(0, 100, 0);
-  rx.rdma.verified = 60;
+  rx.completion.verified = 60;
   SideReport sender = side({messages(0, 100, 0)}), receiver = side({rx});
   RunResult r = combine(cell, &sender, &receiver, -1);
   EXPECT_EQ(judge(cell, r).reason, "payload check covered 60 of 100 messages");
@@ -99,8 +100,8 @@ TEST(CombineRoce, ReadIsCountedWhereTheDataLands) {
 TEST(CombineRoce, FailedCompletionsAreTheDrops) {
   Cell cell = roce_cell(RdmaOptions::Verb::write);
   QueueCounters tx = messages(0, 1000, 0);
-  tx.rdma.wc_errors[12] = 1;   // IBV_WC_RETRY_EXC_ERR
-  tx.rdma.wc_errors[5] = 127;  // IBV_WC_WR_FLUSH_ERR
+  tx.completion.wc_errors[12] = 1;   // IBV_WC_RETRY_EXC_ERR
+  tx.completion.wc_errors[5] = 127;  // IBV_WC_WR_FLUSH_ERR
   SideReport sender = side({tx}), receiver = side({messages(0, 1000, 0)});
   RunResult r = combine(cell, &sender, &receiver, -1);
   EXPECT_EQ(r.drops, 128u);
@@ -113,12 +114,12 @@ TEST(CombineRoce, FailedCompletionsAreTheDrops) {
 
 TEST(CombineRoce, LatencyReachesBothSummaries) {
   Cell cell = roce_cell(RdmaOptions::Verb::send);
-  cell.rdma.mode = RdmaOptions::Mode::latency;
+  std::any_cast<RdmaOptions&>(cell.options).mode = RdmaOptions::Mode::latency;
   QueueCounters tx = messages(100, 5000, 0);
-  tx.rdma.latency = {5000, 1200, 1500, 2900, 40000};
+  tx.completion.latency = {5000, 1200, 1500, 2900, 40000};
   // The client's report travels to the server over the control connection.
   SideReport sender = side_report_from_json(to_json(side({tx}))), receiver = side({messages(100, 5000, 0)});
-  EXPECT_EQ(sender.queues[0].rdma.latency.p99_ns, 2900);
+  EXPECT_EQ(sender.queues[0].completion.latency.p99_ns, 2900);
   RunResult r = combine(cell, &sender, &receiver, -1);
   settle(cell, r, "");
   EXPECT_EQ(r.state, RunState::valid) << r.reason;
@@ -142,7 +143,7 @@ TEST(CombineRoce, BandwidthSummariesHaveNoLatencyFields) {
 
 TEST(CombineRoce, LatencyWithoutSamplesIsInvalid) {
   Cell cell = roce_cell(RdmaOptions::Verb::write);
-  cell.rdma.mode = RdmaOptions::Mode::latency;
+  std::any_cast<RdmaOptions&>(cell.options).mode = RdmaOptions::Mode::latency;
   SideReport sender = side({messages(0, 10, 0)}), receiver = side({messages(0, 10, 0)});
   RunResult r = combine(cell, &sender, &receiver, -1);
   EXPECT_EQ(judge(cell, r).reason, "no round trip was timed in the measured window");

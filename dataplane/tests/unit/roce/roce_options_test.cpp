@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "app/cli.hpp"
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "config/cell_json.hpp"
 #include "config/cell_parse.hpp"
+#include "transports/roce/rdma_options.hpp"
 #include "transports/roce/roce_build.hpp"
 
 #include "cell_refusal.hpp"
@@ -38,30 +39,30 @@ TEST_F(RoceOptions, TheOperatorsFlagsBecomeTheCell) {
                         "/dev/termination-log", "--label",   "cell=3"};
   std::ostringstream out;
   Cell c = parse_cell(*parse_command_line(static_cast<int>(std::size(argv)), argv, out));
-  EXPECT_EQ(c.transport, Transport::roce);
+  EXPECT_EQ(c.kind->name, "roce");
   EXPECT_EQ(c.role, Role::server);
-  EXPECT_EQ(c.rdma.verb, RdmaOptions::Verb::write);
-  EXPECT_EQ(c.rdma.mode, RdmaOptions::Mode::latency);
+  EXPECT_EQ(rdma_options(c).verb, RdmaOptions::Verb::write);
+  EXPECT_EQ(rdma_options(c).mode, RdmaOptions::Mode::latency);
   EXPECT_EQ(c.payload_bytes, 8388608u);
   EXPECT_EQ(c.pairs, 1u);
-  EXPECT_EQ(c.rdma.tx_depth, 64u);
-  EXPECT_EQ(c.rdma.rx_depth, 128u);
-  EXPECT_EQ(c.rdma.memory, BufferMemory::host_pinned);
-  EXPECT_EQ(c.rdma.device, "mlx5_0");
-  EXPECT_EQ(c.rdma.netdev, "enp1s0f0np0");
+  EXPECT_EQ(rdma_options(c).tx_depth, 64u);
+  EXPECT_EQ(rdma_options(c).rx_depth, 128u);
+  EXPECT_EQ(rdma_options(c).memory, BufferMemory::host_pinned);
+  EXPECT_EQ(rdma_options(c).device, "mlx5_0");
+  EXPECT_EQ(rdma_options(c).netdev, "enp1s0f0np0");
   EXPECT_EQ(c.batch, 1u);
-  EXPECT_FALSE(c.rdma.verify_payload);
+  EXPECT_FALSE(rdma_options(c).verify_payload);
   EXPECT_EQ(c.labels.at("cell"), "3");
 }
 
 TEST_F(RoceOptions, DefaultsAreSendBandwidthSizedToTheMessage) {
   Cell c = parse_cell(roce_cell());
-  EXPECT_EQ(c.rdma.verb, RdmaOptions::Verb::send);
-  EXPECT_EQ(c.rdma.mode, RdmaOptions::Mode::bandwidth);
-  EXPECT_EQ(c.rdma.tx_depth, 0u);
-  EXPECT_EQ(c.rdma.rx_depth, 0u);
-  EXPECT_EQ(c.rdma.memory, BufferMemory::host);
-  EXPECT_TRUE(c.rdma.device.empty());
+  EXPECT_EQ(rdma_options(c).verb, RdmaOptions::Verb::send);
+  EXPECT_EQ(rdma_options(c).mode, RdmaOptions::Mode::bandwidth);
+  EXPECT_EQ(rdma_options(c).tx_depth, 0u);
+  EXPECT_EQ(rdma_options(c).rx_depth, 0u);
+  EXPECT_EQ(rdma_options(c).memory, BufferMemory::host);
+  EXPECT_TRUE(rdma_options(c).device.empty());
   EXPECT_EQ(c.pairs, 1u);
   EXPECT_EQ(c.batch, 1u);
 }
@@ -72,8 +73,8 @@ TEST_F(RoceOptions, TheRecordsCellParsesBackToTheSameCell) {
   EXPECT_EQ(again["queue_pairs"], 4);
   Cell d = parse_cell(again);
   EXPECT_EQ(d.pairs, 4u);
-  EXPECT_EQ(d.rdma.verb, RdmaOptions::Verb::read);
-  EXPECT_TRUE(d.rdma.verify_payload);
+  EXPECT_EQ(rdma_options(d).verb, RdmaOptions::Verb::read);
+  EXPECT_TRUE(rdma_options(d).verify_payload);
 }
 
 TEST_F(RoceOptions, RefusalsNameTheKey) {

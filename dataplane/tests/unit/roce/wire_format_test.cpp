@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "transports/roce/pattern.hpp"
 #include "transports/roce/peer_info.hpp"
 #include "transports/roce/tag.hpp"

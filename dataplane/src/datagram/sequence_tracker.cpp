@@ -1,8 +1,8 @@
-#include "transports/udp/sequence_tracker.hpp"
+#include "datagram/sequence_tracker.hpp"
 
 #include <algorithm>
 
-namespace spiral::udp {
+namespace spiral::datagram {
 
 SequenceTracker::SequenceTracker(unsigned window_log2)
     : window_(uint64_t{1} << std::max(window_log2, 6u)), mask_(window_ - 1), bits_(window_ / 64, 0) {}
@@ -94,4 +94,4 @@ LossAccount account_loss(const SequenceStats& rx, bool sent_any, uint64_t first,
   return a;
 }
 
-}  // namespace spiral::udp
+}  // namespace spiral::datagram

@@ -1,8 +1,8 @@
 #pragma once
-// What a roce queue pair counts besides messages and bytes: completions, failed completions by
-// ibv_wc_status (this transport's drops), payload checks, retries and, in latency mode, the
-// percentiles. Plain values without verbs types: they travel in the control reports and build
-// without rdma-core.
+// What a queue of a completion-based kind (ibverbs today) counts besides messages and bytes:
+// completions, failed completions by ibv_wc_status (its drops), payload checks, retries and, in
+// latency mode, the percentiles. Plain values without verbs types: they travel in the control
+// reports and build without rdma-core.
 #include <array>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -24,7 +24,7 @@ struct LatencySummary {
   int64_t min_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
 };
 
-struct RdmaQueueCounters {
+struct CompletionCounters {
   uint64_t completions = 0;                          // work completions polled (every status)
   std::array<uint64_t, kWcStatusSlots> wc_errors{};  // failed completions by status
   uint64_t verified = 0;      // verify_payload: messages whose every byte was checked
@@ -40,19 +40,8 @@ struct RdmaQueueCounters {
   }
 };
 
-nlohmann::json to_json(const RdmaQueueCounters& c);
+nlohmann::json to_json(const CompletionCounters& c);
 // Throws nlohmann::json::exception when fields are missing or of the wrong type.
-RdmaQueueCounters rdma_counters_from_json(const nlohmann::json& j);
-
-// One run's roce figures, both sides combined (metrics/run_result.hpp holds one).
-struct RdmaResult {
-  uint64_t messages_all = 0;     // messages (reads) the requester posted, warm-up and drain included
-  uint64_t checks_expected = 0;  // with verify_payload: how many payload checks a complete run makes
-  uint64_t completions = 0;
-  std::array<uint64_t, kWcStatusSlots> wc_errors{};
-  uint64_t verified = 0, corrupt = 0, out_of_order = 0;
-  uint64_t tx_retries = 0, rx_retries = 0;  // requester's and responder's device counters
-  LatencySummary latency;
-};
+CompletionCounters completion_counters_from_json(const nlohmann::json& j);
 
 }  // namespace spiral

@@ -3,7 +3,7 @@
 // tests drive it with a synthetic clock and the sender with the real one.
 #include <cstdint>
 
-namespace spiral::udp {
+namespace spiral::datagram {
 
 class TokenBucket {
  public:
@@ -24,4 +24,4 @@ class TokenBucket {
   int64_t last_ns_;
 };
 
-}  // namespace spiral::udp
+}  // namespace spiral::datagram

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace spiral::udp {
+namespace spiral::datagram {
 
 struct SequenceStats {
   uint64_t received = 0;    // unique datagrams
@@ -51,4 +51,4 @@ struct LossAccount {
 LossAccount account_loss(const SequenceStats& rx, bool sent_any, uint64_t first, uint64_t last,
                          uint64_t sender_count);
 
-}  // namespace spiral::udp
+}  // namespace spiral::datagram

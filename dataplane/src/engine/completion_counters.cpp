@@ -1,4 +1,4 @@
-#include "transports/roce/rdma_counters.hpp"
+#include "engine/completion_counters.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +21,7 @@ std::string wc_status_name(size_t status) {
   return status < kNamed ? kWcStatusNames[status] : "IBV_WC_" + std::to_string(status);
 }
 
-nlohmann::json to_json(const RdmaQueueCounters& c) {
+nlohmann::json to_json(const CompletionCounters& c) {
   return {{"completions", c.completions},
           {"wc_errors", c.wc_errors},
           {"verified", c.verified},
@@ -32,8 +32,8 @@ nlohmann::json to_json(const RdmaQueueCounters& c) {
            {c.latency.samples, c.latency.min_ns, c.latency.p50_ns, c.latency.p99_ns, c.latency.max_ns}}};
 }
 
-RdmaQueueCounters rdma_counters_from_json(const nlohmann::json& j) {
-  RdmaQueueCounters c;
+CompletionCounters completion_counters_from_json(const nlohmann::json& j) {
+  CompletionCounters c;
   j.at("completions").get_to(c.completions);
   const auto& errors = j.at("wc_errors");
   if (!errors.is_array() || errors.size() != c.wc_errors.size())

@@ -1,8 +1,21 @@
 // The roce transport's keys and rules (issue 7); its keys mirror its flags (--verb -> verb, ...).
-#include "config/transport_parse.hpp"
+#include "transports/roce/rdma_parse.hpp"
+
+#include "config/buffer_memory.hpp"
 #include "transports/roce/roce_build.hpp"
 
 namespace spiral {
+
+const char* to_string(RdmaOptions::Verb v) {
+  switch (v) {
+    case RdmaOptions::Verb::send: return "send";
+    case RdmaOptions::Verb::write: return "write";
+    case RdmaOptions::Verb::read: return "read";
+  }
+  return "?";
+}
+
+const char* to_string(RdmaOptions::Mode m) { return m == RdmaOptions::Mode::latency ? "latency" : "bandwidth"; }
 
 const std::set<std::string> kRdmaKeys = {"verb",   "mode",        "queue_pairs", "tx_depth",      "rx_depth",
                                          "memory", "rdma_device", "netdev",      "verify_payload"};

@@ -1,4 +1,4 @@
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 #include <cstring>
 

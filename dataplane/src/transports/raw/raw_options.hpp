@@ -1,11 +1,13 @@
 #pragma once
 // The raw Ethernet (DPDK) transport's part of a cell: which two ports, how many queues, where
 // the packet buffers live. Parsed with the rest of the cell (cell_parse.cpp); the port strings
-// are checked there with parse_port (config/raw_port.hpp) and read again by the engine.
+// are checked there with parse_port (transports/raw/raw_port.hpp) and read again by the engine.
+#include <any>
 #include <cstdint>
 #include <string>
 
 #include "config/buffer_memory.hpp"
+#include "config/cell.hpp"
 
 namespace spiral {
 
@@ -22,7 +24,13 @@ struct RawOptions {
 constexpr uint32_t kMaxRawQueues = 16;
 constexpr uint32_t kMaxRawBatch = 32768;       // packets per rte_eth_{tx,rx}_burst
 constexpr uint32_t kMaxRingDescriptors = 32768;
-constexpr uint32_t kMinRawPayload = 24;        // the sequence header (transports/udp/datagram.hpp)
+constexpr uint32_t kMinRawPayload = 24;        // the sequence header (datagram/header.hpp)
 constexpr uint32_t kMaxRawPayload = 8972;      // MTU 9000 - 20 (IPv4) - 8 (UDP)
+
+// The raw options of a cell (Cell::options, stored by the kind's parse); defaults when unset.
+inline const RawOptions& raw_options(const Cell& c) {
+  static const RawOptions defaults;
+  return c.options.has_value() ? std::any_cast<const RawOptions&>(c.options) : defaults;
+}
 
 }  // namespace spiral

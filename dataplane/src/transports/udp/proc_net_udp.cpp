@@ -1,4 +1,4 @@
-#include "metrics/proc_net_udp.hpp"
+#include "transports/udp/proc_net_udp.hpp"
 
 #include <sys/stat.h>
 

@@ -1,10 +1,12 @@
 #pragma once
 // The roce transport's part of a cell (ibverbs RC queue pairs, see transports/roce/). Parsed with
 // the rest of the cell (cell_parse.cpp, rdma_parse.cpp).
+#include <any>
 #include <cstdint>
 #include <string>
 
 #include "config/buffer_memory.hpp"
+#include "config/cell.hpp"
 
 namespace spiral {
 
@@ -24,5 +26,11 @@ const char* to_string(RdmaOptions::Verb v);
 const char* to_string(RdmaOptions::Mode m);
 
 constexpr uint32_t kMaxRdmaDepth = 8192;
+
+// The roce options of a cell (Cell::options, stored by the kind's parse); defaults when unset.
+inline const RdmaOptions& rdma_options(const Cell& c) {
+  static const RdmaOptions defaults;
+  return c.options.has_value() ? std::any_cast<const RdmaOptions&>(c.options) : defaults;
+}
 
 }  // namespace spiral

@@ -1,10 +1,10 @@
 #pragma once
-// Header at the start of every UDP datagram: lets the receiver count exactly per pair
+// Header at the start of every sequenced datagram (UDP payload, raw frame payload): lets the receiver count exactly per pair
 // (sequence number, pair id) and ignore strays (magic, run id).
 #include <cstdint>
 #include <cstring>
 
-namespace spiral::udp {
+namespace spiral::datagram {
 
 constexpr uint32_t kMagic = 0x4c525053;  // "SPRL" in little-endian memory order
 constexpr uint16_t kFlagMeasured = 1;    // sent inside the measured window
@@ -29,4 +29,4 @@ inline DatagramHeader read_header(const void* src) {
   return h;
 }
 
-}  // namespace spiral::udp
+}  // namespace spiral::datagram

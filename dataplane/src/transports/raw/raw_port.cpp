@@ -1,10 +1,10 @@
-#include "config/raw_port.hpp"
+#include "transports/raw/raw_port.hpp"
 
 #include <cstdlib>
 #include <regex>
 
-#include "app/errors.hpp"
-#include "config/raw_options.hpp"
+#include "sys/errors.hpp"
+#include "transports/raw/raw_options.hpp"
 
 namespace spiral {
 

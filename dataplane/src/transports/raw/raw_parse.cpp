@@ -1,7 +1,9 @@
 // The raw Ethernet (DPDK) transport's keys and rules (issue 5).
-#include "app/errors.hpp"
-#include "config/raw_port.hpp"
-#include "config/transport_parse.hpp"
+#include "transports/raw/raw_parse.hpp"
+
+#include "config/buffer_memory.hpp"
+#include "sys/errors.hpp"
+#include "transports/raw/raw_port.hpp"
 
 namespace spiral {
 
@@ -42,7 +44,7 @@ void check_raw(const Cell& c, const ObjectReader& r) {
                    "(SPIRAL_WITH_DPDK=OFF, or libdpdk-dev was missing at build time)");
   if (c.role != Role::loopback)
     refuse_key("role", "must be loopback for transport raw: one process drives the TX and the RX port");
-  const RawOptions& o = c.raw;
+  const RawOptions& o = raw_options(c);
   const PortSpec tx = parse_port("tx_port", o.tx_port);
   const PortSpec rx = parse_port("rx_port", o.rx_port);
   if (c.payload_bytes < kMinRawPayload || c.payload_bytes > kMaxRawPayload)

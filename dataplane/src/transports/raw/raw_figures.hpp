@@ -1,9 +1,12 @@
 #pragma once
 // What only the raw Ethernet transport measures: the RX port's own drop counters, the PHY wire
 // proof, per-RX-queue counts and how DPDK ran. Part of RunResult when transport is raw.
+#include <any>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "metrics/run_result.hpp"
 
 namespace spiral {
 
@@ -23,5 +26,15 @@ struct RawFigures {
   std::string tx_driver, rx_driver;
   std::vector<std::string> eal_args;
 };
+
+// The run's raw figures (RunResult::figures); a default (all zero) when the run never got as far.
+inline const RawFigures& raw_figures(const RunResult& r) {
+  static const RawFigures none;
+  return r.figures.has_value() ? std::any_cast<const RawFigures&>(r.figures) : none;
+}
+inline RawFigures& raw_figures(RunResult& r) {
+  if (!r.figures.has_value()) r.figures = RawFigures{};
+  return std::any_cast<RawFigures&>(r.figures);
+}
 
 }  // namespace spiral

@@ -1,10 +1,10 @@
-#include "app/signals.hpp"
+#include "sys/signals.hpp"
 
 #include <atomic>
 #include <csignal>
 #include <string>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 

@@ -1,0 +1,129 @@
+#pragma once
+// One bench kind: everything the shared layers (config, metrics, output, run) need to know about
+// one way of moving bytes, so that none of them names a transport. Today there is one kind per
+// transport (tcp, udp, raw, roce); each is described in one file beside its transport
+// (transports/<name>/<name>_kind.cpp) and listed once in kinds/registry.cpp.
+//
+// Only forward declarations here: every layer may look a kind up (kinds/registry.hpp) without
+// pulling in engines, results or outputs. Fields that are plain function pointers may be null
+// where the kind has nothing to add; the comments say what null means.
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+struct sockaddr_in;
+
+namespace spiral {
+
+struct Cell;
+class ObjectReader;
+class Engine;
+struct QueueCounters;
+struct SideReport;
+struct RunResult;
+
+// Which way an engine moves the data: the client sends, the server receives.
+enum class Direction { send, receive };
+
+// How a run of the kind is driven (src/run/).
+enum class RunMode {
+  // A server (receiver) and a client (sender), two processes that meet over the control channel
+  // (run/server.cpp, run/client.cpp); role loopback runs both in one process over the same channel.
+  two_sided,
+  // Role loopback only: one process drives both engines, no control channel (run/in_process.cpp).
+  // The kind supplies the session that owns the engines and what they share.
+  in_process,
+  // N ranks, each a process with its own rank number (NCCL collectives). Reserved: no kind uses
+  // it yet and the run drivers refuse it.
+  ranks,
+};
+
+// The engines of an in-process run and what they share (raw: the DPDK environment and its ports).
+// The run driver (run/in_process.cpp) opens it, starts and phases both engines, and reads the
+// hooks below at the points it names.
+class LocalSession {
+ public:
+  virtual ~LocalSession() = default;
+  virtual Engine& sender() = 0;
+  virtual Engine& receiver() = 0;
+  // Opens both engines and brings the links up; traffic may start when it returns.
+  virtual void open() = 0;
+  // The kind's fields of the ready line (the driver adds "event" and "pid").
+  virtual void ready_fields(nlohmann::json& ready) const = 0;
+  // The measured window starts (before the phase moves) / the receiver's drain has ended.
+  virtual void window_started() {}
+  virtual void drained() {}
+  // True once the sender's workers returned by themselves after the window (the driver waits
+  // up to 2 s for it before stopping them).
+  virtual bool sender_finished() const = 0;
+  // The kind's own figures for RunResult::figures, from both sides' reports and what the
+  // session measured (port counters), after both engines stopped.
+  virtual void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
+                       RunResult& r) const = 0;
+};
+
+// A cell key that belongs to one kind, with its command-line flag (app/cli.cpp adds them all).
+struct KindFlag {
+  enum class Type { text, integer, number, toggle, core_list };
+  const char* flag;  // "--verb"
+  const char* key;   // "verb"; for core_list, the key under "cores"
+  Type type;
+  const char* help;
+};
+
+struct BenchKind {
+  // --- identity ---
+  std::string name;        // the cell's "transport" value and the record's "transport"
+  std::string backend;     // DAQIRI's CSV column "backend" (how the bytes moved): "socket-tcp"
+  std::string drops_kind;  // drops_kind of a result the kind never accounted (a run that failed early)
+  RunMode run_mode = RunMode::two_sided;
+
+  // --- cell (config/cell_parse.cpp) ---
+  std::set<std::string> keys;  // its own keys; refused on kinds that do not own them
+  std::vector<KindFlag> flags; // its own command-line flags
+  uint32_t batch_default = 1;  // "batch" when the cell leaves it out
+  uint32_t max_batch = 1024;
+  bool worker_cores = false;   // accepts cores.tx_workers / cores.rx_workers
+  // Reads the kind's own keys into cell.options and checks the rules that involve them; called
+  // once the common keys are read, before the foreign keys are refused. Null: no keys of its own.
+  void (*parse)(const ObjectReader& r, Cell& c) = nullptr;
+  // Rules that tie the common keys to the kind, after the foreign keys were refused. Throws BadInput.
+  void (*check)(const Cell& c, const ObjectReader& r) = nullptr;
+  // Its own keys in the echo of the cell (the record's "cell"). Null: none.
+  void (*cell_json)(const Cell& c, nlohmann::json& j) = nullptr;
+
+  // --- engines (run mode two_sided) ---
+  // The engine of one direction; run_id tags this run's traffic.
+  std::unique_ptr<Engine> (*make_engine)(const Cell& c, Direction d, uint32_t run_id) = nullptr;
+  // Client, before it connects: refuses what the route cannot carry (udp: payload over the MTU).
+  void (*client_preflight)(const Cell& c, const sockaddr_in& server) = nullptr;
+  // Server, during the grace period: the receiver has everything the sender reported sending,
+  // so the drain can end early.
+  bool (*caught_up)(const Cell& c, const std::vector<QueueCounters>& rx, const SideReport& sender) = nullptr;
+
+  // --- in-process run (run mode in_process) ---
+  std::unique_ptr<LocalSession> (*make_session)(const Cell& c, uint32_t run_id) = nullptr;
+
+  // --- accounting (metrics/run_result.cpp) ---
+  // The receiver's rates use the sender's window: its traffic is tagged with the sender's phase.
+  bool sender_timed = false;
+  // drops, drops_kind, loss_ppm and the kind's figures (RunResult::figures) from both sides'
+  // reports, after the shared sums; either report may be missing when a run failed half-way.
+  void (*account)(const Cell& c, const SideReport* sender, const SideReport* receiver, RunResult& r) = nullptr;
+
+  // --- verdict (metrics/verdict.cpp) ---
+  // Why a run that completed does not measure what it claims, after the shared checks (counters
+  // consistent, bytes both ways); nullopt when it does.
+  std::optional<std::string> (*verdict)(const Cell& c, const RunResult& r) = nullptr;
+
+  // --- outputs (output/) ---
+  // Adds the kind's fields to the JSON record / the summary (after the shared ones). Null: none.
+  void (*record_fields)(const Cell& c, const RunResult& r, nlohmann::ordered_json& record) = nullptr;
+  void (*summary_fields)(const Cell& c, const RunResult& r, nlohmann::ordered_json& summary) = nullptr;
+};
+
+}  // namespace spiral

@@ -1,0 +1,72 @@
+// tcp: one TCP stream per pair, client sends, server receives (tcp_sender.cpp, tcp_receiver.cpp).
+// Drops are the sender's retransmitted segments (TCP_INFO).
+#include "transports/tcp/tcp_kind.hpp"
+
+#include "config/object_reader.hpp"
+#include "metrics/run_result.hpp"
+#include "transports/tcp/tcp_receiver.hpp"
+#include "transports/tcp/tcp_sender.hpp"
+
+namespace spiral::tcp {
+
+namespace {
+
+void check(const Cell& c, const ObjectReader& r) {
+  if (c.payload_bytes > kMaxPayloadBytes)
+    refuse_key("payload_bytes", "must be at most " + std::to_string(kMaxPayloadBytes) + " for tcp");
+  if (c.target_mbps != 0) refuse_key("target_mbps", "pacing applies to udp only; use 0 for tcp");
+  if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
+  if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
+  if (r.has("batch") && c.batch != 1) refuse_key("batch", "must be 1 for tcp (one send() per message)");
+}
+
+std::unique_ptr<Engine> make_engine(const Cell& c, Direction d, uint32_t) {
+  if (d == Direction::send) return std::make_unique<TcpSender>(c);
+  return std::make_unique<TcpReceiver>(c);
+}
+
+// Every stream reached its end (the sender closed it).
+bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideReport&) {
+  for (const auto& q : rx)
+    if (!q.finished) return false;
+  return true;
+}
+
+void account(const Cell&, const SideReport*, const SideReport*, RunResult& r) {
+  r.drops = r.retrans;
+  r.loss_ppm = r.segs_out ? static_cast<int64_t>(r.retrans * 1'000'000 / r.segs_out) : 0;
+}
+
+std::optional<std::string> verdict(const Cell&, const RunResult& r) {
+  if (!r.rx_finished) return "receiver did not reach the end of every stream within grace_ms";
+  if (r.tx_bytes_all != r.rx_bytes_all)
+    return "counters inconsistent: sender wrote " + std::to_string(r.tx_bytes_all) + " bytes, receiver read " +
+           std::to_string(r.rx_bytes_all);
+  return std::nullopt;
+}
+
+BenchKind describe() {
+  BenchKind k;
+  k.name = "tcp";
+  k.backend = "socket-tcp";
+  k.drops_kind = "tcp_retrans";
+  k.run_mode = RunMode::two_sided;
+  k.flags = {{"--tcp-nodelay", "tcp_nodelay", KindFlag::Type::toggle, "set TCP_NODELAY"}};
+  k.batch_default = 1;
+  k.max_batch = kMaxBatch;
+  k.check = check;
+  k.make_engine = make_engine;
+  k.caught_up = caught_up;
+  k.account = account;
+  k.verdict = verdict;
+  return k;
+}
+
+}  // namespace
+
+const BenchKind& kind() {
+  static const BenchKind k = describe();
+  return k;
+}
+
+}  // namespace spiral::tcp

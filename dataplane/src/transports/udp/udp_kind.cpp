@@ -1,0 +1,83 @@
+// udp: one UDP socket per pair carrying sequenced datagrams (src/datagram/), paced or not.
+// Drops are the sequence gaps the receiver saw in the sender's numbered window.
+#include "transports/udp/udp_kind.hpp"
+
+#include <netinet/in.h>
+
+#include "config/object_reader.hpp"
+#include "datagram/header.hpp"
+#include "metrics/run_result.hpp"
+#include "metrics/verdict.hpp"
+#include "sys/errors.hpp"
+#include "sys/socket.hpp"
+#include "transports/udp/udp_receiver.hpp"
+#include "transports/udp/udp_sender.hpp"
+
+namespace spiral::udp {
+
+namespace {
+
+constexpr uint32_t kMaxUdpPayload = 65507;  // 65535 - 20 (IPv4) - 8 (UDP)
+constexpr uint32_t kIpUdpHeaderBytes = 28;
+
+void check(const Cell& c, const ObjectReader&) {
+  if (c.payload_bytes < kHeaderBytes || c.payload_bytes > kMaxUdpPayload)
+    refuse_key("payload_bytes", "must be in " + std::to_string(kHeaderBytes) + ".." + std::to_string(kMaxUdpPayload) +
+                                    " for udp (the datagram header takes " + std::to_string(kHeaderBytes) +
+                                    "), got " + std::to_string(c.payload_bytes));
+  if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
+}
+
+std::unique_ptr<Engine> make_engine(const Cell& c, Direction d, uint32_t run_id) {
+  if (d == Direction::send) return std::make_unique<UdpSender>(c, run_id);
+  return std::make_unique<UdpReceiver>(c, run_id);
+}
+
+// Datagrams above the route's MTU fragment and collapse under load: refuse them up front.
+void require_payload_fits(const Cell& c, const sockaddr_in& server) {
+  const int mtu = route_mtu(server);
+  if (c.payload_bytes + kIpUdpHeaderBytes > static_cast<uint32_t>(mtu))
+    throw BadInput("payload_bytes " + std::to_string(c.payload_bytes) + " exceeds the MTU " + std::to_string(mtu) +
+                   " of the route to " + c.server_address + " (at most " +
+                   std::to_string(mtu - static_cast<int>(kIpUdpHeaderBytes)) + " for udp)");
+}
+
+// Every measured datagram the sender sent on each pair arrived.
+bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideReport& sender) {
+  for (size_t i = 0; i < rx.size() && i < sender.queues.size(); ++i)
+    if (rx[i].measured().packets < sender.queues[i].measured().packets) return false;
+  return true;
+}
+
+void account(const Cell&, const SideReport* sender, const SideReport* receiver, RunResult& r) {
+  if (sender && receiver) account_sequence_loss(*sender, *receiver, r);
+}
+
+BenchKind describe() {
+  BenchKind k;
+  k.name = "udp";
+  k.backend = "socket-udp";
+  k.drops_kind = "udp_gap";
+  k.run_mode = RunMode::two_sided;
+  k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
+             {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
+  k.batch_default = 64;
+  k.max_batch = kMaxBatch;
+  k.check = check;
+  k.make_engine = make_engine;
+  k.client_preflight = require_payload_fits;
+  k.caught_up = caught_up;
+  k.sender_timed = true;  // datagrams carry the sender's phase
+  k.account = account;
+  k.verdict = datagram_verdict;
+  return k;
+}
+
+}  // namespace
+
+const BenchKind& kind() {
+  static const BenchKind k = describe();
+  return k;
+}
+
+}  // namespace spiral::udp

@@ -1,0 +1,73 @@
+// The bench-kind registry: every kind this build knows is listed, complete for its run mode, and
+// its keys and flags agree with what parse_cell and the command line accept.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "app/cli.hpp"
+#include "config/cell_parse.hpp"
+#include "kinds/registry.hpp"
+#include "sys/errors.hpp"
+
+namespace spiral {
+namespace {
+
+TEST(Kinds, EveryKindIsRegisteredOnceInOrder) {
+  std::vector<std::string> names;
+  for (const BenchKind* k : bench_kinds()) names.push_back(k->name);
+  EXPECT_EQ(names, (std::vector<std::string>{"tcp", "udp", "raw", "roce"}));
+  EXPECT_EQ(kind_names(), "tcp, udp, raw or roce");
+  EXPECT_EQ(kind_names("|"), "tcp, udp, raw | roce");
+  for (const std::string& name : names) EXPECT_EQ(&kind_named(name), find_kind(name));
+  EXPECT_EQ(find_kind("nccl"), nullptr);
+  EXPECT_THROW(kind_named("nccl"), BadInput);
+}
+
+TEST(Kinds, EachIsCompleteForItsRunMode) {
+  for (const BenchKind* k : bench_kinds()) {
+    SCOPED_TRACE(k->name);
+    EXPECT_FALSE(k->backend.empty());
+    EXPECT_FALSE(k->drops_kind.empty());
+    EXPECT_GE(k->max_batch, k->batch_default);
+    EXPECT_NE(k->verdict, nullptr) << "every kind judges its own figures";
+    if (k->run_mode == RunMode::two_sided) {
+      EXPECT_NE(k->make_engine, nullptr);
+      EXPECT_NE(k->caught_up, nullptr) << "without it the server always waits out grace_ms";
+      EXPECT_NE(k->account, nullptr);
+    }
+    if (k->run_mode == RunMode::in_process) {
+      EXPECT_NE(k->make_session, nullptr);
+    }
+    EXPECT_EQ(k->parse != nullptr, !k->keys.empty()) << "a kind with keys reads them";
+  }
+}
+
+TEST(Kinds, BackendsAndDropKindsAreDaqirisNames) {
+  EXPECT_EQ(kind_named("tcp").backend, "socket-tcp");
+  EXPECT_EQ(kind_named("udp").backend, "socket-udp");
+  EXPECT_EQ(kind_named("raw").backend, "dpdk");
+  EXPECT_EQ(kind_named("roce").backend, "ibverbs");
+  EXPECT_EQ(kind_named("tcp").drops_kind, "tcp_retrans");
+  EXPECT_EQ(kind_named("udp").drops_kind, "udp_gap");
+  EXPECT_EQ(kind_named("raw").drops_kind, "none");
+  EXPECT_EQ(kind_named("roce").drops_kind, "cq_error");
+}
+
+// Every flag a kind brings reaches the cell under its key.
+TEST(Kinds, EveryKindFlagIsOnTheCommandLine) {
+  std::ostringstream help;
+  const char* argv[] = {"spiral-dataplane", "--help"};
+  parse_command_line(2, argv, help);
+  for (const BenchKind* k : bench_kinds())
+    for (const KindFlag& f : k->flags) {
+      EXPECT_NE(help.str().find(f.flag), std::string::npos) << f.flag;
+      // core lists go under "cores"; kinds without keys of their own bring flags for common keys
+      if (f.type != KindFlag::Type::core_list && !k->keys.empty()) {
+        EXPECT_TRUE(k->keys.count(f.key)) << k->name << " " << f.flag << " writes a key it does not own";
+      }
+    }
+}
+
+}  // namespace
+}  // namespace spiral
