@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "gpu/cuda/device.hpp"
 #include "transports/gpucopy/cuda/copy_engine.hpp"
 

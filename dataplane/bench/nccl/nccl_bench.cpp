@@ -12,7 +12,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "gpu/cuda/device.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"

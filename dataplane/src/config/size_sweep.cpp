@@ -3,7 +3,7 @@
 #include <charconv>
 #include <string>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <fstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::gpucopy {
 

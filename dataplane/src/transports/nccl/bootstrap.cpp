@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "control/messages.hpp"
 #include "sys/socket.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <array>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 

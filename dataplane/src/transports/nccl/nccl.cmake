@@ -22,6 +22,8 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/sweep_rows.cpp
   ${NCCL_DIR}/network_env.cpp
   ${NCCL_DIR}/summary_part.cpp
+  ${NCCL_DIR}/nccl_options.cpp
+  ${NCCL_DIR}/nccl_kind.cpp
 )
 
 set(SPIRAL_HAVE_NCCL OFF)
@@ -38,6 +40,7 @@ if(SPIRAL_WITH_NCCL STREQUAL "ON" AND NOT SPIRAL_HAVE_NCCL)
 endif()
 if(NOT SPIRAL_HAVE_NCCL)
   message(STATUS "spiral: NCCL engine off (SPIRAL_WITH_NCCL=${SPIRAL_WITH_NCCL}, CUDA ${SPIRAL_HAVE_CUDA})")
+  target_sources(spiral_core PRIVATE ${NCCL_DIR}/cell_rank_unavailable.cpp)  # the kind refuses to run
   return()
 endif()
 file(STRINGS ${NCCL_INCLUDE_DIR}/nccl.h _nccl_version REGEX "^#define NCCL_(MAJOR|MINOR|PATCH) ")
@@ -56,7 +59,8 @@ target_compile_options(spiral_nccl PRIVATE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic $<$<BOOL:${SPIRAL_WERROR}>:-Werror>>
   $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra $<$<BOOL:${SPIRAL_WERROR}>:-Werror=all-warnings>>)
 set_target_properties(spiral_nccl PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
-target_sources(spiral_core PRIVATE ${NCCL_DIR}/cuda/nccl_engine.cpp ${NCCL_DIR}/cuda/nccl_rank.cpp)
+target_sources(spiral_core PRIVATE ${NCCL_DIR}/cuda/nccl_engine.cpp ${NCCL_DIR}/cuda/nccl_rank.cpp
+                                   ${NCCL_DIR}/cuda/cell_rank.cpp)
 target_link_libraries(spiral_core PUBLIC spiral_nccl)
 target_compile_definitions(spiral_core PUBLIC SPIRAL_HAVE_NCCL=1)
 

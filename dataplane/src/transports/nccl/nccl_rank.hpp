@@ -2,6 +2,7 @@
 // One rank's part of an NCCL cell, from start to report: NCCL's environment, the unique id over
 // the control channel (bootstrap.hpp), the sweep on this rank's GPU (nccl_engine.hpp), then the
 // ranks' rows and transports gathered on rank 0, merged and judged. Built with NCCL only.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,13 @@ struct RankRun {
   SweepSpec spec;
   RankPlace place;
   std::string root_host = "127.0.0.1";  // ranks > 0: where rank 0 listens
-  uint16_t port = 0;                    // rank 0 listens here (all addresses); ranks > 0 connect
+  uint16_t port = 0;                    // rank 0 listens here; ranks > 0 connect
+  std::string bind_address = "0.0.0.0"; // rank 0's listening address
   Millis bootstrap_timeout{60000};      // every rank must have arrived by then
   Millis report_timeout{600000};        // rank 0's wait for the others' rows after its own sweep
   NetworkChoice network;
-  std::string log_dir = "/tmp";         // NCCL's INFO log: <log_dir>/spiral-nccl-<cell>-rank<r>.log
+  std::string log_dir = "/tmp";         // NCCL's INFO log: <log_dir>/spiral-nccl-rank<r>.log
+  std::function<void()> on_listening;   // rank 0: called once the other ranks may connect
 };
 
 struct RankOutcome {

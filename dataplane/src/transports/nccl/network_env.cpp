@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 
@@ -24,6 +24,7 @@ EnvList nccl_environment(const NetworkChoice& network, const std::string& debug_
     }
     env.emplace_back("NCCL_IB_HCA", list);
   }
+  if (network.disable_ib) env.emplace_back("NCCL_IB_DISABLE", "1");
   if (!network.socket_interface.empty()) {
     require_plain(network.socket_interface, "interface");
     env.emplace_back("NCCL_SOCKET_IFNAME", "=" + network.socket_interface);

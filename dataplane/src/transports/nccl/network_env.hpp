@@ -12,6 +12,7 @@ struct NetworkChoice {
   std::vector<std::string> rdma_devices;  // "mlx5_0", "rocep1s0f0"; empty: NCCL's own choice
   std::string socket_interface;           // "net1"; empty: NCCL's own choice
   bool require_rdma = false;              // a connection over NET/Socket makes the cell Invalid
+  bool disable_ib = false;                // sockets only (NCCL_IB_DISABLE=1)
 };
 
 using EnvList = std::vector<std::pair<std::string, std::string>>;

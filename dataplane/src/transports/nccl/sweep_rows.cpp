@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <map>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 

@@ -4,7 +4,7 @@
 #include <regex>
 #include <sstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 

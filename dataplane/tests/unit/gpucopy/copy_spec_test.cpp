@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::gpucopy {
 namespace {

@@ -10,7 +10,7 @@
 #include <future>
 #include <thread>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/socket.hpp"
 
 namespace spiral::nccl {

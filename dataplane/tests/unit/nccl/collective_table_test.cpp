@@ -2,7 +2,7 @@
 // src/<op>.cu): counts per rank for a requested size, and algbw/busbw per operation.
 #include <gtest/gtest.h>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "transports/nccl/collective.hpp"
 
 namespace spiral::nccl {

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 namespace {

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::nccl {
 namespace {

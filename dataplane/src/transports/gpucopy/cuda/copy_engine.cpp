@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "gpu/cuda/check.hpp"
 #include "gpu/nvml_sampler.hpp"
 

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "gpu/cuda/check.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/cuda/buffers_check.hpp"

@@ -5,7 +5,7 @@
 #include <optional>
 #include <sstream>
 
-#include "app/errors.hpp"
+#include "sys/errors.hpp"
 #include "sys/socket.hpp"
 #include "transports/nccl/bootstrap.hpp"
 #include "transports/nccl/nccl_engine.hpp"
@@ -26,7 +26,7 @@ TransportLog read_own_log(const std::string& path) {
 
 RankOutcome run_rank(const RankRun& run) {
   RankOutcome out;
-  out.log_path = run.log_dir + "/spiral-nccl-" + run.cell + "-rank" + std::to_string(run.place.rank) + ".log";
+  out.log_path = run.log_dir + "/spiral-nccl-rank" + std::to_string(run.place.rank) + ".log";
   std::remove(out.log_path.c_str());
   apply_environment(nccl_environment(run.network, out.log_path));
   const BootstrapSpec boot{run.cell, run.place.rank, run.place.nranks, run.root_host, run.port, run.bootstrap_timeout};
@@ -35,8 +35,11 @@ RankOutcome run_rank(const RankRun& run) {
     std::optional<RootSession> root;
     const UniqueId id = new_unique_id();
     if (run.place.nranks > 1) {
-      Fd listener = tcp_listen(ipv4_address("0.0.0.0", run.port));
+      Fd listener = tcp_listen(ipv4_address(run.bind_address, run.port));
+      if (run.on_listening) run.on_listening();
       root.emplace(RootSession::serve(listener.get(), boot, id));
+    } else if (run.on_listening) {
+      run.on_listening();
     }
     std::vector<std::vector<SizeRow>> per_rank(1);
     try {
