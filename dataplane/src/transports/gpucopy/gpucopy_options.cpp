@@ -1,5 +1,6 @@
 #include "transports/gpucopy/gpucopy_options.hpp"
 
+#include <algorithm>
 #include <any>
 
 #include "sys/errors.hpp"
