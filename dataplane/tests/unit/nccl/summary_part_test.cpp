@@ -11,10 +11,8 @@ namespace {
 TEST(SummaryPart, NcclRowsAreCompactIntegersWithUnits) {
   const std::vector<nccl::SizeRow> rows{{134217728, 33554432, false, 11163.0, 12.023, 6.0113, 0, 11100.0},
                                         {134217728, 33554432, true, 11020.4, 12.179, 6.0893, -1, 11000.0}};
-  nccl::TransportLog log;
-  log.nccl_version = "2.28.9+cuda13.0";
-  log.network = "IB";
-  log.connections.push_back({0, 1, nccl::Link::net_ib, "NET/IB/0/GDRDMA", true, 2});
+  // built whole: assigning the strings one by one trips g++ 12's -Wmaybe-uninitialized at -O3
+  const nccl::TransportLog log{"2.28.9+cuda13.0", "IB", {}, {{0, 1, nccl::Link::net_ib, "NET/IB/0/GDRDMA", true, 2}}};
   const auto j = nccl::summary_part(nccl::Collective::all_gather, 2, rows, log);
   EXPECT_EQ(j.dump(),
             R"({"network":"IB","op":"all_gather","peers":[[0,1,"NET/IB","NET/IB/0/GDRDMA"]],"ranks":2,)"
