@@ -14,14 +14,16 @@ dataplane: dataplane-deps
 	cmake --build $(DATAPLANE_BUILD) -j $(DATAPLANE_JOBS)
 
 # --- GPU workloads: the CUDA flavour, compiled on a machine without a GPU (CUDA from PyPI wheels,
-# cached outside the clone by hack/cuda-toolkit.sh); its GPU tests skip (77) without a GPU.
+# cached outside the clone by hack/cuda-toolkit.sh; NCCL from its wheel by hack/nccl.sh); its GPU
+# tests skip (77) without a GPU.
 DATAPLANE_CUDA_BUILD ?= build/dataplane-cuda
 # every target with CUDA code or linking it; the CPU-only unit tests are the CPU flavour's job
-DATAPLANE_CUDA_TARGETS ?= spiral-dataplane spiral-gpu-bench gpu_unit_tests gpu_correctness
+DATAPLANE_CUDA_TARGETS ?= spiral-dataplane spiral-gpu-bench gpu_unit_tests gpu_correctness \
+  spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_device_check
 .PHONY: dataplane-cuda
 test-dataplane: dataplane-cuda
 dataplane-cuda: dataplane-deps
-	args=$$(hack/cuda-toolkit.sh) && cmake -S dataplane -B $(DATAPLANE_CUDA_BUILD) $(DATAPLANE_CMAKE_FLAGS) $$args
+	args="$$(hack/cuda-toolkit.sh) $$(hack/nccl.sh)" && cmake -S dataplane -B $(DATAPLANE_CUDA_BUILD) $(DATAPLANE_CMAKE_FLAGS) $$args
 	cmake --build $(DATAPLANE_CUDA_BUILD) -j $(DATAPLANE_JOBS) --target $(DATAPLANE_CUDA_TARGETS)
 	ctest --test-dir $(DATAPLANE_CUDA_BUILD) -L gpu --output-on-failure --timeout 120
 

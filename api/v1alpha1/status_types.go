@@ -241,6 +241,12 @@ type RepeatResult struct {
 	// latency percentiles (RoCE latency mode).
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
+	// collective is an NCCL cell's sweep: a row per size, and the transports NCCL chose.
+	// +optional
+	Collective *CollectiveResult `json:"collective,omitempty"`
+	// copies is a GPUCopy cell's sweep: a row per GPU, direction, host memory and size.
+	// +optional
+	Copies *CopyResult `json:"copies,omitempty"`
 	// message explains an Invalid state.
 	// +kubebuilder:validation:MaxLength=512
 	// +optional

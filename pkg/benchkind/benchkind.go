@@ -111,6 +111,9 @@ func Ranks(spec *sbv1.SpiralBenchSpec) ([]Rank, error) {
 // target rate and workload.
 func Parameters(t sbv1.Transport, p sbv1.CellParameters) string {
 	s := Size(p.PayloadBytes)
+	if p.PayloadBytes == 0 { // kinds that sweep sizes inside one cell (NCCL, GPUCopy) describe it
+		s = ""
+	}
 	if k, ok := registry[t]; ok && k.Describe != nil {
 		s += k.Describe(p)
 	}

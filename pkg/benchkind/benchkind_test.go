@@ -7,7 +7,8 @@ import (
 )
 
 // apiTransports are the values spec.transport admits (api/v1alpha1, +kubebuilder:validation:Enum).
-var apiTransports = []sbv1.Transport{sbv1.TransportRawEthernet, sbv1.TransportRoCE, sbv1.TransportTCP, sbv1.TransportUDP}
+var apiTransports = []sbv1.Transport{sbv1.TransportRawEthernet, sbv1.TransportRoCE, sbv1.TransportTCP, sbv1.TransportUDP,
+	sbv1.TransportNCCL, sbv1.TransportGPUCopy}
 
 func TestEveryAdmittedTransportHasAKind(t *testing.T) {
 	for _, tr := range apiTransports {
@@ -16,7 +17,7 @@ func TestEveryAdmittedTransportHasAKind(t *testing.T) {
 		}
 	}
 	_, err := For(&sbv1.SpiralBenchSpec{Transport: "Carrier"})
-	if err == nil || err.Error() != `unknown transport "Carrier": use RawEthernet, RoCE, TCP or UDP` {
+	if err == nil || err.Error() != `unknown transport "Carrier": use GPUCopy, NCCL, RawEthernet, RoCE, TCP or UDP` {
 		t.Errorf("unknown transport: %v", err)
 	}
 }

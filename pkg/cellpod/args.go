@@ -17,19 +17,21 @@ import (
 func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 	sb, p := in.Bench, in.Cell.CellParameters
 	run := sb.Spec.Run
-	a := []string{rank.Role,
-		"--transport", in.Kind.DataplaneTransport,
-		"--payload-bytes", itoa(p.PayloadBytes),
+	a := []string{rank.Role, "--transport", in.Kind.DataplaneTransport}
+	if p.PayloadBytes > 0 { // kinds that sweep sizes in one cell (NCCL, GPUCopy) have none
+		a = append(a, "--payload-bytes", itoa(p.PayloadBytes))
+	}
+	a = append(a,
 		"--seconds", itoa(run.Seconds),
 		"--warmup-seconds", itoa(ptr.Deref(run.WarmupSeconds, 0)),
 		"--base-port", itoa(BasePort),
 		"--summary-file", summaryPath,
 		"--workload", p.Workload.DataplaneName(),
-		"--label", "bench=" + sb.Namespace + "/" + sb.Name,
-		"--label", "cell=" + itoa(in.Cell.Index),
-		"--label", "repeat=" + itoa(in.Repeat),
-		"--label", "attempt=" + itoa(in.Attempt),
-	}
+		"--label", "bench="+sb.Namespace+"/"+sb.Name,
+		"--label", "cell="+itoa(in.Cell.Index),
+		"--label", "repeat="+itoa(in.Repeat),
+		"--label", "attempt="+itoa(in.Attempt),
+	)
 	if in.Kind.Flags != nil {
 		a = append(a, in.Kind.Flags(&sb.Spec, p, rank)...)
 	}

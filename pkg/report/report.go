@@ -70,7 +70,19 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return map[string][]byte{"runs.csv": csvData, "results.jsonl": jsonl, "environment.json": env, "spec.json": spec}, nil
+	files := map[string][]byte{"runs.csv": csvData, "results.jsonl": jsonl, "environment.json": env, "spec.json": spec}
+	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv
+	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){
+		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV} {
+		data, err := render(sb)
+		if err != nil {
+			return nil, err
+		}
+		if data != nil {
+			files[name] = data
+		}
+	}
+	return files, nil
 }
 
 // CSV has one row per repeat of every cell, failed cells as a row with state Failed.

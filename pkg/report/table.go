@@ -42,7 +42,7 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 			fmt.Fprintf(w, "cell %d: %s\n", c.Index, c.Message)
 		}
 	}
-	return nil
+	return writeSweeps(w, sb)
 }
 
 func gbps(s *sbv1.Statistic) string {

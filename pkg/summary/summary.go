@@ -43,6 +43,9 @@ type Summary struct {
 	LatP50Ns *int64 `json:"lat_p50_ns,omitempty"`
 	LatP99Ns *int64 `json:"lat_p99_ns,omitempty"`
 	LatMaxNs *int64 `json:"lat_max_ns,omitempty"`
+	// The sweep of an NCCL cell (rank 0 only, merged over every NCCL rank) or of a copy bench.
+	NCCL    *NCCL    `json:"nccl,omitempty"`
+	GPUCopy *GPUCopy `json:"gpucopy,omitempty"`
 }
 
 func (s *Summary) latency() *sbv1.Latency {
@@ -145,6 +148,15 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 			if r.Latency = p.Summary.latency(); r.Latency != nil {
 				break
 			}
+		}
+	}
+	// A sweep is reported whole by one rank (NCCL: rank 0, which gathered the others).
+	for _, p := range parts {
+		if s := p.Summary; s.NCCL != nil && r.Collective == nil {
+			r.Collective = s.NCCL.collective()
+		}
+		if s := p.Summary; s.GPUCopy != nil && r.Copies == nil {
+			r.Copies = s.GPUCopy.copies()
 		}
 	}
 	for _, p := range parts {

@@ -113,3 +113,25 @@ func (w *SpiralBenchWrapper) Rule(r sbv1.AcceptanceRule) *SpiralBenchWrapper {
 	w.Spec.Acceptance.Rules = append(w.Spec.Acceptance.Rules, r)
 	return w
 }
+
+func (w *SpiralBenchWrapper) NCCL(n sbv1.NCCLSpec) *SpiralBenchWrapper {
+	w.Spec.NCCL = &n
+	return w
+}
+
+func (w *SpiralBenchWrapper) GPUCopy(c sbv1.GPUCopySpec) *SpiralBenchWrapper {
+	w.Spec.GPUCopy = &c
+	return w
+}
+
+func (w *SpiralBenchWrapper) ClientGPUs(n int32) *SpiralBenchWrapper {
+	w.Spec.Topology.Client.GPUs = n
+	return w
+}
+
+// Devices gives both sides the same device resources (RDMA devices, VFs).
+func (w *SpiralBenchWrapper) Devices(d ...sbv1.DeviceResource) *SpiralBenchWrapper {
+	w.Spec.Topology.Server.Devices = d
+	w.Spec.Topology.Client.Devices = d
+	return w
+}

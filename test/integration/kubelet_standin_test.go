@@ -33,6 +33,12 @@ type kubeletStandIn struct {
 	clientArgs []string
 	// clientBeforeReady counts clients created while their server was not Ready.
 	clientBeforeReady int
+	// rankPods, when set, makes it run kinds whose pods are ranks (NCCL): each pod is set
+	// Running and Ready, and once rankPods pods of an attempt run, all end together with
+	// summary(cell, repeat, role). rankArgs keeps each role's data plane flags.
+	rankPods     int
+	rankArgs     map[string][]string
+	rankPodSpecs map[string]corev1.Pod
 }
 
 // podFate is how a pod ends.
@@ -82,6 +88,10 @@ func (k *kubeletStandIn) step() {
 			_ = k8sClient.Delete(ctx, p)
 			continue
 		}
+		if k.rankPods > 0 {
+			k.stepRank(p, pods.Items, cell, attempt, repeat)
+			continue
+		}
 		if role == cellpod.RoleServer {
 			if f != nil && f.exitCode != 0 {
 				k.end(p, f.exitCode, f.message) // refuses before it listens
@@ -115,6 +125,33 @@ func (k *kubeletStandIn) step() {
 				k.end(server, 0, message("server"))
 			}
 		}
+	}
+}
+
+// stepRank starts a rank pod, and ends every rank of its attempt once all of them run.
+func (k *kubeletStandIn) stepRank(p *corev1.Pod, all []corev1.Pod, cell, attempt, repeat int) {
+	if k.rankArgs == nil {
+		k.rankArgs, k.rankPodSpecs = map[string][]string{}, map[string]corev1.Pod{}
+	}
+	k.rankArgs[p.Labels[cellpod.LabelRole]] = p.Spec.Containers[0].Args
+	k.rankPodSpecs[p.Labels[cellpod.LabelRole]] = *p.DeepCopy()
+	if p.Status.Phase == "" || p.Status.Phase == corev1.PodPending {
+		k.setRunning(p)
+		return
+	}
+	var running []*corev1.Pod
+	for i := range all {
+		q := &all[i]
+		if q.Labels[cellpod.LabelCell] == strconv.Itoa(cell) && q.Labels[cellpod.LabelAttempt] == strconv.Itoa(attempt) &&
+			q.DeletionTimestamp == nil && q.Status.Phase == corev1.PodRunning {
+			running = append(running, q)
+		}
+	}
+	if len(running) < k.rankPods {
+		return
+	}
+	for _, q := range running {
+		k.end(q, 0, k.summary(cell, repeat, q.Labels[cellpod.LabelRole]))
 	}
 }
 

@@ -60,6 +60,9 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"udp-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
 		"roce-sweep":            5,  // 5 message sizes
 		"roce-gemm-batch-sweep": 5,  // 5 workload batches
+		"nccl-all-gather":       1,  // one cell: the size sweep runs inside it
+		"nccl-sendrecv":         1,
+		"gpucopy":               1,
 	}
 	samples := readManifests(t, filepath.Join(repoRoot, "config", "samples", "*.yaml"))
 	if len(samples) != len(want) {

@@ -87,11 +87,11 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   app.add_option("--cell", cell_file, "JSON cell description (the operator's input)");
   FlagTable flags(app);
   std::string role_positional;
-  CLI::Option* role_pos = app.add_option("role", role_positional, "server | client | loopback");
+  CLI::Option* role_pos = app.add_option("role", role_positional, "server | client | loopback | rank");
   flags.add_custom([role_pos, &role_positional](json& cell) {
     if (role_pos->count()) cell["role"] = role_positional;
   });
-  flags.add<std::string>("--role", "role", "server (receiver), client (sender) or loopback (both)");
+  flags.add<std::string>("--role", "role", "server (receiver), client (sender), loopback (both) or rank (a pod's ranks)");
   flags.add<std::string>("--transport", "transport", kind_names("|"));
   flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per message: per send() on a stream, per datagram");
   flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");

@@ -11,7 +11,7 @@
 
 namespace spiral {
 
-enum class Role { server, client, loopback };
+enum class Role { server, client, loopback, rank };
 enum class Workload { none, fft, gemm, gemm_fp16 };  // GPU work on the received data (src/gpu/)
 
 const char* to_string(Role r);

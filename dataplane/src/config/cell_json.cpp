@@ -7,6 +7,7 @@ const char* to_string(Role r) {
     case Role::server: return "server";
     case Role::client: return "client";
     case Role::loopback: return "loopback";
+    case Role::rank: return "rank";
   }
   return "?";
 }

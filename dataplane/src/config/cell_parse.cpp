@@ -142,12 +142,16 @@ Cell parse_cell(const json& j) {
   Cell c;
   c.kind = &parse_kind(r);
 
-  if (!r.has("role")) throw BadInput("cell: \"role\" is required (server, client or loopback)");
+  if (!r.has("role")) throw BadInput("cell: \"role\" is required (server, client, loopback or rank)");
   const std::string role = r.text("role", 16, "");
   if (role == "server") c.role = Role::server;
   else if (role == "client") c.role = Role::client;
   else if (role == "loopback") c.role = Role::loopback;
-  else refuse_key("role", "must be server, client or loopback, got \"" + role + "\"");
+  else if (role == "rank") c.role = Role::rank;
+  else refuse_key("role", "must be server, client, loopback or rank, got \"" + role + "\"");
+  if ((c.role == Role::rank) != (c.kind->run_mode == RunMode::ranks) && c.role != Role::loopback)
+    refuse_key("role", c.role == Role::rank ? "is rank, which only kinds that run as ranks take (" + c.kind->name + " does not)"
+                                            : "is " + role + ", but " + c.kind->name + " runs as ranks: use role rank (or loopback)");
 
   c.payload_bytes = static_cast<uint32_t>(r.integer("payload_bytes", 1, kMaxPayloadBytes, c.payload_bytes));
   c.pairs = static_cast<uint32_t>(r.integer("pairs", 1, kMaxPairs, c.pairs));

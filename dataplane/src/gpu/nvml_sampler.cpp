@@ -127,6 +127,24 @@ void NvmlSampler::reset() {
   samples_ = 0;
 }
 
+NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
+  PcieLink link;
+  if (!device_) return link;
+  // Optional entry points (nvml.h: nvmlDeviceGet{Curr,Max}PcieLink{Generation,Width}), looked up
+  // here so a library without them still samples utilisation.
+  using Query = int (*)(void*, unsigned int*);
+  auto read = [&](const char* symbol, int& out) {
+    auto query = reinterpret_cast<Query>(dlsym(lib_, symbol));
+    unsigned int value = 0;
+    if (query && query(device_, &value) == 0) out = static_cast<int>(value);
+  };
+  read("nvmlDeviceGetCurrPcieLinkGeneration", link.generation);
+  read("nvmlDeviceGetCurrPcieLinkWidth", link.width);
+  read("nvmlDeviceGetMaxPcieLinkGeneration", link.max_generation);
+  read("nvmlDeviceGetMaxPcieLinkWidth", link.max_width);
+  return link;
+}
+
 NvmlSampler::Figures NvmlSampler::figures() const {
   std::lock_guard guard(lock_);
   Figures f;

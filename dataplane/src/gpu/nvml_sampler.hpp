@@ -30,6 +30,14 @@ class NvmlSampler {
   NvmlSampler(const NvmlSampler&) = delete;
   NvmlSampler& operator=(const NvmlSampler&) = delete;
 
+  // The GPU's PCIe link as NVML reads it; -1 where NVML or the query is missing (a GPU not on
+  // PCIe, such as GB10's C2C-attached one, reports none).
+  struct PcieLink {
+    int generation = -1, width = -1;          // now (may train down when idle)
+    int max_generation = -1, max_width = -1;  // what the device and slot allow
+  };
+  PcieLink pcie_link() const;
+
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // "ok" or the reason
   void start();  // idempotent; a no-op without NVML

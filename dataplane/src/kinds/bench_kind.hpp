@@ -37,8 +37,9 @@ enum class RunMode {
   // Role loopback only: one process drives both engines, no control channel (run/in_process.cpp).
   // The kind supplies the session that owns the engines and what they share.
   in_process,
-  // N ranks, each a process with its own rank number (NCCL collectives). Reserved: no kind uses
-  // it yet and the run drivers refuse it.
+  // Role rank (or loopback): this pod's share of a cell's ranks, one process each, started and
+  // collected by run/ranks.cpp; the kind runs one rank (run_rank). NCCL collectives (one rank per
+  // GPU) and the copy bench (one process going through the GPUs).
   ranks,
 };
 
@@ -107,6 +108,16 @@ struct BenchKind {
 
   // --- in-process run (run mode in_process) ---
   std::unique_ptr<LocalSession> (*make_session)(const Cell& c, uint32_t run_id) = nullptr;
+
+  // --- ranks (run mode ranks) ---
+  // How many processes this pod runs (NCCL: one per GPU of the pod).
+  uint32_t (*local_ranks)(const Cell& c) = nullptr;
+  // One process's part, in a child process of run/ranks.cpp: local is its index in the pod;
+  // listening(c) is called once peers may connect (the pod's ready file). Returns
+  // {"state": "Valid"|"Invalid"|"Failed", "reason": ..., "figures": {...}}; the figures of local 0
+  // become RunResult::figures (a nlohmann::json), which summary_fields and record_fields report.
+  // Throws BadInput (refused before anything ran) or RunFailure.
+  nlohmann::json (*run_rank)(const Cell& c, uint32_t local, void (*listening)(const Cell& c)) = nullptr;
 
   // --- accounting (metrics/run_result.cpp) ---
   // The receiver's rates use the sender's window: its traffic is tagged with the sender's phase.

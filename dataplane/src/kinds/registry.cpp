@@ -1,6 +1,8 @@
 #include "kinds/registry.hpp"
 
 #include "sys/errors.hpp"
+#include "transports/gpucopy/gpucopy_kind.hpp"
+#include "transports/nccl/nccl_kind.hpp"
 #include "transports/raw/raw_kind.hpp"
 #include "transports/roce/roce_kind.hpp"
 #include "transports/tcp/tcp_kind.hpp"
@@ -10,7 +12,8 @@ namespace spiral {
 
 const std::vector<const BenchKind*>& bench_kinds() {
   // A new kind: one line here, one file beside its transport (docs/dataplane.md, "Adding a bench kind").
-  static const std::vector<const BenchKind*> kinds = {&tcp::kind(), &udp::kind(), &raw::kind(), &roce::kind()};
+  static const std::vector<const BenchKind*> kinds = {&tcp::kind(), &udp::kind(), &raw::kind(), &roce::kind(),
+                                                          &nccl::kind(), &gpucopy::kind()};
   return kinds;
 }
 

@@ -11,8 +11,7 @@ namespace spiral {
 
 RunResult run_loopback(const Cell& cell) {
   if (cell.kind->run_mode == RunMode::in_process) return run_in_process(cell);
-  if (cell.kind->run_mode != RunMode::two_sided)
-    throw BadInput("transport " + cell.kind->name + " runs as ranks, which this spiral-dataplane cannot drive yet");
+  if (cell.kind->run_mode == RunMode::ranks) return run_ranks(cell);
   Cell server = cell;
   server.role = Role::server;
   server.ready_file.clear();

@@ -18,5 +18,8 @@ RunResult run_server(const Cell& cell, std::ostream& out, const std::function<vo
 RunResult run_loopback(const Cell& cell);
 // The in-process run driver (run/in_process.cpp): the kind's LocalSession, no control channel.
 RunResult run_in_process(const Cell& cell);
+// The ranks run driver (run/ranks.cpp): this pod's ranks, one child process each (role rank, or
+// loopback of a kind of ranks).
+RunResult run_ranks(const Cell& cell);
 
 }  // namespace spiral

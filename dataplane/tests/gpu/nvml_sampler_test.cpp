@@ -31,3 +31,28 @@ TEST(NvmlSampler, TheRealLibraryEitherWorksOrExplains) {
 
 }  // namespace
 }  // namespace spiral::gpu
+
+namespace spiral::gpu {
+namespace {
+
+TEST(NvmlSampler, PcieLinkIsUnknownWithoutNvml) {
+  NvmlSampler s("", std::chrono::milliseconds(10), "libnvidia-ml-does-not-exist.so.1");
+  const auto link = s.pcie_link();
+  EXPECT_EQ(link.generation, -1);
+  EXPECT_EQ(link.width, -1);
+  EXPECT_EQ(link.max_generation, -1);
+}
+
+TEST(NvmlSampler, PcieLinkOfARealGpuIsPlausible) {
+  NvmlSampler s("");
+  if (!s.available()) GTEST_SKIP() << "no NVML here: " << s.status();
+  const auto link = s.pcie_link();
+  if (link.max_generation < 0) GTEST_SKIP() << "this GPU reports no PCIe link (not on PCIe)";
+  EXPECT_GE(link.max_generation, 1);
+  EXPECT_LE(link.max_generation, 6);
+  EXPECT_GE(link.max_width, 1);
+  EXPECT_LE(link.max_width, 32);
+}
+
+}  // namespace
+}  // namespace spiral::gpu

@@ -4,7 +4,7 @@ source "$(dirname "$0")/lib.sh"
 
 run transport - server --transport sctp
 expect_rc transport 2
-expect_stderr transport 'cell: "transport" must be tcp, udp, raw or roce, got "sctp"'
+expect_stderr transport 'cell: "transport" must be tcp, udp, raw, roce, nccl or gpucopy, got "sctp"'
 
 echo '{"transport": "tcp", "role": "client", "pairz": 4}' >"$WORK/cell.json"
 run key - --cell "$WORK/cell.json"
@@ -44,3 +44,25 @@ expect_rc unreachable 2
 expect_stderr unreachable "server 127.0.0.1:17710 unreachable within connect_timeout_ms"
 ((elapsed_ms < 3000)) || fail "unreachable took ${elapsed_ms} ms"
 echo "PASS: bad input refused with exit 2 (unreachable after ${elapsed_ms} ms)"
+
+# kinds of ranks: a CPU build parses them and refuses to run them, saying why (the GPU machine's
+# run: hack/bench/nccl-device-run.sh); a wrong role or option is refused before that
+run nccl - rank --transport nccl --op all_gather --gpus 1 --nranks 1 --summary-file "$WORK/nccl.summary"
+expect_rc nccl 2
+expect_stderr nccl "built without NCCL"
+expect_summary "$WORK/nccl.summary" '.state == "Failed" and (.reason | contains("built without NCCL"))'
+run nccl_role - server --transport nccl
+expect_rc nccl_role 2
+expect_stderr nccl_role 'cell: "role" is server, but nccl runs as ranks: use role rank (or loopback)'
+run nccl_op - rank --transport nccl --op allgather
+expect_rc nccl_op 2
+expect_stderr nccl_op 'cell: "op" unknown NCCL operation "allgather"'
+run nccl_root - rank --transport nccl --op broadcast --nranks 2 --gpus 1 --root 2
+expect_rc nccl_root 2
+expect_stderr nccl_root 'cell: "root" must be a rank below nranks 2'
+run tcp_rank - rank --transport tcp
+expect_rc tcp_rank 2
+expect_stderr tcp_rank 'cell: "role" is rank, which only kinds that run as ranks take (tcp does not)'
+run copy_memory - loopback --transport gpucopy --host-memory managed
+expect_rc copy_memory 2
+expect_stderr copy_memory 'cell: "host_memory" unknown host memory "managed"'

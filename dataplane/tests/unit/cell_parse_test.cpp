@@ -76,15 +76,15 @@ TEST(CellParse, RefusesUnknownKeysByName) {
 
 TEST(CellParse, RefusesUnknownTransportAndRole) {
   EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")),
-            "cell: \"transport\" must be tcp, udp, raw or roce, got \"sctp\"");
+            "cell: \"transport\" must be tcp, udp, raw, roce, nccl or gpucopy, got \"sctp\"");
   EXPECT_EQ(refusal(with(contract_cell(), "role", "both")),
-            "cell: \"role\" must be server, client or loopback, got \"both\"");
+            "cell: \"role\" must be server, client, loopback or rank, got \"both\"");
   json missing = contract_cell();
   missing.erase("transport");
-  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp, raw or roce)");
+  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp, raw, roce, nccl or gpucopy)");
   missing = contract_cell();
   missing.erase("role");
-  EXPECT_EQ(refusal(missing), "cell: \"role\" is required (server, client or loopback)");
+  EXPECT_EQ(refusal(missing), "cell: \"role\" is required (server, client, loopback or rank)");
 }
 
 TEST(CellParse, RefusesWrongTypes) {

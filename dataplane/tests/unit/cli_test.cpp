@@ -70,7 +70,7 @@ TEST(Cli, BadFlagsAreBadInput) {
     parse_cell(*j);
     FAIL() << "accepted transport quic";
   } catch (const BadInput& e) {
-    EXPECT_STREQ(e.what(), "cell: \"transport\" must be tcp, udp, raw or roce, got \"quic\"");
+    EXPECT_STREQ(e.what(), "cell: \"transport\" must be tcp, udp, raw, roce, nccl or gpucopy, got \"quic\"");
   }
 }
 

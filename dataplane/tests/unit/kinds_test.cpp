@@ -16,12 +16,12 @@ namespace {
 TEST(Kinds, EveryKindIsRegisteredOnceInOrder) {
   std::vector<std::string> names;
   for (const BenchKind* k : bench_kinds()) names.push_back(k->name);
-  EXPECT_EQ(names, (std::vector<std::string>{"tcp", "udp", "raw", "roce"}));
-  EXPECT_EQ(kind_names(), "tcp, udp, raw or roce");
-  EXPECT_EQ(kind_names("|"), "tcp, udp, raw | roce");
+  EXPECT_EQ(names, (std::vector<std::string>{"tcp", "udp", "raw", "roce", "nccl", "gpucopy"}));
+  EXPECT_EQ(kind_names(), "tcp, udp, raw, roce, nccl or gpucopy");
+  EXPECT_EQ(kind_names("|"), "tcp, udp, raw, roce, nccl | gpucopy");
   for (const std::string& name : names) EXPECT_EQ(&kind_named(name), find_kind(name));
-  EXPECT_EQ(find_kind("nccl"), nullptr);
-  EXPECT_THROW(kind_named("nccl"), BadInput);
+  EXPECT_EQ(find_kind("mpi"), nullptr);
+  EXPECT_THROW(kind_named("mpi"), BadInput);
 }
 
 TEST(Kinds, EachIsCompleteForItsRunMode) {
@@ -39,6 +39,10 @@ TEST(Kinds, EachIsCompleteForItsRunMode) {
     if (k->run_mode == RunMode::in_process) {
       EXPECT_NE(k->make_session, nullptr);
     }
+    if (k->run_mode == RunMode::ranks) {
+      EXPECT_NE(k->local_ranks, nullptr);
+      EXPECT_NE(k->run_rank, nullptr);
+    }
     EXPECT_EQ(k->parse != nullptr, !k->keys.empty()) << "a kind with keys reads them";
   }
 }
@@ -52,6 +56,8 @@ TEST(Kinds, BackendsAndDropKindsAreDaqirisNames) {
   EXPECT_EQ(kind_named("udp").drops_kind, "udp_gap");
   EXPECT_EQ(kind_named("raw").drops_kind, "none");
   EXPECT_EQ(kind_named("roce").drops_kind, "cq_error");
+  EXPECT_EQ(kind_named("nccl").backend, "nccl");
+  EXPECT_EQ(kind_named("gpucopy").backend, "cuda");
 }
 
 // Every flag a kind brings reaches the cell under its key.

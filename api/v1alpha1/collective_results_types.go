@@ -1,0 +1,119 @@
+package v1alpha1
+
+// NCCLCheck is the outcome of the element-by-element check of one size (nccl-tests -c).
+// +kubebuilder:validation:Enum=Passed;Failed;NotChecked
+type NCCLCheck string
+
+const (
+	// NCCLCheckPassed: every checked element held what the operation must produce.
+	NCCLCheckPassed NCCLCheck = "Passed"
+	// NCCLCheckFailed: wrongElements elements did not.
+	NCCLCheckFailed NCCLCheck = "Failed"
+	// NCCLCheckNotChecked: checkIterations was 0.
+	NCCLCheckNotChecked NCCLCheck = "NotChecked"
+)
+
+// CollectiveResult is what one repeat of an NCCL cell measured: a row per size and placement
+// (nccl-tests' table) and the transport NCCL chose between each pair of ranks.
+type CollectiveResult struct {
+	// operation measured.
+	Operation NCCLOperation `json:"operation"`
+	// ranks of the communicator (GPUs).
+	Ranks int32 `json:"ranks"`
+	// ncclVersion of the library the ranks loaded, as NCCL reports it ("2.28.9+cuda13.0").
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	NCCLVersion string `json:"ncclVersion,omitempty"`
+	// network NCCL chose between nodes ("IB", "Socket"); empty when it used none.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	Network string `json:"network,omitempty"`
+	// sizes are the rows, in sweep order, out of place before in place.
+	// +kubebuilder:validation:MaxItems=128
+	// +listType=atomic
+	// +optional
+	Sizes []CollectiveSize `json:"sizes,omitempty"`
+	// peers are the transports NCCL chose, one per pair of ranks and transport.
+	// +kubebuilder:validation:MaxItems=64
+	// +listType=atomic
+	// +optional
+	Peers []PeerTransport `json:"peers,omitempty"`
+}
+
+// CollectiveSize is one row of an NCCL sweep.
+type CollectiveSize struct {
+	// bytes is nccl-tests' size: the larger of one rank's send and receive buffers.
+	Bytes int64 `json:"bytes"`
+	// inPlace is true for the in-place measurement of this size.
+	// +optional
+	InPlace bool `json:"inPlace,omitempty"`
+	// timeNanoseconds per operation (the ranks' mean).
+	TimeNanoseconds int64 `json:"timeNanoseconds"`
+	// algbwMBps is the algorithm bandwidth in MB/s (10^6 bytes per second), as nccl-tests.
+	AlgbwMBps int64 `json:"algbwMBps"`
+	// busbwMBps is the bus bandwidth in MB/s (10^6 bytes per second), as nccl-tests.
+	BusbwMBps int64 `json:"busbwMBps"`
+	// check outcome of this size.
+	Check NCCLCheck `json:"check"`
+	// wrongElements counted by the check, summed over ranks.
+	// +optional
+	WrongElements int64 `json:"wrongElements,omitempty"`
+}
+
+// PeerTransport is the transport NCCL picked from one rank to another, from its own log.
+type PeerTransport struct {
+	// fromRank sends.
+	FromRank int32 `json:"fromRank"`
+	// toRank receives.
+	ToRank int32 `json:"toRank"`
+	// transport family: P2P, SHM, NET/IB, NET/Socket, NET/other or CollNet.
+	// +kubebuilder:validation:MaxLength=32
+	Transport string `json:"transport"`
+	// via is NCCL's own words, for example NET/IB/0/GDRDMA.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	Via string `json:"via,omitempty"`
+}
+
+// CopyResult is what one repeat of a GPUCopy cell measured on each GPU of the node.
+type CopyResult struct {
+	// gpus measured, with where each sits.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	GPUs []GPUPlacement `json:"gpus,omitempty"`
+	// sizes are the rows: per GPU, per direction and host memory, per size.
+	// +kubebuilder:validation:MaxItems=512
+	// +listType=atomic
+	// +optional
+	Sizes []CopySize `json:"sizes,omitempty"`
+}
+
+// GPUPlacement is where a GPU sits: its NUMA node and PCIe link.
+type GPUPlacement struct {
+	// device is the CUDA device index in the pod.
+	Device int32 `json:"device"`
+	// numaNode of the GPU; -1 when the platform names none.
+	NUMANode int32 `json:"numaNode"`
+	// pcieGeneration of the link now; -1 unknown (not on PCIe, or no NVML).
+	PCIeGeneration int32 `json:"pcieGeneration"`
+	// pcieWidth (lanes) of the link now; -1 unknown.
+	PCIeWidth int32 `json:"pcieWidth"`
+}
+
+// CopySize is one copy measurement.
+type CopySize struct {
+	// device is the CUDA device index.
+	Device int32 `json:"device"`
+	// direction of the copy.
+	Direction CopyDirection `json:"direction"`
+	// hostMemory of H2D and D2H copies; empty for D2D.
+	// +optional
+	HostMemory CopyHostMemory `json:"hostMemory,omitempty"`
+	// bytes per copy.
+	Bytes int64 `json:"bytes"`
+	// timeNanoseconds per copy.
+	TimeNanoseconds int64 `json:"timeNanoseconds"`
+	// megabytesPerSecond (10^6 bytes per second) of bytes copied.
+	MegabytesPerSecond int64 `json:"megabytesPerSecond"`
+}

@@ -1,0 +1,234 @@
+package v1alpha1
+
+// NCCLOperation is the collective (or point-to-point) operation an NCCL bench measures, as
+// nccl-tests names its binaries.
+// +kubebuilder:validation:Enum=SendRecv;AllGather;AllReduce;Broadcast;Reduce;ReduceScatter;AllToAll
+type NCCLOperation string
+
+const (
+	// NCCLSendRecv: every rank sends to the next and receives from the previous (sendrecv_perf).
+	NCCLSendRecv NCCLOperation = "SendRecv"
+	// NCCLAllGather gathers every rank's slice on every rank (all_gather_perf).
+	NCCLAllGather NCCLOperation = "AllGather"
+	// NCCLAllReduce reduces every rank's buffer onto every rank (all_reduce_perf).
+	NCCLAllReduce NCCLOperation = "AllReduce"
+	// NCCLBroadcast copies the root's buffer to every rank (broadcast_perf).
+	NCCLBroadcast NCCLOperation = "Broadcast"
+	// NCCLReduce reduces every rank's buffer onto the root (reduce_perf).
+	NCCLReduce NCCLOperation = "Reduce"
+	// NCCLReduceScatter reduces and leaves each rank its slice (reduce_scatter_perf).
+	NCCLReduceScatter NCCLOperation = "ReduceScatter"
+	// NCCLAllToAll sends a slice from every rank to every rank (alltoall_perf).
+	NCCLAllToAll NCCLOperation = "AllToAll"
+)
+
+// NCCLDataType is the element type (nccl-tests' -d).
+// +kubebuilder:validation:Enum=Int8;Uint8;Int32;Uint32;Int64;Uint64;Float16;Float32;Float64;BFloat16
+type NCCLDataType string
+
+// NCCLReduceOp is the reduction of AllReduce, Reduce and ReduceScatter (nccl-tests' -o).
+// +kubebuilder:validation:Enum=Sum;Prod;Max;Min;Avg
+type NCCLReduceOp string
+
+// NCCLPlacement says whether results go to a separate buffer, the input's, or both are measured.
+// +kubebuilder:validation:Enum=Both;OutOfPlace;InPlace
+type NCCLPlacement string
+
+// NCCLNetwork is the network NCCL may use between nodes.
+// +kubebuilder:validation:Enum=Auto;RDMA;Socket
+type NCCLNetwork string
+
+const (
+	// NCCLNetworkAuto lets NCCL choose.
+	NCCLNetworkAuto NCCLNetwork = "Auto"
+	// NCCLNetworkRDMA limits NCCL to the pods' RDMA devices (NCCL_IB_HCA) and makes a cell in
+	// which NCCL connected ranks over TCP sockets Invalid.
+	NCCLNetworkRDMA NCCLNetwork = "RDMA"
+	// NCCLNetworkSocket forbids NCCL's IB transport (NCCL_IB_DISABLE=1): TCP sockets only.
+	NCCLNetworkSocket NCCLNetwork = "Socket"
+)
+
+// NCCLSpec holds the options of transport NCCL: one operation swept over message sizes, as
+// nccl-tests' -b -e -f -n -w -c -d -o -r options do.
+//
+// +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="nccl.maxBytes must be at least nccl.minBytes"
+// +kubebuilder:validation:XValidation:rule="!has(self.reduceOp) || self.reduceOp == 'Sum' || self.operation in ['AllReduce', 'Reduce', 'ReduceScatter']",message="nccl.reduceOp applies to AllReduce, Reduce and ReduceScatter only: remove it or pick one of those operations"
+// +kubebuilder:validation:XValidation:rule="!has(self.root) || self.root == 0 || self.operation in ['Broadcast', 'Reduce']",message="nccl.root applies to Broadcast and Reduce only: remove it"
+// +kubebuilder:validation:XValidation:rule="!has(self.ibHCAs) || size(self.ibHCAs) == 0 || self.network == 'RDMA'",message="nccl.ibHCAs selects RDMA devices: set nccl.network to RDMA, or remove ibHCAs"
+type NCCLSpec struct {
+	// operation to measure.
+	// +kubebuilder:default=AllReduce
+	// +optional
+	Operation NCCLOperation `json:"operation,omitempty"`
+
+	// minBytes is the smallest message size (nccl-tests -b).
+	// +kubebuilder:default=8
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=17179869184
+	// +optional
+	MinBytes int64 `json:"minBytes,omitempty"`
+
+	// maxBytes is the largest message size (nccl-tests -e); every rank's GPU holds two buffers
+	// of this size.
+	// +kubebuilder:default=134217728
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=17179869184
+	// +optional
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+
+	// stepFactor multiplies the size from one step to the next (nccl-tests -f).
+	// +kubebuilder:default=2
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	StepFactor int32 `json:"stepFactor,omitempty"`
+
+	// iterations are the timed operations per size and placement (nccl-tests -n).
+	// +kubebuilder:default=20
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	Iterations int32 `json:"iterations,omitempty"`
+
+	// warmupIterations are untimed operations at every size before the sweep (nccl-tests -w).
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=10000
+	// +optional
+	WarmupIterations int32 `json:"warmupIterations,omitempty"`
+
+	// checkIterations are operations per size and placement whose results are checked
+	// element by element (nccl-tests -c); 0 checks nothing.
+	// +kubebuilder:default=1
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	CheckIterations int32 `json:"checkIterations,omitempty"`
+
+	// dataType of the elements (nccl-tests -d).
+	// +kubebuilder:default=Float32
+	// +optional
+	DataType NCCLDataType `json:"dataType,omitempty"`
+
+	// reduceOp of AllReduce, Reduce and ReduceScatter (nccl-tests -o).
+	// +kubebuilder:default=Sum
+	// +optional
+	ReduceOp NCCLReduceOp `json:"reduceOp,omitempty"`
+
+	// root rank of Broadcast and Reduce (nccl-tests -r).
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=63
+	// +optional
+	Root int32 `json:"root,omitempty"`
+
+	// placement: Both (out of place, then in place, as nccl-tests reports), OutOfPlace or InPlace.
+	// +kubebuilder:default=Both
+	// +optional
+	Placement NCCLPlacement `json:"placement,omitempty"`
+
+	// network between nodes: Auto (NCCL's choice), RDMA (the pods' RDMA devices only; a cell
+	// NCCL ran over TCP sockets is Invalid) or Socket (TCP only).
+	// +kubebuilder:default=Auto
+	// +optional
+	Network NCCLNetwork `json:"network,omitempty"`
+
+	// ibHCAs names the RDMA devices NCCL may use (NCCL_IB_HCA, exact names such as
+	// rocep1s0f0). Empty: every RDMA device the pod's device resources made visible.
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:Pattern=`^[a-zA-Z0-9_.-]{1,64}$`
+	// +listType=set
+	// +optional
+	IBHCAs []string `json:"ibHCAs,omitempty"`
+
+	// bootstrapTimeoutSeconds bounds the wait for every rank to arrive at rank 0; a rank that
+	// has not arrived by then fails the cell, named.
+	// +kubebuilder:default=120
+	// +kubebuilder:validation:Minimum=5
+	// +kubebuilder:validation:Maximum=3600
+	// +optional
+	BootstrapTimeoutSeconds int32 `json:"bootstrapTimeoutSeconds,omitempty"`
+}
+
+// CopyDirection is a host<->device copy direction.
+// +kubebuilder:validation:Enum=H2D;D2H;D2D
+type CopyDirection string
+
+// CopyHostMemory is the kind of host memory of H2D and D2H copies.
+// +kubebuilder:validation:Enum=Pinned;Pageable
+type CopyHostMemory string
+
+// GPUCopySpec holds the options of transport GPUCopy: host<->device copy bandwidth per GPU of
+// the node, over a size sweep (seed 001's bandwidthTest).
+//
+// +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="gpuCopy.maxBytes must be at least gpuCopy.minBytes"
+type GPUCopySpec struct {
+	// directions to measure.
+	// +kubebuilder:default={H2D,D2H,D2D}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=3
+	// +listType=set
+	// +optional
+	Directions []CopyDirection `json:"directions,omitempty"`
+
+	// hostMemory kinds of the H2D and D2H copies.
+	// +kubebuilder:default={Pinned,Pageable}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	HostMemory []CopyHostMemory `json:"hostMemory,omitempty"`
+
+	// minBytes is the smallest copy.
+	// +kubebuilder:default=1024
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=17179869184
+	// +optional
+	MinBytes int64 `json:"minBytes,omitempty"`
+
+	// maxBytes is the largest copy; each GPU holds two buffers and the host two of this size.
+	// +kubebuilder:default=268435456
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=17179869184
+	// +optional
+	MaxBytes int64 `json:"maxBytes,omitempty"`
+
+	// stepFactor multiplies the size from one step to the next.
+	// +kubebuilder:default=4
+	// +kubebuilder:validation:Minimum=2
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	StepFactor int32 `json:"stepFactor,omitempty"`
+
+	// iterations are the timed copies per size.
+	// +kubebuilder:default=20
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	Iterations int32 `json:"iterations,omitempty"`
+}
+
+// ncclOperationNames are the operations' names in the data plane and nccl-tests
+// (<name>_perf), in the enum's order.
+var ncclOperationNames = map[NCCLOperation]string{
+	NCCLSendRecv: "sendrecv", NCCLAllGather: "all_gather", NCCLAllReduce: "all_reduce",
+	NCCLBroadcast: "broadcast", NCCLReduce: "reduce", NCCLReduceScatter: "reduce_scatter", NCCLAllToAll: "alltoall",
+}
+
+// DataplaneName is the operation's name in the data plane's flags and summary, and in
+// nccl-tests' binary names (all_gather for all_gather_perf); empty (the default) is AllReduce's.
+func (o NCCLOperation) DataplaneName() string {
+	if o == "" {
+		return ncclOperationNames[NCCLAllReduce]
+	}
+	return ncclOperationNames[o]
+}
+
+// NCCLOperationNamed returns the operation whose data plane name is name.
+func NCCLOperationNamed(name string) (NCCLOperation, bool) {
+	for o, n := range ncclOperationNames {
+		if n == name {
+			return o, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,112 @@
+// spiral-nccl-bench: one rank of an NCCL cell, with nccl-tests' options and its table, so the two
+// run side by side (hack/bench/nccl-vs-nccl-tests.sh, docs/benchmarks/nccl.md). It runs the same
+// code as the data plane's nccl bench kind (transports/nccl/nccl_rank.hpp).
+//
+//   spiral-nccl-bench --op all_gather -b 8 -e 1G -f 2 -n 20 -w 5 -c 1            one rank, GPU 0
+//   spiral-nccl-bench --op sendrecv --rank 1 --nranks 2 --root 10.0.0.1 --port 29500 --device 1
+//
+// Exit: 0 measured and checked, 3 the check found wrong elements, 4 Invalid (RDMA asked, NCCL
+// used sockets), 2 bad options, 1 run failure, 77 no GPU.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "sys/errors.hpp"
+#include "gpu/cuda/device.hpp"
+#include "transports/nccl/collective.hpp"
+#include "transports/nccl/element_types.hpp"
+#include "transports/nccl/nccl_rank.hpp"
+#include "transports/nccl/sweep_rows.hpp"
+
+using namespace spiral;
+using namespace spiral::nccl;
+
+namespace {
+
+void print_outcome(const RankRun& run, const RankOutcome& out) {
+  const auto& coll = info(run.spec.collective);
+  std::printf("# spiral-nccl-bench %s: rank %d of %d, device %d, NCCL %s\n", std::string(coll.name).c_str(),
+              run.place.rank, run.place.nranks, run.place.device, out.nccl_version.c_str());
+  std::printf("# iterations %d, warm-up %d, check %d\n", run.spec.iterations, run.spec.warmup_iterations,
+              run.spec.check_iterations);
+  std::fputs(format_table(out.rows, run.spec).c_str(), stdout);
+  std::printf("# network: %s%s\n", out.transports.network.empty() ? "(none used)" : out.transports.network.c_str(),
+              out.transports.net_devices.empty() ? "" : (" on " + out.transports.net_devices.front() + " ...").c_str());
+  for (const auto& c : out.transports.connections)
+    std::printf("# transport: rank %d -> rank %d %s (%s, %d channel lines)\n", c.from, c.to,
+                std::string(name(c.link)).c_str(), c.via.c_str(), c.channels);
+  std::printf("# check: %s\n", out.check_passed ? "OK" : "FAILED (wrong elements above)");
+  if (!out.invalid_reason.empty()) std::printf("# Invalid: %s\n", out.invalid_reason.c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"spiral-nccl-bench: one rank of an NCCL collective sweep, as nccl-tests measures it"};
+  RankRun run;
+  std::string op = "all_reduce", type = "float", redop = "sum", min = "8", max = "128M", json_path;
+  uint64_t factor = 2;
+  std::string step = "0";
+  int64_t bootstrap_ms = run.bootstrap_timeout.count();
+  std::string placement = "both";
+  app.add_option("--op", op, "sendrecv, all_gather, all_reduce, broadcast, reduce, reduce_scatter, alltoall");
+  app.add_option("-b,--minbytes", min, "smallest size (8, 64K, 128M, 1G)");
+  app.add_option("-e,--maxbytes", max, "largest size");
+  app.add_option("-f,--stepfactor", factor, "size factor between steps (1: use --stepbytes)");
+  app.add_option("-i,--stepbytes", step, "size increment when the factor is 1");
+  app.add_option("-n,--iters", run.spec.iterations, "timed operations per size and placement")->check(CLI::PositiveNumber);
+  app.add_option("-w,--warmup_iters", run.spec.warmup_iterations, "untimed operations per size first")->check(CLI::NonNegativeNumber);
+  app.add_option("-c,--check", run.spec.check_iterations, "checked operations per size and placement (0: none)")->check(CLI::NonNegativeNumber);
+  app.add_option("-d,--datatype", type, "int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16");
+  app.add_option("-o,--op_type", redop, "sum, prod, max, min, avg");
+  app.add_option("-r,--root", run.spec.root, "root rank of broadcast and reduce");
+  app.add_option("--placement", placement, "both, out_of_place or in_place")->check(CLI::IsMember({"both", "out_of_place", "in_place"}));
+  app.add_option("--rank", run.place.rank, "this process's rank");
+  app.add_option("--nranks", run.place.nranks, "ranks in the cell")->check(CLI::PositiveNumber);
+  app.add_option("--device", run.place.device, "CUDA device of this rank");
+  app.add_option("--root-host", run.root_host, "rank 0's address (ranks > 0)");
+  app.add_option("--port", run.port, "rank 0's control port");
+  app.add_option("--cell", run.cell, "cell name (ranks of other cells are refused)");
+  app.add_option("--bootstrap-timeout-ms", bootstrap_ms, "every rank must arrive within this");
+  app.add_option("--rdma-devices", run.network.rdma_devices, "NCCL_IB_HCA, exact names")->delimiter(',');
+  app.add_option("--socket-ifname", run.network.socket_interface, "NCCL_SOCKET_IFNAME, exact name");
+  app.add_flag("--require-rdma", run.network.require_rdma, "Invalid (exit 4) when NCCL connects over NET/Socket");
+  app.add_option("--json", json_path, "also write the outcome as JSON here");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    run.spec.collective = collective_named(op).id;
+    run.spec.type = element_type_named(type);
+    run.spec.op = reduce_op_named(redop);
+    run.spec.sweep = {parse_size(min), parse_size(max), factor, parse_size(step)};
+    run.spec.out_of_place = placement != "in_place";
+    run.spec.in_place = placement != "out_of_place";
+    run.bootstrap_timeout = Millis(bootstrap_ms);
+    if (run.place.rank < 0 || run.place.rank >= run.place.nranks) throw BadInput("--rank must be below --nranks");
+    std::string why;
+    if (!gpu::probe_device(why)) {
+      std::fprintf(stderr, "spiral-nccl-bench: no usable GPU: %s\n", why.c_str());
+      return 77;
+    }
+    const RankOutcome out = run_rank(run);
+    print_outcome(run, out);
+    if (!json_path.empty()) {
+      std::ofstream(json_path) << nlohmann::json{{"op", op}, {"rank", run.place.rank}, {"nranks", run.place.nranks},
+                                                  {"nccl_version", out.nccl_version}, {"rows", to_json(out.rows)},
+                                                  {"transports", to_json(out.transports)},
+                                                  {"check_passed", out.check_passed},
+                                                  {"invalid_reason", out.invalid_reason}}
+                                      .dump()
+                               << "\n";
+    }
+    if (!out.invalid_reason.empty()) return 4;
+    return out.check_passed ? 0 : 3;
+  } catch (const BadInput& e) {
+    std::fprintf(stderr, "spiral-nccl-bench: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spiral-nccl-bench: %s\n", e.what());
+    return 1;
+  }
+}

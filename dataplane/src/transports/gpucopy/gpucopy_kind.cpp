@@ -1,0 +1,82 @@
+// gpucopy: H2D, D2H and D2D copies of every GPU of the pod over a size sweep, with each GPU's
+// NUMA node and PCIe link (docs/nccl.md, "The copy bench"); seed 001's bandwidthTest per device.
+#include "transports/gpucopy/gpucopy_kind.hpp"
+
+#include <any>
+#include <nlohmann/json.hpp>
+
+#include "metrics/run_result.hpp"
+#include "transports/gpucopy/cell_run.hpp"
+#include "transports/gpucopy/gpucopy_options.hpp"
+
+namespace spiral::gpucopy {
+
+namespace {
+
+void parse(const ObjectReader& r, Cell& c) { c.options = parse_copy_options(r); }
+
+void cell_json(const Cell& c, nlohmann::json& j) {
+  const CopySpec& s = copy_options(c);
+  auto directions = nlohmann::json::array(), memories = nlohmann::json::array();
+  for (Direction d : s.directions) directions.push_back(std::string(name(d)));
+  for (HostMemory m : s.memories) memories.push_back(std::string(name(m)));
+  j["directions"] = directions;
+  j["host_memory"] = memories;
+  j["min_bytes"] = s.sweep.min_bytes;
+  j["max_bytes"] = s.sweep.max_bytes;
+  j["step_factor"] = s.sweep.factor;
+  j["iterations"] = s.iterations;
+}
+
+uint32_t one(const Cell&) { return 1; }
+
+void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
+  if (const auto* f = std::any_cast<nlohmann::json>(&r.figures)) {
+    nlohmann::json part = *f;
+    while (part["rows"].size() > 1 && part.dump().size() + 900 > 4096) part["rows"].erase(part["rows"].size() - 1);
+    j["gpucopy"] = part;
+  }
+}
+
+void record_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
+  if (const auto* f = std::any_cast<nlohmann::json>(&r.figures)) j["gpucopy"] = *f;
+}
+
+std::optional<std::string> verdict(const Cell&, const RunResult&) { return std::nullopt; }
+
+BenchKind describe() {
+  using T = KindFlag::Type;
+  BenchKind k;
+  k.name = "gpucopy";
+  k.backend = "cuda";
+  k.drops_kind = "none";
+  k.run_mode = RunMode::ranks;
+  k.keys = kCopyKeys;
+  k.flags = {
+      {"--directions", "directions", T::text, "h2d,d2h,d2d (comma-separated)"},
+      {"--host-memory", "host_memory", T::text, "pinned,pageable (comma-separated)"},
+      {"--min-bytes", "min_bytes", T::integer, "smallest size of the sweep"},
+      {"--max-bytes", "max_bytes", T::integer, "largest size of the sweep"},
+      {"--step-factor", "step_factor", T::integer, "size factor between steps"},
+      {"--iterations", "iterations", T::integer, "timed operations (copies) per size"},
+      {"--warmup-iterations", "warmup_iterations", T::integer, "untimed operations (copies) per size first"},
+      {"--devices", "devices", T::text, "CUDA devices, comma-separated (default: every visible GPU)"},
+  };
+  k.parse = parse;
+  k.cell_json = cell_json;
+  k.local_ranks = one;
+  k.run_rank = run_copy_cell;
+  k.verdict = verdict;
+  k.summary_fields = summary_fields;
+  k.record_fields = record_fields;
+  return k;
+}
+
+}  // namespace
+
+const BenchKind& kind() {
+  static const BenchKind k = describe();
+  return k;
+}
+
+}  // namespace spiral::gpucopy

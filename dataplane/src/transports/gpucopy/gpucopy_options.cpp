@@ -1,0 +1,64 @@
+#include "transports/gpucopy/gpucopy_options.hpp"
+
+#include <algorithm>
+#include <any>
+
+#include "sys/errors.hpp"
+
+namespace spiral::gpucopy {
+
+const std::set<std::string> kCopyKeys = {"directions", "host_memory", "min_bytes",        "max_bytes",
+                                         "step_factor", "iterations", "warmup_iterations", "devices"};
+
+namespace {
+
+template <typename T, typename F>
+std::vector<T> list_of(const ObjectReader& r, const std::string& key, const std::string& fallback, F named) {
+  std::vector<T> out;
+  const std::string text = r.text(key, 64, fallback);
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) {
+      try {
+        out.push_back(named(text.substr(start, comma - start)));
+      } catch (const BadInput& e) {
+        refuse_key(key, e.what());
+      }
+    }
+    start = comma + 1;
+  }
+  if (out.empty()) refuse_key(key, "must name at least one");
+  return out;
+}
+
+}  // namespace
+
+CopySpec parse_copy_options(const ObjectReader& r) {
+  CopySpec s;
+  s.directions = list_of<Direction>(r, "directions", "h2d,d2h,d2d", [](const std::string& n) { return direction_named(n); });
+  s.memories = list_of<HostMemory>(r, "host_memory", "pinned,pageable", [](const std::string& n) { return host_memory_named(n); });
+  s.sweep.min_bytes = static_cast<uint64_t>(r.integer("min_bytes", 1, int64_t{1} << 36, 1024));
+  s.sweep.max_bytes = static_cast<uint64_t>(r.integer("max_bytes", 1, int64_t{1} << 36, 256 << 20));
+  s.sweep.factor = static_cast<uint64_t>(r.integer("step_factor", 2, 1024, 4));
+  try {
+    sizes(s.sweep);
+  } catch (const BadInput& e) {
+    refuse_key("max_bytes", e.what());
+  }
+  s.iterations = static_cast<int>(r.integer("iterations", 1, 100000, 20));
+  s.warmup_iterations = static_cast<int>(r.integer("warmup_iterations", 0, 10000, 2));
+  if (r.has("devices")) {
+    for (int d : list_of<int>(r, "devices", "", [](const std::string& n) {
+           if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 2)
+             throw BadInput("\"" + n + "\" is not a device index");
+           return std::stoi(n);
+         }))
+      s.devices.push_back(d);
+  }
+  return s;
+}
+
+const CopySpec& copy_options(const Cell& c) { return std::any_cast<const CopySpec&>(c.options); }
+
+}  // namespace spiral::gpucopy

@@ -1,0 +1,51 @@
+#pragma once
+// The seven NCCL operations SpiralBench measures, one small descriptor each, as nccl-tests
+// 2.19.6 defines them (doc/PERFORMANCE.md): how many elements each rank sends and receives for a
+// requested size, where in-place data sits, and the algbw/busbw formulas. The engine and the
+// report consult this table and never switch on an operation's name.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "transports/nccl/identifiers.hpp"
+
+namespace spiral::nccl {
+
+// Element counts of one rank for one size (nccl-tests' GetCollByteCount).
+struct Counts {
+  size_t send = 0;                 // elements in the send buffer
+  size_t recv = 0;                 // elements in the receive buffer
+  size_t param = 0;                // the count passed to NCCL
+  size_t send_inplace_offset = 0;  // in place: the send data starts at recv + offset * rank
+  size_t recv_inplace_offset = 0;  // in place: the result starts at recv + offset * rank
+};
+
+struct CollectiveInfo {
+  Collective id;
+  std::string_view name;        // the API and CSV spelling: "all_gather"
+  std::string_view nccl_tests;  // the matching nccl-tests binary: "all_gather_perf"
+  bool reduces;                 // takes a reduction operator (sum, prod, ...)
+  bool rooted;                  // has a root rank (broadcast, reduce)
+  // nccl-tests' byte count for algbw is param * element size * (nranks when this is true)
+  bool bytes_scale_with_ranks;
+  Counts (*counts)(size_t elements, size_t element_bytes, int nranks);
+  double (*bus_factor)(int nranks);  // busbw = algbw * factor
+};
+
+std::span<const CollectiveInfo> collectives();
+const CollectiveInfo& info(Collective c);
+// Throws BadInput naming the accepted spellings.
+const CollectiveInfo& collective_named(std::string_view name);
+
+// nccl-tests' figures for one measured size: seconds per operation -> GB/s (1e9 bytes/s).
+struct Bandwidth {
+  double algbw_gbps = 0, busbw_gbps = 0;
+};
+Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks);
+
+// The size nccl-tests prints in its "size" column: max(send, recv) bytes.
+uint64_t reported_bytes(const Counts& counts, size_t element_bytes);
+
+}  // namespace spiral::nccl

@@ -1,0 +1,234 @@
+#include "transports/nccl/nccl_engine.hpp"
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "sys/errors.hpp"
+#include "gpu/cuda/check.hpp"
+#include "transports/nccl/collective.hpp"
+#include "transports/nccl/cuda/buffers_check.hpp"
+#include "transports/nccl/element_types.hpp"
+
+namespace spiral::nccl {
+
+static_assert(NCCL_UNIQUE_ID_BYTES == kUniqueIdBytes);
+static_assert(static_cast<int>(ElementType::bfloat16) == ncclBfloat16 && static_cast<int>(ElementType::float16) == ncclFloat16);
+static_assert(static_cast<int>(ReduceOp::avg) == ncclAvg && static_cast<int>(ReduceOp::max) == ncclMax);
+
+namespace {
+
+void check_nccl(ncclResult_t rc, const char* call) {
+  if (rc == ncclSuccess || rc == ncclInProgress) return;
+  const char* detail = ncclGetLastError(nullptr);
+  throw RunFailure(std::string("NCCL: ") + call + ": " + ncclGetErrorString(rc) +
+                   (detail && *detail ? std::string(" (") + detail + ")" : ""));
+}
+#define SPIRAL_NCCL(call) check_nccl((call), #call)
+
+struct Communicator {
+  ncclComm_t comm = nullptr;
+  Communicator(const UniqueId& id, const RankPlace& place) {
+    ncclUniqueId uid;
+    std::memcpy(&uid, id.data(), sizeof uid);
+    // the communicator nccl-tests 2.19.6 builds, so the two compare like for like
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+    config.nvlinkCentricSched = 1;
+#endif
+    SPIRAL_NCCL(ncclCommInitRankConfig(&comm, place.nranks, uid, place.rank, &config));
+  }
+  ~Communicator() {
+    if (!comm) return;
+    if (ncclCommFinalize(comm) == ncclSuccess) ncclCommDestroy(comm);
+    else ncclCommAbort(comm);
+  }
+  Communicator(const Communicator&) = delete;
+  Communicator& operator=(const Communicator&) = delete;
+};
+
+// ncclMemAlloc, as nccl-tests allocates its buffers (cuMem memory NCCL can register and map).
+struct NcclBuffer {
+  void* ptr = nullptr;
+  explicit NcclBuffer(size_t bytes) { SPIRAL_NCCL(ncclMemAlloc(&ptr, std::max<size_t>(bytes, 1))); }
+  ~NcclBuffer() { if (ptr) ncclMemFree(ptr); }
+  NcclBuffer(const NcclBuffer&) = delete;
+  NcclBuffer& operator=(const NcclBuffer&) = delete;
+  char* bytes() const { return static_cast<char*>(ptr); }
+};
+
+struct Stream {
+  cudaStream_t s = nullptr;
+  Stream() { SPIRAL_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~Stream() { if (s) cudaStreamDestroy(s); }
+};
+
+struct EventPair {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  EventPair() {
+    SPIRAL_CUDA(cudaEventCreate(&start));
+    SPIRAL_CUDA(cudaEventCreate(&stop));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+  }
+};
+
+class SweepRunner {
+ public:
+  SweepRunner(const SweepSpec& spec, const RankPlace& place, ncclComm_t comm, size_t buffer_bytes)
+      : spec_(spec), place_(place), coll_(info(spec.collective)), element_(info(spec.type).bytes), comm_(comm),
+        buffer_bytes_(buffer_bytes), send_(buffer_bytes), recv_(buffer_bytes) {
+    SPIRAL_CUDA(cudaMalloc(&wrong_, sizeof(unsigned long long)));
+  }
+  ~SweepRunner() { cudaFree(wrong_); }
+
+  void warm_up(uint64_t bytes) {
+    for (int i = 0; i < spec_.warmup_iterations; ++i) launch(bytes, false, i);
+    SPIRAL_CUDA(cudaStreamSynchronize(stream_.s));
+  }
+
+  SizeRow measure(uint64_t bytes, bool in_place) {
+    const Counts c = counts(bytes);
+    SizeRow row{reported_bytes(c, element_), c.param, in_place};
+    launch(bytes, in_place, 0);  // untimed, as nccl-tests' first operation of each measurement
+    SPIRAL_CUDA(cudaStreamSynchronize(stream_.s));
+    const auto t0 = std::chrono::steady_clock::now();
+    SPIRAL_CUDA(cudaEventRecord(events_.start, stream_.s));
+    for (int i = 0; i < spec_.iterations; ++i) launch(bytes, in_place, i);
+    SPIRAL_CUDA(cudaEventRecord(events_.stop, stream_.s));
+    SPIRAL_CUDA(cudaStreamSynchronize(stream_.s));
+    const double host_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+    float ms = 0;
+    SPIRAL_CUDA(cudaEventElapsedTime(&ms, events_.start, events_.stop));
+    row.time_us = host_us / spec_.iterations;
+    row.gpu_time_us = 1e3 * ms / spec_.iterations;
+    const Bandwidth bw = bandwidth(coll_, c.param, element_, row.time_us * 1e-6, place_.nranks);
+    row.algbw_gbps = bw.algbw_gbps;
+    row.busbw_gbps = bw.busbw_gbps;
+    if (spec_.check_iterations > 0) row.wrong = check(bytes, in_place);
+    return row;
+  }
+
+ private:
+  Counts counts(uint64_t bytes) const { return coll_.counts(bytes / element_, element_, place_.nranks); }
+
+  // Where this rank's operation reads and writes: in place, the input sits inside the receive
+  // buffer at the rank's slice (nccl-tests' in-place offsets).
+  std::pair<char*, char*> pointers(const Counts& c, bool in_place, size_t shift) const {
+    char* recv = recv_.bytes() + shift;
+    if (!in_place) return {send_.bytes() + shift, recv};
+    const size_t rank = static_cast<size_t>(place_.rank);
+    return {recv + c.send_inplace_offset * rank * element_, recv + c.recv_inplace_offset * rank * element_};
+  }
+
+  void launch(uint64_t bytes, bool in_place, int iteration) {
+    const Counts c = counts(bytes);
+    const size_t total = std::max(c.send, c.recv) * element_;
+    const size_t steps = total ? buffer_bytes_ / total : 1;
+    const size_t shift = total * (static_cast<size_t>(iteration) % std::max<size_t>(steps, 1));
+    auto [send, recv] = pointers(c, in_place, shift);
+    run_operation(send, recv, c.param);
+  }
+
+  void run_operation(const void* send, void* recv, size_t count) {
+    const auto type = static_cast<ncclDataType_t>(spec_.type);
+    const auto op = static_cast<ncclRedOp_t>(spec_.op);
+    const int rank = place_.rank, n = place_.nranks;
+    cudaStream_t s = stream_.s;
+    switch (spec_.collective) {
+      case Collective::send_recv:  // a ring, as nccl-tests: send to rank+1, receive from rank-1
+        SPIRAL_NCCL(ncclGroupStart());
+        SPIRAL_NCCL(ncclSend(send, count, type, (rank + 1) % n, comm_, s));
+        SPIRAL_NCCL(ncclRecv(recv, count, type, (rank + n - 1) % n, comm_, s));
+        SPIRAL_NCCL(ncclGroupEnd());
+        return;
+      case Collective::all_gather: SPIRAL_NCCL(ncclAllGather(send, recv, count, type, comm_, s)); return;
+      case Collective::all_reduce: SPIRAL_NCCL(ncclAllReduce(send, recv, count, type, op, comm_, s)); return;
+      case Collective::broadcast: SPIRAL_NCCL(ncclBroadcast(send, recv, count, type, spec_.root, comm_, s)); return;
+      case Collective::reduce: SPIRAL_NCCL(ncclReduce(send, recv, count, type, op, spec_.root, comm_, s)); return;
+      case Collective::reduce_scatter: SPIRAL_NCCL(ncclReduceScatter(send, recv, count, type, op, comm_, s)); return;
+      case Collective::all_to_all: SPIRAL_NCCL(ncclAlltoAll(send, recv, count, type, comm_, s)); return;
+    }
+  }
+
+  // One checked operation per check iteration with fresh data: the input written where the
+  // operation reads it, the receive buffer poisoned, the result compared on the GPU.
+  int64_t check(uint64_t bytes, bool in_place) {
+    const Counts c = counts(bytes);
+    unsigned long long total_wrong = 0;
+    for (int iteration = 0; iteration < spec_.check_iterations; ++iteration) {
+      const uint32_t seed = static_cast<uint32_t>(++checks_);
+      SPIRAL_CUDA(cudaMemsetAsync(recv_.bytes(), 0xA5, std::max(c.send, c.recv) * element_, stream_.s));
+      auto [send, recv] = pointers(c, in_place, 0);
+      cuda::fill_inputs(const_cast<char*>(send), spec_.type, spec_.op, place_.rank, c.send, seed, stream_.s);
+      SPIRAL_CUDA(cudaMemsetAsync(wrong_, 0, sizeof *wrong_, stream_.s));
+      run_operation(send, recv, c.param);
+      const CheckShape shape{spec_.collective, spec_.op, place_.nranks, place_.rank, spec_.root, c.param, seed};
+      cuda::count_wrong(recv, spec_.type, shape, c.recv, wrong_, stream_.s);
+      unsigned long long wrong = 0;
+      SPIRAL_CUDA(cudaMemcpyAsync(&wrong, wrong_, sizeof wrong, cudaMemcpyDeviceToHost, stream_.s));
+      SPIRAL_CUDA(cudaStreamSynchronize(stream_.s));
+      total_wrong += wrong;
+    }
+    return static_cast<int64_t>(total_wrong);
+  }
+
+  const SweepSpec& spec_;
+  RankPlace place_;
+  const CollectiveInfo& coll_;
+  size_t element_;
+  ncclComm_t comm_;
+  size_t buffer_bytes_;
+  NcclBuffer send_, recv_;
+  Stream stream_;
+  EventPair events_;
+  unsigned long long* wrong_ = nullptr;
+  uint64_t checks_ = 0;
+};
+
+}  // namespace
+
+UniqueId new_unique_id() {
+  ncclUniqueId uid;
+  SPIRAL_NCCL(ncclGetUniqueId(&uid));
+  UniqueId id;
+  std::memcpy(id.data(), &uid, id.size());
+  return id;
+}
+
+std::string library_version() {
+  int code = 0;
+  SPIRAL_NCCL(ncclGetVersion(&code));
+  // NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z since 2.9
+  return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
+}
+
+std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, const UniqueId& id) {
+  if (spec.root < 0 || spec.root >= place.nranks)
+    throw BadInput("NCCL: root " + std::to_string(spec.root) + " is not a rank of " + std::to_string(place.nranks));
+  SPIRAL_CUDA(cudaSetDevice(place.device));
+  const auto sweep = sizes(spec.sweep);
+  const auto& coll = info(spec.collective);
+  const size_t element = info(spec.type).bytes;
+  size_t buffer_bytes = spec.sweep.max_bytes;
+  for (uint64_t bytes : sweep) {
+    const Counts c = coll.counts(bytes / element, element, place.nranks);
+    buffer_bytes = std::max(buffer_bytes, std::max(c.send, c.recv) * element);
+  }
+  Communicator comm(id, place);
+  SweepRunner runner(spec, place, comm.comm, buffer_bytes);
+  for (uint64_t bytes = spec.sweep.min_bytes; bytes <= spec.sweep.max_bytes; bytes *= 2) runner.warm_up(bytes);
+  std::vector<SizeRow> rows;
+  for (uint64_t bytes : sweep) {
+    if (spec.out_of_place) rows.push_back(runner.measure(bytes, false));
+    if (spec.in_place) rows.push_back(runner.measure(bytes, true));
+  }
+  return rows;
+}
+
+}  // namespace spiral::nccl

@@ -1,0 +1,105 @@
+// nccl: one NCCL collective swept over message sizes, one rank per GPU, as nccl-tests measures it
+// (docs/nccl.md). A pod runs its GPUs' ranks (run/ranks.cpp); NCCL rank 0 gathers every rank's
+// rows and reports the cell: its figures are the summary's "nccl" part.
+#include "transports/nccl/nccl_kind.hpp"
+
+#include <any>
+#include <nlohmann/json.hpp>
+
+#include "metrics/run_result.hpp"
+#include "transports/nccl/cell_rank.hpp"
+#include "transports/nccl/collective.hpp"
+#include "transports/nccl/element_types.hpp"
+#include "transports/nccl/nccl_options.hpp"
+
+namespace spiral::nccl {
+
+namespace {
+
+void parse(const ObjectReader& r, Cell& c) { c.options = parse_nccl_options(r, c); }
+
+void cell_json(const Cell& c, nlohmann::json& j) {
+  const NcclOptions& o = nccl_options(c);
+  j["op"] = std::string(info(o.spec.collective).name);
+  j["min_bytes"] = o.spec.sweep.min_bytes;
+  j["max_bytes"] = o.spec.sweep.max_bytes;
+  j["step_factor"] = o.spec.sweep.factor;
+  j["iterations"] = o.spec.iterations;
+  j["warmup_iterations"] = o.spec.warmup_iterations;
+  j["check_iterations"] = o.spec.check_iterations;
+  j["data_type"] = std::string(info(o.spec.type).name);
+  j["reduce_op"] = std::string(name(o.spec.op));
+  j["root"] = o.spec.root;
+  j["gpus"] = o.gpus;
+  j["first_rank"] = o.first_rank;
+  j["nranks"] = o.nranks;
+  j["network"] = to_string(o.network);
+}
+
+uint32_t local_ranks(const Cell& c) { return static_cast<uint32_t>(nccl_options(c).gpus); }
+
+const nlohmann::json* figures(const RunResult& r) { return std::any_cast<nlohmann::json>(&r.figures); }
+
+void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
+  const nlohmann::json* f = figures(r);
+  if (!f) return;
+  // The termination message holds 4 KiB: drop the largest sizes first if the sweep would not fit.
+  nlohmann::json part = *f;
+  while (part["rows"].size() > 1 && part.dump().size() + 900 > 4096) part["rows"].erase(part["rows"].size() - 1);
+  j["nccl"] = part;
+}
+
+void record_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
+  if (const nlohmann::json* f = figures(r)) j["nccl"] = *f;
+}
+
+// The ranks judge themselves (rank 0: RDMA asked and sockets used, wrong elements); nothing is
+// left to judge from the combined counters.
+std::optional<std::string> verdict(const Cell&, const RunResult&) { return std::nullopt; }
+
+BenchKind describe() {
+  using T = KindFlag::Type;
+  BenchKind k;
+  k.name = "nccl";
+  k.backend = "nccl";
+  k.drops_kind = "none";
+  k.run_mode = RunMode::ranks;
+  k.keys = kNcclKeys;
+  k.flags = {
+      {"--op", "op", T::text, "sendrecv | all_gather | all_reduce | broadcast | reduce | reduce_scatter | alltoall"},
+      {"--min-bytes", "min_bytes", T::integer, "smallest size of the sweep (nccl-tests -b)"},
+      {"--max-bytes", "max_bytes", T::integer, "largest size of the sweep (nccl-tests -e)"},
+      {"--step-factor", "step_factor", T::integer, "size factor between steps (nccl-tests -f)"},
+      {"--iterations", "iterations", T::integer, "timed operations per size and placement (-n)"},
+      {"--warmup-iterations", "warmup_iterations", T::integer, "untimed operations per size first (-w)"},
+      {"--check-iterations", "check_iterations", T::integer, "checked operations per size and placement (-c)"},
+      {"--data-type", "data_type", T::text, "int8 ... bfloat16 (nccl-tests -d)"},
+      {"--reduce-op", "reduce_op", T::text, "sum | prod | max | min | avg (nccl-tests -o)"},
+      {"--root", "root", T::integer, "root rank of broadcast and reduce"},
+      {"--placement", "placement", T::text, "both | out_of_place | in_place"},
+      {"--network", "network", T::text, "auto | rdma (Invalid over NET/Socket) | socket"},
+      {"--ib-hcas", "ib_hcas", T::text, "NCCL_IB_HCA names, comma-separated (default: the visible RDMA devices)"},
+      {"--socket-ifname", "socket_ifname", T::text, "NCCL_SOCKET_IFNAME (the pod's secondary interface)"},
+      {"--gpus", "gpus", T::integer, "GPUs of this pod: one rank (process) each"},
+      {"--first-rank", "first_rank", T::integer, "NCCL rank of this pod's first GPU"},
+      {"--nranks", "nranks", T::integer, "NCCL ranks of the cell"},
+      {"--bootstrap-timeout-ms", "bootstrap_timeout_ms", T::integer, "every rank must reach rank 0 within this"},
+  };
+  k.parse = parse;
+  k.cell_json = cell_json;
+  k.local_ranks = local_ranks;
+  k.run_rank = run_cell_rank;
+  k.verdict = verdict;
+  k.summary_fields = summary_fields;
+  k.record_fields = record_fields;
+  return k;
+}
+
+}  // namespace
+
+const BenchKind& kind() {
+  static const BenchKind k = describe();
+  return k;
+}
+
+}  // namespace spiral::nccl

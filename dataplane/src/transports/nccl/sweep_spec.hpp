@@ -1,0 +1,42 @@
+#pragma once
+// One NCCL cell as the engine runs it (nccl-tests' options in brackets) and what it reports per
+// size. Plain structs: parsed and validated once at the edge, read by the engine and the report.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/size_sweep.hpp"
+#include "transports/nccl/identifiers.hpp"
+
+namespace spiral::nccl {
+
+struct SweepSpec {
+  Collective collective = Collective::all_reduce;
+  ElementType type = ElementType::float32;  // [-d]
+  ReduceOp op = ReduceOp::sum;              // [-o]
+  int root = 0;                             // [-r] broadcast and reduce
+  SizeSweep sweep;                          // [-b -e -f -i]
+  int iterations = 20;                      // [-n] timed operations per size and placement
+  int warmup_iterations = 1;                // [-w] untimed operations per size before the sweep
+  bool out_of_place = true, in_place = true;
+  int check_iterations = 1;                 // [-c] checked operations per size and placement; 0: none
+};
+
+// Where this process sits in the cell.
+struct RankPlace {
+  int rank = 0, nranks = 1;
+  int device = 0;  // CUDA device index in this process
+};
+
+// One line of the report: a size and a placement.
+struct SizeRow {
+  uint64_t bytes = 0;  // nccl-tests' "size": max(send, recv) bytes of one rank
+  uint64_t count = 0;  // the count passed to NCCL
+  bool in_place = false;
+  double time_us = 0;  // mean time per operation, host clock as nccl-tests (the ranks' mean, once merged)
+  double algbw_gbps = 0, busbw_gbps = 0;
+  int64_t wrong = -1;  // elements that failed the check (summed over ranks); -1: not checked
+  double gpu_time_us = 0;  // the same operations between CUDA events (the ranks' mean, once merged)
+};
+
+}  // namespace spiral::nccl

@@ -1,0 +1,88 @@
+#include "transports/nccl/nccl_options.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "config/cell_parse.hpp"
+#include "sys/errors.hpp"
+
+namespace spiral::nccl {
+namespace {
+
+Cell parsed(nlohmann::json extra) {
+  nlohmann::json j = {{"transport", "nccl"}, {"role", "rank"}};
+  j.update(extra);
+  return parse_cell(j);
+}
+
+std::string refusal(nlohmann::json extra) {
+  try {
+    parsed(std::move(extra));
+  } catch (const BadInput& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(NcclOptions, TheOperatorsFlagsBecomeASweep) {
+  const Cell c = parsed({{"op", "all_gather"}, {"min_bytes", 8}, {"max_bytes", 134217728}, {"step_factor", 2},
+                         {"iterations", 30}, {"warmup_iterations", 5}, {"gpus", 1}, {"first_rank", 1}, {"nranks", 2},
+                         {"network", "rdma"}, {"socket_ifname", "net1"}, {"placement", "out_of_place"}});
+  const NcclOptions& o = nccl_options(c);
+  EXPECT_EQ(o.spec.collective, Collective::all_gather);
+  EXPECT_EQ(sizes(o.spec.sweep).size(), 25u);
+  EXPECT_EQ(o.spec.iterations, 30);
+  EXPECT_FALSE(o.spec.in_place);
+  EXPECT_EQ(o.first_rank, 1);
+  EXPECT_EQ(o.network, NcclOptions::Network::rdma);
+  EXPECT_EQ(c.kind->local_ranks(c), 1u);
+}
+
+TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
+  EXPECT_EQ(refusal({{"op", "allgather"}}).rfind("cell: \"op\" unknown NCCL operation \"allgather\"", 0), 0u);
+  EXPECT_EQ(refusal({{"nranks", 2}, {"root", 2}}), "cell: \"root\" must be a rank below nranks 2");
+  EXPECT_EQ(refusal({{"gpus", 4}, {"first_rank", 2}, {"nranks", 4}}),
+            "cell: \"first_rank\" plus gpus (2 + 4) exceeds nranks 4");
+  EXPECT_EQ(refusal({{"ib_hcas", "mlx5_0"}}), "cell: \"ib_hcas\" selects RDMA devices: set network rdma, or remove ib_hcas");
+  EXPECT_NE(refusal({{"min_bytes", 1024}, {"max_bytes", 8}}).find("\"max_bytes\""), std::string::npos);
+  EXPECT_EQ(refusal({{"role", "server"}}), "cell: \"role\" is server, but nccl runs as ranks: use role rank (or loopback)");
+  const std::string foreign = refusal({{"verb", "send"}});
+  EXPECT_NE(foreign, "") << "roce's key is foreign to nccl";
+  EXPECT_EQ(foreign.find("unknown key"), std::string::npos) << foreign;
+}
+
+// RDMA devices as a pod sees them: a directory shaped like sysfs' class/infiniband (a stand-in
+// for a pod's, this machine has none).
+TEST(NcclOptions, RdmaNetworkTakesTheVisibleDevicesUnlessNamed) {
+  const auto root = std::filesystem::temp_directory_path() / ("spiral-ib-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "class/infiniband/rocep1s0f1");
+  std::filesystem::create_directories(root / "class/infiniband/rocep1s0f0");
+  NcclOptions o;
+  o.network = NcclOptions::Network::rdma;
+  EXPECT_EQ(network_choice(o, root.string()).rdma_devices, (std::vector<std::string>{"rocep1s0f0", "rocep1s0f1"}));
+  EXPECT_TRUE(network_choice(o, root.string()).require_rdma);
+  o.ib_hcas = {"roceP2p1s0f0"};
+  EXPECT_EQ(network_choice(o, root.string()).rdma_devices, (std::vector<std::string>{"roceP2p1s0f0"}));
+  o.network = NcclOptions::Network::socket;
+  o.ib_hcas.clear();
+  EXPECT_TRUE(network_choice(o, root.string()).disable_ib);
+  EXPECT_TRUE(network_choice(o, root.string()).rdma_devices.empty());
+  std::filesystem::remove_all(root);
+}
+
+TEST(GpucopyOptions, ListsAndRefusals) {
+  const Cell c = parse_cell({{"transport", "gpucopy"}, {"role", "loopback"}, {"directions", "h2d,d2d"},
+                             {"host_memory", "pinned"}, {"max_bytes", 8388608}, {"devices", "0,1"}});
+  EXPECT_EQ(c.kind->local_ranks(c), 1u);
+  try {
+    parse_cell({{"transport", "gpucopy"}, {"role", "loopback"}, {"directions", "h2h"}});
+    FAIL();
+  } catch (const BadInput& e) {
+    EXPECT_EQ(std::string(e.what()), "cell: \"directions\" unknown copy direction \"h2h\" (known: h2d, d2h, d2d)");
+  }
+}
+
+}  // namespace
+}  // namespace spiral::nccl

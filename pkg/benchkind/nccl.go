@@ -1,0 +1,115 @@
+package benchkind
+
+import (
+	"strconv"
+	"strings"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// RoleRank is the data plane subcommand of one pod of NCCL ranks: it starts one process per
+// GPU of the pod, NCCL ranks firstRank..firstRank+gpus-1 of the cell.
+const RoleRank = "rank"
+
+// NCCL measures a collective between GPUs as nccl-tests does: one pod per node holding that
+// node's GPUs (topology.server's; with CrossNode also topology.client's on a second node), one
+// NCCL rank per GPU. The pods' rank 0 holds NCCL rank 0, which hands NCCL's unique id to every
+// other rank over the data plane's control channel (no MPI, no SSH).
+func init() {
+	Register(Profile{
+		Transport:          sbv1.TransportNCCL,
+		DataplaneTransport: "nccl",
+		Backend:            "nccl",
+		Ranks:              ncclRanks,
+		Headline:           sbv1.CellParameters{Batch: 1, Pairs: 1, Queues: oneQueue},
+		Flags:              ncclFlags,
+		Describe:           func(sbv1.CellParameters) string { return "size sweep (spec.nccl)" },
+	})
+}
+
+// ncclRanks: one pod on the server side's node, and with CrossNode one on the client side's.
+// The first pod reports the whole sweep (its NCCL rank 0 gathers every rank's rows), so the
+// repeat result takes its summary as both the receiving and the sending part.
+func ncclRanks(spec *sbv1.SpiralBenchSpec) []Rank {
+	ranks := []Rank{{Name: "rank0", Role: RoleRank, Sides: []Side{SideServer}, Node: 0, Receives: true, Sends: true}}
+	if spec.Topology.Mode == sbv1.TopologyCrossNode {
+		ranks = append(ranks, Rank{Name: "rank1", Role: RoleRank, Sides: []Side{SideClient}, Node: 1})
+	}
+	return ranks
+}
+
+// NCCLRankCount is the number of NCCL ranks of a spec: every GPU of its pods.
+func NCCLRankCount(spec *sbv1.SpiralBenchSpec) int32 {
+	n := spec.Topology.Server.GPUs
+	if spec.Topology.Mode == sbv1.TopologyCrossNode {
+		n += spec.Topology.Client.GPUs
+	}
+	return n
+}
+
+// ncclDataTypes are the data plane's (and nccl-tests' -d) spellings.
+var ncclDataTypes = map[sbv1.NCCLDataType]string{
+	"Int8": "int8", "Uint8": "uint8", "Int32": "int32", "Uint32": "uint32", "Int64": "int64", "Uint64": "uint64",
+	"Float16": "half", "Float32": "float", "Float64": "double", "BFloat16": "bfloat16",
+}
+
+func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []string {
+	o := spec.NCCL
+	if o == nil {
+		o = &sbv1.NCCLSpec{}
+	}
+	firstRank := int32(0)
+	if r.Index > 0 {
+		firstRank = spec.Topology.Server.GPUs
+	}
+	side := r.Sides[0].Spec(spec)
+	dataType := ncclDataTypes[o.DataType]
+	if dataType == "" {
+		dataType = "float"
+	}
+	a := []string{
+		"--op", o.Operation.DataplaneName(),
+		"--min-bytes", i64(o.MinBytes, 8), "--max-bytes", i64(o.MaxBytes, 128*MiB),
+		"--step-factor", Itoa(max(o.StepFactor, 2)),
+		"--iterations", Itoa(max(o.Iterations, 1)), "--warmup-iterations", Itoa(o.WarmupIterations),
+		"--check-iterations", Itoa(o.CheckIterations),
+		"--data-type", dataType, "--reduce-op", strings.ToLower(string(defaulted(o.ReduceOp, "Sum"))),
+		"--root", Itoa(o.Root), "--placement", placementFlag(o.Placement),
+		"--gpus", Itoa(side.GPUs), "--first-rank", Itoa(firstRank), "--nranks", Itoa(NCCLRankCount(spec)),
+		"--bootstrap-timeout-ms", Itoa(max(o.BootstrapTimeoutSeconds, 5) * 1000),
+		"--network", strings.ToLower(string(defaulted(o.Network, sbv1.NCCLNetworkAuto))),
+	}
+	if len(o.IBHCAs) > 0 {
+		a = append(a, "--ib-hcas", strings.Join(o.IBHCAs, ","))
+	}
+	// NCCL's socket traffic (its bootstrap and NET/Socket) goes over the pod's secondary
+	// (Multus) interface when it has one.
+	if len(side.Networks) > 0 && side.Networks[0].Interface != "" {
+		a = append(a, "--socket-ifname", side.Networks[0].Interface)
+	}
+	return a
+}
+
+func placementFlag(p sbv1.NCCLPlacement) string {
+	switch p {
+	case "OutOfPlace":
+		return "out_of_place"
+	case "InPlace":
+		return "in_place"
+	}
+	return "both"
+}
+
+func defaulted[T ~string](v, d T) T {
+	if v == "" {
+		return d
+	}
+	return v
+}
+
+func i64(v, d int64) string {
+	if v <= 0 {
+		v = d
+	}
+	return strconv.FormatInt(v, 10)
+}
