@@ -8,24 +8,26 @@
 
 #include "config/buffer_memory.hpp"
 #include "config/cell.hpp"
+#include "spiral/limits.hpp"  // generated from api/limits/limits.json, which admission reads too
 
 namespace spiral {
-
 
 struct RawOptions {
   std::string tx_port, rx_port;      // PCI address (0000:01:00.0) or DPDK vdev string
   uint32_t tx_queues = 1, rx_queues = 1;
   BufferMemory memory = BufferMemory::host;  // device: GPU memory as external mbuf buffers
-  uint32_t ring_descriptors = 1024;  // per queue, TX and RX
+  uint32_t ring_descriptors = limits::kRawRingDescriptorsDefault;  // per queue, TX and RX
   uint32_t pool_buffers = 8191;      // mbufs per queue's pool (2^n - 1 suits rte_mempool)
   bool no_huge = false;              // --no-huge: plain memory even where hugepages are mounted
 };
 
-constexpr uint32_t kMaxRawQueues = 16;
-constexpr uint32_t kMaxRawBatch = 32768;       // packets per rte_eth_{tx,rx}_burst
-constexpr uint32_t kMaxRingDescriptors = 32768;
-constexpr uint32_t kMinRawPayload = 24;        // the sequence header (datagram/header.hpp)
-constexpr uint32_t kMaxRawPayload = 8972;      // MTU 9000 - 20 (IPv4) - 8 (UDP)
+// One source for admission and the data plane: api/limits/limits.json (hack/gen-limits).
+constexpr uint32_t kMaxRawQueues = limits::kRawQueuesMax;
+constexpr uint32_t kMaxRawBatch = limits::kRawBatchMax;  // packets per rte_eth_{tx,rx}_burst
+constexpr uint32_t kMinRingDescriptors = limits::kRawRingDescriptorsMin;
+constexpr uint32_t kMaxRingDescriptors = limits::kRawRingDescriptorsMax;
+constexpr uint32_t kMinRawPayload = limits::kRawPayloadMinBytes;  // the sequence header (datagram/header.hpp)
+constexpr uint32_t kMaxRawPayload = limits::kRawPayloadMaxBytes;  // MTU 9000 - 20 (IPv4) - 8 (UDP)
 
 // The raw options of a cell (Cell::options, stored by the kind's parse); defaults when unset.
 inline const RawOptions& raw_options(const Cell& c) {

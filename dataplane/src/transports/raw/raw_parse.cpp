@@ -32,7 +32,7 @@ RawOptions parse_raw_options(const ObjectReader& r, const Cell&) {
   o.rx_queues = static_cast<uint32_t>(r.integer("rx_queues", 1, kMaxRawQueues, o.rx_queues));
   o.memory = parse_buffer_memory(r);
   o.ring_descriptors =
-      static_cast<uint32_t>(r.integer("ring_descriptors", 64, kMaxRingDescriptors, o.ring_descriptors));
+      static_cast<uint32_t>(r.integer("ring_descriptors", kMinRingDescriptors, kMaxRingDescriptors, o.ring_descriptors));
   o.pool_buffers = static_cast<uint32_t>(r.integer("pool_buffers", 255, 1 << 22, o.pool_buffers));
   o.no_huge = r.boolean("no_huge", false);
   return o;
