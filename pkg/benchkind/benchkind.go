@@ -126,9 +126,12 @@ func Parameters(t sbv1.Transport, p sbv1.CellParameters) string {
 	return s
 }
 
-// Size writes a byte count as the seed's tables do (8000 B, 64 KiB, 8 MiB).
+// Size writes a byte count as the seed's tables do (8000 B, 64 KiB, 8 MiB, and 8 MB for
+// DAQIRI's 8,000,000-byte RoCE message).
 func Size(b int32) string {
 	switch {
+	case b >= 1_000_000 && b%1_000_000 == 0:
+		return fmt.Sprintf("%d MB", b/1_000_000)
 	case b >= 1<<20 && b%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", b>>20)
 	case b >= 1<<10 && b%(1<<10) == 0 && b != 8192 && b != 4096:

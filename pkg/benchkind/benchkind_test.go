@@ -99,6 +99,7 @@ func TestParametersNameTheKindsOwnCoordinates(t *testing.T) {
 		{sbv1.TransportTCP, sbv1.CellParameters{PayloadBytes: 1 << 20, Pairs: 4}, "1 MiB x 4 pairs"},
 		{sbv1.TransportUDP, sbv1.CellParameters{PayloadBytes: 8000, Pairs: 2, TargetRateMbps: 5000, Workload: sbv1.WorkloadFFT, WorkloadBatchBytes: 64 << 10}, "8000 B x 2 pairs @ 5 Gb/s fft/64 KiB"},
 		{sbv1.TransportRoCE, sbv1.CellParameters{PayloadBytes: 8 << 20, Pairs: 1}, "8 MiB"},
+		{sbv1.TransportRoCE, sbv1.CellParameters{PayloadBytes: 8_000_000, Pairs: 1}, "8 MB"},
 	} {
 		if got := Parameters(c.t, c.p); got != c.want {
 			t.Errorf("%s: %q, want %q", c.t, got, c.want)

@@ -88,7 +88,7 @@ func TestHeadlineCellsPerTransport(t *testing.T) {
 	ns := newNamespace(t)
 	for tr, desc := range map[sbv1.Transport]string{
 		sbv1.TransportRawEthernet: "RawEthernet 8000 B batch 10240 (1,1)",
-		sbv1.TransportRoCE:        "RoCE 8 MiB",
+		sbv1.TransportRoCE:        "RoCE 8 MB",
 		sbv1.TransportTCP:         "TCP 8000 B x 4 pairs",
 		sbv1.TransportUDP:         "UDP 8000 B x 4 pairs",
 	} {
