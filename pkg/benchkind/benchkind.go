@@ -19,8 +19,16 @@ type Profile struct {
 	Transport sbv1.Transport
 	// DataplaneTransport is the value of spiral-dataplane's --transport flag.
 	DataplaneTransport string
-	// Backend is DAQIRI's name for the kind's engine: the backend column of runs.csv.
+	// Backend is DAQIRI's name for the kind's engine: the backend column of runs.csv. It and
+	// the three flags below match the data plane's kind (dataplane/src/transports/*/*_kind.cpp).
 	Backend string
+	// CountsReceiver: DAQIRI's packets, bytes, pps and gbps columns are the receiver's counts
+	// (its dpdk backend) rather than the sender's totals (its rdma and socket backends).
+	CountsReceiver bool
+	// Sequenced: the traffic carries sequence numbers, so runs.csv's seq_gaps applies.
+	Sequenced bool
+	// SocketRetrans: the sending sockets report retransmits, so runs.csv's socket_retrans applies.
+	SocketRetrans bool
 	// Ranks lists the pods of one attempt, rank 0 (the rendezvous) first; see Rank.
 	Ranks func(spec *sbv1.SpiralBenchSpec) []Rank
 	// Headline is the cell DAQIRI's Spark summary reports for the kind. Every preset starts

@@ -63,8 +63,8 @@ func TestTodaysKindsKeepTheirShape(t *testing.T) {
 	if len(r) != 1 || r[0].Name != RoleLoopback || len(r[0].Sides) != 2 || !r[0].Receives || !r[0].Sends {
 		t.Errorf("raw: one loopback rank with both sides: %+v", r)
 	}
-	for tr, want := range map[sbv1.Transport][2]string{sbv1.TransportRawEthernet: {"raw", "dpdk"}, sbv1.TransportRoCE: {"roce", "ibverbs"},
-		sbv1.TransportTCP: {"tcp", "tcp"}, sbv1.TransportUDP: {"udp", "udp"}} {
+	for tr, want := range map[sbv1.Transport][2]string{sbv1.TransportRawEthernet: {"raw", "dpdk"}, sbv1.TransportRoCE: {"roce", "rdma"},
+		sbv1.TransportTCP: {"tcp", "socket-tcp"}, sbv1.TransportUDP: {"udp", "socket-udp"}} {
 		k, _ := Lookup(tr)
 		if k.DataplaneTransport != want[0] || k.Backend != want[1] {
 			t.Errorf("%s: --transport %s backend %s, want %v", tr, k.DataplaneTransport, k.Backend, want)

@@ -14,6 +14,8 @@ func init() {
 		Transport:          sbv1.TransportRawEthernet,
 		DataplaneTransport: "raw",
 		Backend:            "dpdk",
+		CountsReceiver:     true,
+		Sequenced:          true,
 		Ranks:              Loopback,
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 10240, Pairs: 1, Queues: oneQueue},
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},

@@ -12,7 +12,7 @@ func init() {
 	Register(Profile{
 		Transport:          sbv1.TransportRoCE,
 		DataplaneTransport: "roce",
-		Backend:            "ibverbs",
+		Backend:            "rdma",
 		Ranks:              ServerClient,
 		// DAQIRI's "8 MB" message is 8,000,000 bytes (run_spark_bench.sh PAYLOADS_SWEEP).
 		Headline: sbv1.CellParameters{PayloadBytes: 8_000_000, Batch: 1, Pairs: 1, Queues: oneQueue},

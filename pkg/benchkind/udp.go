@@ -9,7 +9,8 @@ func init() {
 	Register(Profile{
 		Transport:          sbv1.TransportUDP,
 		DataplaneTransport: "udp",
-		Backend:            "udp",
+		Backend:            "socket-udp",
+		Sequenced:          true,
 		Ranks:              ServerClient,
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: oneQueue},
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 1000}, Pairs: []int32{1, 2, 4}},

@@ -55,6 +55,7 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"tcp-sweep":             9,  // 3 sizes x 3 pair counts
 		"udp-sweep":             6,  // 2 sizes x 3 pair counts
 		"udp-drop-curve":        16, // 2 sizes x 8 targets
+		"tcp-drop-curve":        8,  // 8 targets, per pair
 		"raw-sweep":             20, // 5 payloads x 4 batches
 		"raw-queue-scaling":     20, // 4 queue cells x 5 payloads
 		"udp-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
