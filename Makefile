@@ -39,7 +39,7 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
 
 .PHONY: api-docs
 api-docs: manifests ## Render docs/api-reference.md from the CRD.
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml > docs/api-reference.md
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml > docs/api-reference.md
 
 .PHONY: fmt
 fmt: ## go fmt.
@@ -58,7 +58,7 @@ verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are sta
 	CONTROLLER_GEN=$(CONTROLLER_GEN) hack/verify-generated.sh
 	$(KUSTOMIZE) build config/default >/dev/null
 	$(KUSTOMIZE) build config/samples >/dev/null
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
 	python3 hack/dataplane-layers.py >/dev/null || { python3 hack/dataplane-layers.py; echo "data plane layering: see hack/dataplane-layers.py"; exit 1; }
 
@@ -69,8 +69,12 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 .PHONY: test
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
+.PHONY: fleet-scale-assets
+fleet-scale-assets: ## Build (or reuse) kube-scheduler (hack/k8s-assets.sh cluster) and KWOK for test/fleetscale.
+	@hack/k8s-assets.sh cluster >/dev/null && hack/kwok.sh >/dev/null
+
 .PHONY: test-go
-test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+test-go: envtest fleet-scale-assets ## Go unit tests and integration tests against a real kube-apiserver + etcd.
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
 
 .PHONY: test-e2e

@@ -37,8 +37,7 @@ func (r *SpiralBenchReconciler) target(sb *sbv1.SpiralBench) (*sbv1.ResultsSpec,
 	if d.Bucket == "" {
 		return nil, ""
 	}
-	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
-		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}, d.Namespace
+	return d.results(), d.Namespace
 }
 
 // uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
@@ -65,24 +64,9 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 }
 
 func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
-	var secret corev1.Secret
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
-		return nil, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
-	}
-	t := bucket.Target{
-		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
-		AccessKeyID: string(secret.Data["accessKeyID"]), SecretAccessKey: string(secret.Data["secretAccessKey"]),
-		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
-	}
-	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
-	}
-	if ref := spec.CABundleRef; ref != nil {
-		var cm corev1.ConfigMap
-		if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: ref.Name}, &cm); err != nil {
-			return nil, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
-		}
-		t.CABundlePEM = []byte(cm.Data[ref.Key])
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, sb.Namespace)
+	if err != nil {
+		return nil, err
 	}
 	files, err := report.Files(sb)
 	if err != nil {
@@ -91,4 +75,38 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
+}
+
+// resolveTarget reads a bucket's credentials (Secret in secretNS) and CA bundle (ConfigMap in
+// caNS) into an upload target.
+func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string) (bucket.Target, error) {
+	var secret corev1.Secret
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
+		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
+	}
+	t := bucket.Target{
+		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
+		AccessKeyID: string(secret.Data["accessKeyID"]), SecretAccessKey: string(secret.Data["secretAccessKey"]),
+		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
+	}
+	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
+		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+	}
+	if ref := spec.CABundleRef; ref != nil {
+		var cm corev1.ConfigMap
+		if err := reader.Get(ctx, client.ObjectKey{Namespace: caNS, Name: ref.Name}, &cm); err != nil {
+			return t, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
+		}
+		t.CABundlePEM = []byte(cm.Data[ref.Key])
+	}
+	return t, nil
+}
+
+// results is the operator-wide bucket as a ResultsSpec, or nil.
+func (d BucketDefaults) results() *sbv1.ResultsSpec {
+	if d.Bucket == "" {
+		return nil
+	}
+	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
+		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}
 }

@@ -25,6 +25,7 @@ render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pul
   --set dataplane.image=spiralbench/dataplane:dev \
   --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list'
 render nometrics --set metrics.port=0
+render nodewrites --set fleet.nodeWrites=true
 
 python3 - "$ROOT" "$tmp" <<'PY'
 import sys, yaml
@@ -58,6 +59,14 @@ for kind in ("ServiceAccount", "ClusterRoleBinding", "RoleBinding", "Deployment"
     check(any(k == kind for k, _ in d), f"{kind} rendered")
 check(d[("Service", "sb-manager-metrics")]["spec"]["ports"][0]["port"] == 8080, "metrics Service on 8080")
 check(("Service", "sb-manager-metrics") not in n, "metrics.port=0: no metrics Service")
+w = objs("nodewrites")
+check(("ClusterRole", "sb-manager-fleet-node-writes") not in d and all(
+      "patch" not in r["verbs"] for r in d[("ClusterRole", "sb-manager")]["rules"] if "nodes" in r["resources"]),
+      "default: no node patch rights")
+check(w[("ClusterRole", "sb-manager-fleet-node-writes")]["rules"] == load("config/rbac/fleet_node_writes_role.yaml")["rules"]
+      and ("ClusterRoleBinding", "sb-manager-fleet-node-writes") in w, "fleet.nodeWrites=true: node patch ClusterRole == config/rbac/fleet_node_writes_role.yaml, bound")
+check(env(container(w))["SPIRALBENCH_FLEET_NODE_WRITES"] == "true" and env(container(d))["SPIRALBENCH_FLEET_NODE_WRITES"] == "false",
+      "fleet.nodeWrites reaches the manager as SPIRALBENCH_FLEET_NODE_WRITES")
 check("--metrics-bind-address=0" in container(n)["args"], "metrics.port=0: --metrics-bind-address=0")
 
 dc, cc = container(d), container(c)

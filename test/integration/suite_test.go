@@ -82,6 +82,13 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
 		return 1
 	}
+	if err := (&controllers.FleetReconciler{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbenchfleet-controller"),
+		Store: bucket.MinIO{}, NodeWrites: true,
+	}).SetupWithManager(mgr); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot set up the fleet controller:", err)
+		return 1
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
