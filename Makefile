@@ -34,8 +34,9 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config
 	$(CONTROLLER_GEN) rbac:roleName=spiralbench-manager crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
+generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods and the data plane's limits header (api/limits/limits.json).
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
+	go run ./hack/gen-limits > dataplane/generated/spiral/limits.hpp
 
 .PHONY: api-docs
 api-docs: manifests ## Render docs/api-reference.md from the CRD.
@@ -69,13 +70,35 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 .PHONY: test
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
+.PHONY: deps-views
+deps-views: ## Install chromium, prometheus and tmux for the report, dashboard and live-view tests.
+	hack/deps-views.sh
+
 .PHONY: fleet-scale-assets
 fleet-scale-assets: ## Build (or reuse) kube-scheduler (hack/k8s-assets.sh cluster) and KWOK for test/fleetscale.
 	@hack/k8s-assets.sh cluster >/dev/null && hack/kwok.sh >/dev/null
 
 .PHONY: test-go
-test-go: envtest fleet-scale-assets ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+test-go: envtest fleet-scale-assets deps-views ## Go unit tests and integration tests against a real kube-apiserver + etcd, then a short fuzz run.
+	hack/s3-server.sh build # pkg/bucket uploads to the project's own S3 server (versitygw)
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
+	$(MAKE) fuzz-short
+
+# Go fuzz targets over what pods write (termination messages) and the rules judging it:
+# package and function. hack/bench/fuzz.sh runs them long.
+FUZZ_TARGETS := pkg/summary:FuzzParseAndMerge pkg/acceptance:FuzzJudge pkg/acceptance:FuzzCompareBaseline
+FUZZ_TIME    ?= 5s
+
+.PHONY: fuzz-short fuzz-targets
+fuzz-short: ## Each Go fuzz target for FUZZ_TIME (5s); a crasher lands in testdata/fuzz and fails the run.
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz $${t%%:*} $${t##*:} for $(FUZZ_TIME)"; \
+	  go test ./$${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZ_TIME) >/dev/null || \
+	    { go test ./$${t%%:*} -run "^$${t##*:}$$"; exit 1; }; \
+	done
+
+fuzz-targets:
+	@for t in $(FUZZ_TARGETS); do echo "$${t%%:*} $${t##*:}"; done
 
 .PHONY: test-e2e
 test-e2e: dataplane helm ## End to end on a real local cluster with the operator installed by Helm and a real S3 server.
@@ -87,8 +110,10 @@ build: generate ## Build the manager binary.
 	go build -o $(LOCALBIN)/manager ./cmd/manager
 
 .PHONY: sbctl
-sbctl: ## Build bin/sbctl (follow a bench, print its results table).
+sbctl: ## Build bin/sbctl, also as the kubectl plugin bin/kubectl-spiralbench with its completion helper.
 	go build -o $(LOCALBIN)/sbctl ./cmd/sbctl
+	ln -sf sbctl $(LOCALBIN)/kubectl-spiralbench
+	install -m 0755 cmd/sbctl/kubectl_complete-spiralbench $(LOCALBIN)/kubectl_complete-spiralbench
 
 .PHONY: run
 run: manifests generate ## Run the manager against the current kubeconfig.

@@ -41,7 +41,8 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	if spec == nil || r.Store == nil {
 		return nil, nil
 	}
-	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, f.Namespace)
+	own := f.Spec.Results == nil && f.Spec.Template.Spec.Results == nil // the operator's default bucket
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, f.Namespace, own, r.AllowedEndpoints)
 	if err != nil {
 		v.bucketErr = err
 		return nil, err

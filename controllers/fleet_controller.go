@@ -52,6 +52,8 @@ type FleetReconciler struct {
 	Store bucket.Store
 	// DefaultBucket is used by fleets without spec.results.
 	DefaultBucket BucketDefaults
+	// AllowedEndpoints are the only spec.results endpoints it reads from (see SpiralBenchReconciler).
+	AllowedEndpoints []string
 	// NodeWrites allows patching nodes (verdict labels and taints, the upgrade gate). The
 	// chart grants the rights and sets it only when fleet.nodeWrites is true.
 	NodeWrites bool

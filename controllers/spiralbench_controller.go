@@ -52,6 +52,9 @@ type SpiralBenchReconciler struct {
 	PullPolicy corev1.PullPolicy
 	// DefaultBucket receives the results of benches without spec.results, when set.
 	DefaultBucket BucketDefaults
+	// AllowedEndpoints are the only spec.results endpoints uploaded to (scheme://host[:port]);
+	// empty allows any. The default bucket's endpoint is the operator's own and always allowed.
+	AllowedEndpoints []string
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration
@@ -62,7 +65,10 @@ type SpiralBenchReconciler struct {
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches/finalizers,verbs=update
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch;create;delete;deletecollection
 // +kubebuilder:rbac:groups="",resources=nodes,verbs=get;list;watch
-// +kubebuilder:rbac:groups="",resources=secrets;configmaps,verbs=get
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
+// Secrets are read per namespace, through Roles the chart creates (credentials.namespaces);
+// this marker is the one for the manager's own namespace (the default bucket's Secret).
+// +kubebuilder:rbac:groups="",namespace=spiralbench-system,resources=secrets,verbs=get
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
@@ -78,8 +84,11 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	if sb.DeletionTimestamp != nil {
 		return ctrl.Result{}, r.finalize(ctx, &sb)
 	}
+	// Patches, not updates, for the finalizer: an update would send the spec back as Go reads it,
+	// without the explicit zero values a user wrote, and the immutability rule would see a change.
+	unfinalized := sb.DeepCopy()
 	if controllerutil.AddFinalizer(&sb, finalizer) {
-		if err := r.Update(ctx, &sb); err != nil {
+		if err := r.Patch(ctx, &sb, client.MergeFromWithOptions(unfinalized, client.MergeFromWithOptimisticLock{})); err != nil {
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
@@ -165,6 +174,9 @@ func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Ce
 	msg := fmt.Sprintf("planned %d cells x %d repeats; headline cell %d: %s", total, max(sb.Spec.Run.Repeats, 1), headline.Index, describe(sb.Spec.Transport, headline.CellParameters))
 	if setCondition(sb, sbv1.ConditionAccepted, metav1.ConditionTrue, sbv1.ReasonPlanned, msg) {
 		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonPlanned, "Plan", "%s", msg)
+		if shared := sharedCores(&sb.Spec); shared != "" {
+			r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, ReasonCoresShared, "Plan", "%s", shared)
+		}
 	}
 	sb.Status.Cells.Total = total
 	updateCounts(sb)
@@ -195,8 +207,9 @@ func (r *SpiralBenchReconciler) finalize(ctx context.Context, sb *sbv1.SpiralBen
 	if err := r.releaseAllHeld(ctx, sb); err != nil {
 		return err
 	}
+	held := sb.DeepCopy()
 	controllerutil.RemoveFinalizer(sb, finalizer)
-	return client.IgnoreNotFound(r.Update(ctx, sb))
+	return client.IgnoreNotFound(r.Patch(ctx, sb, client.MergeFromWithOptions(held, client.MergeFromWithOptimisticLock{})))
 }
 
 // deletionStarted wakes the reconciler when a bench is being deleted, to run its finalizer.

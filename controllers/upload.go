@@ -3,15 +3,19 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/htmlreport"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -20,6 +24,11 @@ const (
 	minUploadRetry = 5 * time.Second
 	maxUploadRetry = 60 * time.Second
 )
+
+// LabelCredentials must be "true" on a Secret before a bench's spec.results may use it: the
+// Secret's owner opts it in, so that creating a bench is not enough to have the operator sign
+// requests with any Secret the operator may read in that namespace.
+const LabelCredentials = "spiralbench.io/credentials"
 
 // BucketDefaults is the operator-wide bucket (Helm values bucket.*) for benches that name
 // none; its credentials Secret lives in the manager's namespace.
@@ -64,7 +73,7 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 }
 
 func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
-	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, sb.Namespace)
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, sb.Namespace, sb.Spec.Results == nil, r.AllowedEndpoints)
 	if err != nil {
 		return nil, err
 	}
@@ -72,17 +81,36 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 	if err != nil {
 		return nil, err
 	}
+	views, err := htmlreport.Files(sb) // report.html and plots/, beside runs.csv
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, views)
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
 }
 
 // resolveTarget reads a bucket's credentials (Secret in secretNS) and CA bundle (ConfigMap in
-// caNS) into an upload target.
-func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string) (bucket.Target, error) {
+// caNS) into an upload target. Unless the bucket is the operator's own (own), its endpoint must
+// be one of allowed (empty allows any), checked before the Secret is read so a refused endpoint
+// never sees a signed request, and its Secret must be labelled LabelCredentials=true.
+func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string, own bool, allowed []string) (bucket.Target, error) {
+	if !own && !bucket.EndpointAllowed(spec.Endpoint, allowed) {
+		return bucket.Target{}, fmt.Errorf("results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
+			spec.Endpoint, strings.Join(allowed, ", "))
+	}
+	name := spec.CredentialsSecretRef.Name
 	var secret corev1.Secret
-	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
-		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: name}, &secret); err != nil {
+		if apierrors.IsForbidden(err) {
+			return bucket.Target{}, fmt.Errorf("the operator may not read Secrets in namespace %s: add it to the Helm value credentials.namespaces (a Role per namespace)", secretNS)
+		}
+		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", name, err)
+	}
+	if !own && secret.Labels[LabelCredentials] != "true" {
+		return bucket.Target{}, fmt.Errorf("credentials Secret %s is not labelled %s=true: its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
+			name, LabelCredentials, name, LabelCredentials)
 	}
 	t := bucket.Target{
 		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
@@ -90,7 +118,7 @@ func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.Results
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", name)
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap

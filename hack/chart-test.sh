@@ -23,8 +23,11 @@ render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pul
   --set leaderElection.enabled=false,metrics.port=9090,hostNetwork=true \
   --set bucket.endpoint=http://127.0.0.1:7070,bucket.bucket=results,bucket.credentialsSecret=s3-creds \
   --set dataplane.image=spiralbench/dataplane:dev \
-  --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list'
+  --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list' \
+  --set 'credentials.namespaces={team-a,team-b}' --set 'results.allowedEndpoints={https://s3.example.com,http://10.0.0.5:7070}'
 render nometrics --set metrics.port=0
+render monitoring --set grafana.dashboard.enabled=true,grafana.dashboard.namespace=monitoring \
+  --set metrics.serviceMonitor.enabled=true,metrics.serviceMonitor.labels.release=kps,metrics.prometheusRule.enabled=true
 render nodewrites --set fleet.nodeWrites=true
 
 python3 - "$ROOT" "$tmp" <<'PY'
@@ -47,6 +50,7 @@ def env(c):
     return {e["name"]: e.get("value") for e in c["env"]}
 
 d, c, n = objs("defaults"), objs("custom"), objs("nometrics")
+m = objs("monitoring")
 role_rules = load("config/rbac/role.yaml")["rules"]
 check(d[("ClusterRole", "sb-manager")]["rules"] == role_rules, "ClusterRole rules == config/rbac/role.yaml")
 check(c[("ClusterRole", "sb-manager")]["rules"] == role_rules + [{"apiGroups": [""], "resources": ["pods"], "verbs": ["list"]}],
@@ -81,6 +85,34 @@ check(e["SPIRALBENCH_BUCKET_ENDPOINT"] == "http://127.0.0.1:7070" and e["SPIRALB
       "bucket defaults reach the manager's environment")
 check(e["SPIRALBENCH_DATAPLANE_IMAGE"] == "spiralbench/dataplane:dev", "dataplane image reaches the manager's environment")
 check(not any("SECRET_ACCESS_KEY" in str(v) for v in e), "no credentials in the Deployment")
+# Secrets: never in the ClusterRole; a Role (the rules controller-gen generated for the
+# manager's namespace) in the release namespace and in each of credentials.namespaces.
+def all_objs(name):
+    return [o for o in yaml.safe_load_all(open(f"{tmp}/{name}.yaml")) if o]
+secret_rules = [o for o in yaml.safe_load_all(open(f"{root}/config/rbac/role.yaml")) if o and o["kind"] == "Role"][0]["rules"]
+for name, want in (("defaults", {"spiralbench-system"}), ("custom", {"spiralbench-system", "team-a", "team-b"})):
+    cluster = [r for o in all_objs(name) if o["kind"] == "ClusterRole" for r in o["rules"]]
+    check(not any("secrets" in r.get("resources", []) for r in cluster), f"{name}: no cluster-wide grant on Secrets")
+    roles = {o["metadata"]["namespace"]: o for o in all_objs(name) if o["kind"] == "Role" and o["metadata"]["name"] == "sb-manager-credentials"}
+    bindings = {o["metadata"]["namespace"] for o in all_objs(name) if o["kind"] == "RoleBinding" and o["metadata"]["name"] == "sb-manager-credentials"}
+    check(set(roles) == want and bindings == want, f"{name}: Secrets Role and RoleBinding in {sorted(want)}, got {sorted(roles)}")
+    check(all(r["rules"] == secret_rules for r in roles.values()), f"{name}: Secrets Role rules == config/rbac/role.yaml's Role")
+check(env(cc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "https://s3.example.com,http://10.0.0.5:7070", "results.allowedEndpoints reaches the manager's environment")
+check(env(dc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "", "no allow-list by default")
+import json
+check(not any(k in ("ServiceMonitor", "PrometheusRule") or (k == "ConfigMap" and nm.endswith("-dashboard")) for k, nm in d),
+      "monitoring objects are off by default")
+dash = m[("ConfigMap", "sb-manager-dashboard")]
+check(dash["metadata"]["labels"].get("grafana_dashboard") == "1" and dash["metadata"]["namespace"] == "monitoring",
+      "dashboard ConfigMap carries the sidecar label, in grafana.dashboard.namespace")
+check(json.loads(dash["data"]["spiralbench.json"]) == json.load(open(f"{root}/charts/spiralbench/files/grafana-dashboard.json")),
+      "dashboard ConfigMap holds files/grafana-dashboard.json")
+sm = m[("ServiceMonitor", "sb-manager")]
+check(sm["metadata"]["labels"].get("release") == "kps" and sm["spec"]["endpoints"][0]["port"] == "metrics"
+      and all(d[("Service", "sb-manager-metrics")]["metadata"]["labels"].get(k) == v for k, v in sm["spec"]["selector"]["matchLabels"].items()),
+      "ServiceMonitor selects the metrics Service's port, with its extra labels")
+check(m[("PrometheusRule", "sb-manager")]["spec"] == yaml.safe_load(open(f"{root}/charts/spiralbench/files/prometheus-rules.yaml")),
+      "PrometheusRule holds files/prometheus-rules.yaml")
 print(f"chart test: {passed} passed, {len(failed)} failed")
 sys.exit(1 if failed else 0)
 PY

@@ -10,11 +10,12 @@ git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tmp" 2>/dev/
 (
   cd "$tmp"
   "$CONTROLLER_GEN" object:headerFile="hack/boilerplate.go.txt" paths="./..."
+  go run ./hack/gen-limits > dataplane/generated/spiral/limits.hpp
   "$CONTROLLER_GEN" rbac:roleName=spiralbench-manager crd paths="./..." \
     output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 )
 status=0
-for p in api config/crd/bases config/rbac/role.yaml; do
+for p in api config/crd/bases config/rbac/role.yaml dataplane/generated; do
   if ! diff -r "$p" "$tmp/$p" >/dev/null 2>&1; then
     echo "stale generated files under $p: run 'make generate manifests'" >&2
     diff -r "$p" "$tmp/$p" | head -20 >&2 || true

@@ -62,7 +62,7 @@ type MatrixSpec struct {
 	// batches are packets per burst (RawEthernet only; 1 elsewhere).
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:items:Minimum=1
-	// +kubebuilder:validation:items:Maximum=65536
+	// +kubebuilder:validation:items:Maximum=32768
 	// +listType=set
 	// +optional
 	Batches []int32 `json:"batches,omitempty"`
@@ -81,8 +81,8 @@ type MatrixSpec struct {
 	// +optional
 	Queues []QueueCell `json:"queues,omitempty"`
 
-	// targetRatesMbps are sender rates in Mb/s for drop curves; 0 is unpaced (RawEthernet,
-	// UDP and TCP; targetRateScope says whether each pair's sender or all pairs together get it).
+	// targetRatesMbps are sender rates in Mb/s for drop curves; 0 is unpaced (every transport;
+	// RoCE in Bandwidth mode; targetRateScope says whether each pair's sender or all pairs get it).
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:Minimum=0
 	// +kubebuilder:validation:items:Maximum=800000

@@ -4,6 +4,7 @@ package v1alpha1
 type SecretReference struct {
 	// name of the Secret.
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self != ''",message="credentialsSecretRef.name is empty: name a Secret in the bench's namespace with keys accessKeyID and secretAccessKey"
 	// +required
 	Name string `json:"name"`
 }
@@ -12,6 +13,7 @@ type SecretReference struct {
 type ConfigMapKeyReference struct {
 	// name of the ConfigMap.
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self != ''",message="caBundleRef.name is empty: name a ConfigMap in the bench's namespace holding PEM certificates"
 	// +required
 	Name string `json:"name"`
 

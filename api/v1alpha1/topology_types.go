@@ -22,6 +22,10 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'CrossNode' || (has(self.server) && has(self.server.placement) && has(self.client) && has(self.client.placement))",message="topology.mode CrossNode needs server.placement and client.placement (a node for each side)"
 // +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'CrossNode' || !has(self.placement)",message="topology.placement is for Loopback; with CrossNode set server.placement and client.placement instead"
 // +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'CrossNode') || ((!has(self.server) || !has(self.server.placement)) && (!has(self.client) || !has(self.client.placement)))",message="with topology.mode Loopback both sides share one node: set topology.placement, not server.placement or client.placement"
+// +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'CrossNode' || !has(self.server) || !has(self.server.placement) || !has(self.server.placement.nodeName) || !has(self.client) || !has(self.client.placement) || !has(self.client.placement.nodeName) || self.server.placement.nodeName != self.client.placement.nodeName",message="topology.mode CrossNode measures between two nodes, but server.placement.nodeName and client.placement.nodeName name the same node: name two nodes, or use mode Loopback on one node"
+// +kubebuilder:validation:XValidation:rule="(has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).all(c, ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).indexOf(c) == ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).lastIndexOf(c)) && !(has(self.server) && has(self.server.cores) && has(self.server.cores.master) && self.server.cores.master in ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : []))))",message="topology.server.cores puts two busy-polling threads on one core (a core listed twice among pollers and workers, or the master on one of them): give each its own core, or set topology.coreSharing: Shared if the sharing is intended"
+// +kubebuilder:validation:XValidation:rule="(has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).all(c, ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).indexOf(c) == ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).lastIndexOf(c)) && !(has(self.client) && has(self.client.cores) && has(self.client.cores.master) && self.client.cores.master in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : []))))",message="topology.client.cores puts two busy-polling threads on one core (a core listed twice among pollers and workers, or the master on one of them): give each its own core, or set topology.coreSharing: Shared if the sharing is intended"
+// +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'CrossNode') || (has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).all(c, !(c in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])))) && !(has(self.server) && has(self.server.cores) && has(self.server.cores.master) && self.server.cores.master in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : []))) && !(has(self.client) && has(self.client.cores) && has(self.client.cores.master) && self.client.cores.master in ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : []))))",message="with topology.mode Loopback both sides run on one node, but topology.server.cores and topology.client.cores put busy-polling threads (pollers, workers) of both sides, or one side's master and the other's pollers, on the same core: give each side its own cores, or set topology.coreSharing: Shared if the sharing is intended"
 type TopologySpec struct {
 	// mode is Loopback (one node, its two cabled ports) or CrossNode (two nodes).
 	// +kubebuilder:default=Loopback
@@ -34,6 +38,13 @@ type TopologySpec struct {
 	// +kubebuilder:validation:Maximum=9216
 	// +optional
 	MTU int32 `json:"mtu,omitempty"`
+
+	// coreSharing says whether the core maps may put two busy-polling threads (pollers,
+	// workers, or a master beside them) on one core: Exclusive (default) refuses such a map,
+	// Shared accepts it and records a warning event, since shared cores lower the numbers.
+	// +kubebuilder:default=Exclusive
+	// +optional
+	CoreSharing CoreSharing `json:"coreSharing,omitempty"`
 
 	// placement selects the node of a Loopback bench.
 	// +optional
@@ -49,6 +60,17 @@ type TopologySpec struct {
 	// +optional
 	Client SideSpec `json:"client,omitempty"`
 }
+
+// CoreSharing says whether busy-polling threads may share a core.
+// +kubebuilder:validation:Enum=Exclusive;Shared
+type CoreSharing string
+
+const (
+	// CoreSharingExclusive gives every busy-polling thread a core of its own.
+	CoreSharingExclusive CoreSharing = "Exclusive"
+	// CoreSharingShared allows core maps that put busy-polling threads on one core.
+	CoreSharingShared CoreSharing = "Shared"
+)
 
 // Placement selects a node.
 //
@@ -167,17 +189,20 @@ type HugepageSize string
 
 // HugepagesSpec requests huge pages and mounts them.
 //
-// +kubebuilder:validation:XValidation:rule="self.pageSize != '1Gi' || self.mebibytes % 1024 == 0",message="hugepages.mebibytes must be a multiple of 1024 with 1Gi pages"
-// +kubebuilder:validation:XValidation:rule="self.pageSize != '2Mi' || self.mebibytes % 2 == 0",message="hugepages.mebibytes must be even with 2Mi pages"
+// +kubebuilder:validation:XValidation:rule="type(self.mebibytes) != int || self.pageSize != '1Gi' || self.mebibytes % 1024 == 0",message="hugepages.mebibytes must be a multiple of 1024 with 1Gi pages"
+// +kubebuilder:validation:XValidation:rule="type(self.mebibytes) != int || self.pageSize != '2Mi' || self.mebibytes % 2 == 0",message="hugepages.mebibytes must be even with 2Mi pages"
 type HugepagesSpec struct {
 	// pageSize is 2Mi or 1Gi.
 	// +kubebuilder:default="2Mi"
 	// +optional
 	PageSize HugepageSize `json:"pageSize,omitempty"`
 
-	// mebibytes of huge pages to request.
-	// +kubebuilder:validation:Minimum=2
-	// +kubebuilder:validation:Maximum=1048576
+	// mebibytes of huge pages to request: a whole number of MiB (2048, not 2Gi).
+	// The schema takes strings too, only so that a quantity gets a message saying so.
+	// +kubebuilder:validation:XIntOrString
+	// +kubebuilder:validation:Type=""
+	// +kubebuilder:validation:XValidation:rule="type(self) == int",message="hugepages.mebibytes is a whole number of MiB, not a quantity: write 2048 for 2Gi, 512 for 512Mi"
+	// +kubebuilder:validation:XValidation:rule="type(self) != int || (self >= 2 && self <= 1048576)",message="hugepages.mebibytes must be from 2 to 1048576 MiB"
 	// +required
 	Mebibytes int32 `json:"mebibytes"`
 }

@@ -97,6 +97,8 @@ type PortSource struct {
 }
 
 // RawEthernetSpec holds DPDK options.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.memory) || self.memory != 'Device' || !((has(self.txPort) && has(self.txPort.virtualDevice)) || (has(self.rxPort) && has(self.rxPort.virtualDevice)))",message="rawEthernet.memory Device needs GPUDirect-capable NICs on both ports (pciAddress, or a device resource), but txPort or rxPort names a virtualDevice, which cannot DMA into GPU memory: use memory Host or HostPinned"
 type RawEthernetSpec struct {
 	// memory is where the packet buffers live: Host, HostPinned (registered with CUDA) or
 	// Device (GPU memory; needs a GPUDirect-capable NIC).
@@ -112,9 +114,10 @@ type RawEthernetSpec struct {
 	// +optional
 	RXPort *PortSource `json:"rxPort,omitempty"`
 
-	// ringDescriptors per queue; 0 uses the driver's default.
+	// ringDescriptors per queue, 64 to 32768; 0 uses the data plane's default (1024).
 	// +kubebuilder:validation:Minimum=0
-	// +kubebuilder:validation:Maximum=65536
+	// +kubebuilder:validation:Maximum=32768
+	// +kubebuilder:validation:XValidation:rule="self == 0 || self >= 64",message="rawEthernet.ringDescriptors is 0 (the default, 1024) or from 64 to 32768"
 	// +optional
 	RingDescriptors int32 `json:"ringDescriptors,omitempty"`
 

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -18,6 +19,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
 )
 
 func main() {
@@ -35,10 +37,23 @@ func main() {
 	flag.StringVar(&defaults.Bucket, "bucket", os.Getenv("SPIRALBENCH_BUCKET"), "default results bucket; empty: none ($SPIRALBENCH_BUCKET)")
 	flag.StringVar(&defaults.Region, "bucket-region", envOr("SPIRALBENCH_BUCKET_REGION", "us-east-1"), "default results bucket region ($SPIRALBENCH_BUCKET_REGION)")
 	flag.StringVar(&defaults.CredentialsSecret, "bucket-credentials-secret", os.Getenv("SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"), "Secret in the manager's namespace with accessKeyID and secretAccessKey for the default bucket ($SPIRALBENCH_BUCKET_CREDENTIALS_SECRET)")
+	var allowedEndpoints string
+	flag.StringVar(&allowedEndpoints, "allowed-results-endpoints", os.Getenv("SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"), "comma-separated scheme://host[:port] that spec.results.endpoint may name; empty allows any ($SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS)")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	var allowed []string
+	for _, e := range strings.Split(allowedEndpoints, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		if !bucket.EndpointAllowed(e, []string{e}) {
+			fmt.Fprintf(os.Stderr, "--allowed-results-endpoints: %q is not an http(s)://host[:port] URL\n", e)
+			os.Exit(2)
+		}
+		allowed = append(allowed, e)
+	}
 	switch corev1.PullPolicy(pullPolicy) {
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
 	default:
@@ -80,17 +95,20 @@ func main() {
 		LeaseNamespace: leaseNamespace,
 		Uploader:       bucket.MinIO{},
 		DefaultBucket:  defaults,
+		// The endpoints benches may send signed requests to (Helm value results.allowedEndpoints).
+		AllowedEndpoints: allowed,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
 	}
+	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient()))
 	if err := (&controllers.FleetReconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Recorder:      mgr.GetEventRecorder("spiralbenchfleet-controller"),
 		Store:         bucket.MinIO{},
-		DefaultBucket: defaults,
-		NodeWrites:    fleetNodeWrites,
+		DefaultBucket: defaults, AllowedEndpoints: allowed,
+		NodeWrites: fleetNodeWrites,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBenchFleet controller")
 		os.Exit(1)

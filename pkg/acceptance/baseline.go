@@ -2,6 +2,7 @@ package acceptance
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"k8s.io/utils/ptr"
@@ -39,8 +40,7 @@ func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.
 			broken = append(broken, fmt.Sprintf("%s: cell %d has no result to compare (%s)", name, c.Index, c.State))
 			continue
 		}
-		// Integer arithmetic: now*100 >= base*(100-limit) means within the allowed regression.
-		if c.RXMbps.Mean*100 < b.RXMbps.Mean*(100-limit) {
+		if !withinRegression(c.RXMbps.Mean, b.RXMbps.Mean, limit) {
 			broken = append(broken, fmt.Sprintf("%s: cell %d RxMbps %d is more than %d%% below the baseline's %d",
 				name, c.Index, c.RXMbps.Mean, limit, b.RXMbps.Mean))
 		}
@@ -52,6 +52,13 @@ func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.
 		held = []string{fmt.Sprintf("%s: %d cells within %d%% of the baseline's RxMbps", name, compared, limit)}
 	}
 	return held, broken
+}
+
+// withinRegression says now*100 >= base*(100-limit), exactly: the figures come from what pods
+// reported, and int64 products of large ones would wrap (found by FuzzCompareBaseline).
+func withinRegression(now, base, limit int64) bool {
+	lhs := new(big.Int).Mul(big.NewInt(now), big.NewInt(100))
+	return lhs.Cmp(new(big.Int).Mul(big.NewInt(base), big.NewInt(100-limit))) >= 0
 }
 
 func envDiff(a, b *sbv1.Environment) string {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -82,6 +83,9 @@ func connect(t Target) (*minio.Client, *url.URL, error) {
 		Secure:    u.Scheme == "https",
 		Region:    t.Region,
 		Transport: transport,
+		// The controller retries a failed upload with its own backoff; minio-go's ten retries
+		// with backoff would hold a reconcile for most of a minute on a server answering 500.
+		MaxRetries: 2,
 	})
 	if err != nil {
 		return nil, nil, scrub(err, t)
@@ -106,15 +110,55 @@ func httpTransport(secure bool, t Target) (http.RoundTripper, error) {
 	return tr, nil
 }
 
-// scrub removes credentials from an error message, whatever the library put in it.
+// signature matches a SigV4 signature however a server echoes it (Authorization header or
+// presigned query): one request's signature is replayable for minutes, so it is scrubbed too.
+var signature = regexp.MustCompile(`(?i)(signature=)[0-9a-f]+`)
+
+// scrub removes credentials from an error message, whatever the library or a server echoing
+// the request put in it: the secret key and key id as written and URL-escaped, and signatures.
 func scrub(err error, t Target) error {
 	msg := err.Error()
 	for _, secret := range []string{t.SecretAccessKey, t.AccessKeyID} {
-		if secret != "" {
-			msg = strings.ReplaceAll(msg, secret, "<redacted>")
+		if secret == "" {
+			continue
+		}
+		for _, form := range []string{secret, url.QueryEscape(secret), url.PathEscape(secret)} {
+			msg = strings.ReplaceAll(msg, form, "<redacted>")
 		}
 	}
+	msg = signature.ReplaceAllString(msg, "${1}<redacted>")
 	return errors.New(msg)
+}
+
+// EndpointAllowed says whether endpoint is one of allowed (scheme://host[:port], the default
+// port of the scheme when none is written); an empty list allows every endpoint.
+func EndpointAllowed(endpoint string, allowed []string) bool {
+	if len(allowed) == 0 {
+		return true
+	}
+	want, ok := origin(endpoint)
+	if !ok {
+		return false
+	}
+	for _, a := range allowed {
+		if o, ok := origin(a); ok && o == want {
+			return true
+		}
+	}
+	return false
+}
+
+// origin is scheme://host:port of an http(s) URL, lower-cased, with the scheme's default port.
+func origin(raw string) (string, bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil {
+		return "", false
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port, true
 }
 
 func contentType(name string) string {
@@ -125,6 +169,12 @@ func contentType(name string) string {
 		return "application/json"
 	case ".jsonl":
 		return "application/x-ndjson"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
 	}
 	return "application/octet-stream"
 }

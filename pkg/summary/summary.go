@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -59,6 +60,9 @@ func (s *Summary) latency() *sbv1.Latency {
 	return &sbv1.Latency{MinNanoseconds: d(s.LatMinNs), P50Nanoseconds: d(s.LatP50Ns), P99Nanoseconds: d(s.LatP99Ns), MaxNanoseconds: d(s.LatMaxNs)}
 }
 
+// maxFigure bounds a counter or rate of one rank (2^53).
+const maxFigure = 1 << 53
+
 // Parse reads a termination message. It refuses anything that is not a complete version-1
 // summary, so a crashed pod's log tail never passes for a result.
 func Parse(msg string) (Summary, error) {
@@ -77,6 +81,20 @@ func Parse(msg string) (Summary, error) {
 	}
 	if s.TXBytes < 0 || s.RXBytes < 0 || s.TXPackets < 0 || s.RXPackets < 0 || s.Drops < 0 {
 		return s, fmt.Errorf("summary has negative counters: %q", clip(msg, 200))
+	}
+	// Counters and rates are summed over ranks: beyond 2^53 (JSON's exact integers, and
+	// petabytes per cell) a sum could wrap an int64, so such a figure is no measurement.
+	for _, v := range []int64{s.SecondsMilli, s.TXPackets, s.TXBytes, s.RXPackets, s.RXBytes, s.PPS,
+		s.TXMbps, s.RXMbps, s.Drops, s.LossPPM} {
+		if v > maxFigure || v < -maxFigure {
+			return s, fmt.Errorf("summary has a figure beyond 2^53 (%d): %q", v, clip(msg, 200))
+		}
+	}
+	// Busy figures land in int32 status fields; -1 means not measured. Anything else would wrap.
+	for _, v := range []int64{s.CPUMasterMPct, s.CPUTXMPct, s.CPURXMPct, s.GPUSMMPct, s.GPUMemMPct} {
+		if v < -1 || v > math.MaxInt32 {
+			return s, fmt.Errorf("summary has a CPU or GPU busy figure out of range (%d): %q", v, clip(msg, 200))
+		}
 	}
 	return s, nil
 }

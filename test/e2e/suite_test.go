@@ -18,6 +18,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -67,11 +68,22 @@ func namespace(t *testing.T) string {
 	if err := k8s.Create(context.Background(), ns); err != nil {
 		t.Fatal(err)
 	}
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns.Name}, StringData: map[string]string{
+	// As docs/api.md asks of a namespace made after the chart was installed: a Role that lets
+	// the manager get its Secrets, and a Secret labelled as opted in for uploads.
+	manager := envOr("SPIRALBENCH_RELEASE", "spiralbench") + "-manager"
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "spiralbench-credentials", Namespace: ns.Name},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"secrets"}, Verbs: []string{"get"}}}}
+	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "spiralbench-credentials", Namespace: ns.Name},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
+		Subjects: []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: manager, Namespace: envOr("SPIRALBENCH_NAMESPACE", "spiralbench-system")}}}
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns.Name,
+		Labels: map[string]string{"spiralbench.io/credentials": "true"}}, StringData: map[string]string{
 		"accessKeyID": os.Getenv("S3_ACCESS_KEY"), "secretAccessKey": os.Getenv("S3_SECRET_KEY"),
 	}}
-	if err := k8s.Create(context.Background(), secret); err != nil {
-		t.Fatal(err)
+	for _, o := range []client.Object{role, binding, secret} {
+		if err := k8s.Create(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() {
 		if !t.Failed() {
@@ -141,4 +153,11 @@ func s3(t *testing.T, verb string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("s3-server.sh %s: %v\n%s", verb, err, out)
 	}
+}
+
+func envOr(key, fallback string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return fallback
 }

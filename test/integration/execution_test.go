@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -290,7 +291,7 @@ func TestUnreachableBucketKeepsResultsAndSaysWhy(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	testNode(t, "exec-node-7")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns},
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("AKIDEXAMPLE"), "secretAccessKey": []byte("wJalrXUtnFEMI-very-secret")}}
 	if err := k8sClient.Create(context.Background(), secret); err != nil {
 		t.Fatal(err)

@@ -51,7 +51,7 @@ func TestFleetJudgesNodesAgainstTheirOwnHistory(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	endpoint := s3Server(t, "7091", "fleet-history")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns},
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{"spiralbench.io/credentials": "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("spiralbench-test"), "secretAccessKey": []byte("spiralbench-test-secret")}}
 	if err := k8sClient.Create(context.Background(), secret); err != nil {
 		t.Fatal(err)

@@ -6,11 +6,14 @@ package integration
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	uberzap "go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -27,13 +30,18 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
 var (
-	cfg        *rest.Config
-	k8sClient  client.Client
-	skipReason string
-	repoRoot   = filepath.Join("..", "..")
+	managerLog       lockedBuffer
+	echo403, echo500 *sbtesting.EchoingS3
+	allowedEndpoints []string
+	cfg              *rest.Config
+	k8sClient        client.Client
+	skipReason       string
+	repoRoot         = filepath.Join("..", "..")
 )
 
 func TestMain(m *testing.M) {
@@ -41,8 +49,11 @@ func TestMain(m *testing.M) {
 		skipReason = "KUBEBUILDER_ASSETS is not set: run `make test-go`, which builds kube-apiserver and etcd with hack/k8s-assets.sh"
 		os.Exit(m.Run())
 	}
-	// Errors only: the reconciler's info logs would drown the test output.
-	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapcore.ErrorLevel)))
+	// Errors only on stderr: the reconciler's info logs would drown the test output. Every
+	// level goes to managerLog too, where tests look for leaked credentials.
+	logAll := zapcore.NewCore(zapcore.NewJSONEncoder(uberzap.NewProductionEncoderConfig()), zapcore.AddSync(&managerLog), zapcore.DebugLevel)
+	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapcore.ErrorLevel),
+		zap.RawZapOpts(uberzap.WrapCore(func(c zapcore.Core) zapcore.Core { return zapcore.NewTee(c, logAll) }))))
 	env := &envtest.Environment{
 		CRDDirectoryPaths:     []string{filepath.Join(repoRoot, "config", "crd", "bases")},
 		ErrorIfCRDPathMissing: true,
@@ -52,7 +63,13 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "cannot start envtest:", err)
 		os.Exit(1)
 	}
+	// Servers answering like a broken or hostile S3 endpoint (sbtesting.EchoingS3), on the
+	// manager's endpoint allow-list with the unreachable endpoint of the execution tests.
+	echo403, echo500 = sbtesting.NewEchoingS3(http.StatusForbidden, leakSecret), sbtesting.NewEchoingS3(http.StatusInternalServerError, leakSecret)
+	allowedEndpoints = []string{"http://127.0.0.1:1", echo403.URL, echo500.URL}
 	code := run(m)
+	echo403.Close()
+	echo500.Close()
 	if err := env.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot stop envtest:", err)
 	}
@@ -69,7 +86,12 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot create a client:", err)
 		return 1
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	// The manager serves its metrics as in production, on a free port the dashboard test scrapes.
+	if metricsAddr, err = freeAddr(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot pick a metrics port:", err)
+		return 1
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: metricsAddr}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
@@ -77,9 +99,13 @@ func run(m *testing.M) int {
 	if err := (&controllers.SpiralBenchReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{},
-		DeadlineSlack: time.Second,
+		DeadlineSlack: time.Second, AllowedEndpoints: allowedEndpoints,
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
+		return 1
+	}
+	if err := metrics.RegisterBenchCollector(mgr.GetClient()); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot register the bench collector:", err)
 		return 1
 	}
 	if err := (&controllers.FleetReconciler{
@@ -135,4 +161,23 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() (b
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("timed out after %s waiting for %s; last: %s", timeout, what, last)
+}
+
+// lockedBuffer collects the manager's log lines; the manager writes from many goroutines.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
 }
