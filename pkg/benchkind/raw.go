@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spiralbench/spiralbench/api/limits"
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
@@ -42,12 +43,8 @@ func rawFlags(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []strin
 	if spec.Topology.Server.Hugepages == nil && spec.Topology.Client.Hugepages == nil {
 		a = append(a, "--no-huge") // no huge pages are mounted: DPDK uses ordinary memory
 	}
-	if r.RingDescriptors > 0 {
-		a = append(a, "--ring-descriptors", Itoa(r.RingDescriptors))
-	}
-	if r.PoolBuffers > 0 {
-		a = append(a, "--pool-buffers", Itoa(r.PoolBuffers))
-	}
+	ring, pool := RawBuffers(r, p.Batch)
+	a = append(a, "--ring-descriptors", Itoa(ring), "--pool-buffers", Itoa(pool))
 	a = append(a, workers(spec.Topology.Client.Cores, "--tx-workers")...)
 	a = append(a, workers(spec.Topology.Server.Cores, "--rx-workers")...)
 	return a
@@ -75,3 +72,30 @@ func workers(c *sbv1.CoreMap, flag string) []string {
 	}
 	return []string{flag, strings.Join(list, ",")}
 }
+
+// RawBuffers sizes a cell's rings and pools where the spec leaves them at 0. The data plane
+// refuses a batch larger than its ring and a pool that cannot keep a ring full while two
+// batches are out (ring + 2 x batch), so the preset batches (4096, 10240) need more than its
+// fixed defaults: the ring is the default or the batch rounded up to a power of two, whichever
+// is larger, and the pool the next 2^n - 1 (rte_mempool's best size) that holds ring + 2 x batch.
+func RawBuffers(r *sbv1.RawEthernetSpec, batch int32) (ring, pool int32) {
+	d := limits.Get()
+	ring = r.RingDescriptors
+	if ring == 0 {
+		ring = int32(d.RawRingDescriptorsDefault)
+		for ring < batch && int64(ring) < d.RawRingDescriptorsMax {
+			ring *= 2
+		}
+	}
+	pool = r.PoolBuffers
+	if pool == 0 {
+		pool = rawPoolDefault
+		for int64(pool) < int64(ring)+2*int64(batch) {
+			pool = pool*2 + 1
+		}
+	}
+	return ring, pool
+}
+
+// rawPoolDefault is the data plane's own default pool (mbufs per queue).
+const rawPoolDefault = 8191
