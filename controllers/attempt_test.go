@@ -59,7 +59,7 @@ func TestTwoRanksClientStartsOnlyOnceTheServerIsReady(t *testing.T) {
 	}
 
 	h.setStatus(sbtesting.WrapPod(client).Succeeded(sbtesting.MakeSummary("client").TXMbps(9100).JSON()).Obj())
-	h.setStatus(sbtesting.WrapPod(pods[cellpod.RoleServer]).Succeeded(sbtesting.MakeSummary("server").RXMbps(9000).Drops(3, "tcp_retrans").JSON()).Obj())
+	h.setStatus(sbtesting.WrapPod(pods[cellpod.RoleServer]).Succeeded(sbtesting.MakeSummary("server").RXMbps(9000).Drops(3, "tcp-nstat-retrans+inerrs").JSON()).Obj())
 	got = h.reconcile()
 	res := cell0(got)
 	if got.Status.ActiveAttempt != nil || len(res.RepeatResults) != 1 {

@@ -36,7 +36,7 @@ test-dataplane: dataplane
 # transport roce on real ibverbs: Debian's kernel under QEMU with two Soft-RoCE devices on a veth
 # pair (hack/rxe-vm.sh; kernel and initramfs cached in ~/.cache/spiralbench). TEST_RDMA=0 skips it.
 TEST_RDMA ?= 1
-RDMA_TESTS ?= send_bw write_bw read_bw latency errors
+RDMA_TESTS ?= send_bw write_bw read_bw latency errors paced_bw
 test-rdma: dataplane
 ifeq ($(TEST_RDMA),1)
 	hack/rxe-vm.sh run $(foreach t,$(RDMA_TESTS),"bash dataplane/tests/rdma/$(t).sh $(DATAPLANE_BUILD)/spiral-dataplane")

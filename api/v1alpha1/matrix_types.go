@@ -1,5 +1,16 @@
 package v1alpha1
 
+// TargetRateScope says whether a target rate is each pair's or all pairs' together.
+// +kubebuilder:validation:Enum=PerPair;Total
+type TargetRateScope string
+
+const (
+	// TargetRatePerPair gives every pair's sender the whole target, as DAQIRI does.
+	TargetRatePerPair TargetRateScope = "PerPair"
+	// TargetRateTotal splits the target evenly across the pairs.
+	TargetRateTotal TargetRateScope = "Total"
+)
+
 // Preset names one of DAQIRI's matrices; it fills the matrix lists left empty.
 // +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve
 type Preset string
@@ -70,14 +81,21 @@ type MatrixSpec struct {
 	// +optional
 	Queues []QueueCell `json:"queues,omitempty"`
 
-	// targetRatesMbps are sender rates in Mb/s for drop curves; 0 is unpaced
-	// (RawEthernet and UDP only).
+	// targetRatesMbps are sender rates in Mb/s for drop curves; 0 is unpaced (every transport;
+	// RoCE in Bandwidth mode; targetRateScope says whether each pair's sender or all pairs get it).
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:Minimum=0
 	// +kubebuilder:validation:items:Maximum=800000
 	// +listType=set
 	// +optional
 	TargetRatesMbps []int32 `json:"targetRatesMbps,omitempty"`
+
+	// targetRateScope says who a target rate paces: PerPair (each pair's sender gets the whole
+	// target, so 4 pairs may reach 4x it, as DAQIRI's --target-gbps) or Total (the target is
+	// split evenly across the pairs).
+	// +kubebuilder:default=PerPair
+	// +optional
+	TargetRateScope TargetRateScope `json:"targetRateScope,omitempty"`
 
 	// workloads are GPU workload kinds to sweep (DAQIRI's none/fft/gemm/gemm_fp16 rows); empty
 	// takes spec.workload.kind. The settings of spec.workload apply to every kind.

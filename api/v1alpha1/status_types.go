@@ -155,7 +155,8 @@ type CellResult struct {
 	// drops summed over repeats.
 	// +optional
 	Drops int64 `json:"drops,omitempty"`
-	// dropsKind says what was counted as drops (for example udp_gap, tcp_retrans, imissed).
+	// dropsKind says what was counted as drops, DAQIRI's names (for example
+	// udp-proc-net-udp-drops, tcp-nstat-retrans+inerrs, rdma-cqe-error, dpdk-imissed+ierrors+nombuf).
 	// +kubebuilder:validation:MaxLength=64
 	// +optional
 	DropsKind string `json:"dropsKind,omitempty"`
@@ -229,6 +230,13 @@ type RepeatResult struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +optional
 	DropsKind string `json:"dropsKind,omitempty"`
+	// sequenceGaps are the sequence numbers the receiver never saw (sequenced kinds), the drop
+	// source besides drops.
+	// +optional
+	SequenceGaps int64 `json:"sequenceGaps,omitempty"`
+	// socketRetrans are the segments the sending sockets retransmitted (TCP_INFO).
+	// +optional
+	SocketRetrans int64 `json:"socketRetrans,omitempty"`
 	// lossPPM is (TX - RX) / TX in parts per million.
 	// +optional
 	LossPPM int64 `json:"lossPPM,omitempty"`

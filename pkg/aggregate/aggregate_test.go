@@ -21,7 +21,7 @@ func TestStatIsMeanAndSampleStdDev(t *testing.T) {
 }
 
 func rep(state sbv1.CellState, rx int64, msg string) sbv1.RepeatResult {
-	return sbv1.RepeatResult{State: state, TXMbps: rx, RXMbps: rx, PacketsPerSecond: rx * 10, Drops: 1, DropsKind: "tcp_retrans",
+	return sbv1.RepeatResult{State: state, TXMbps: rx, RXMbps: rx, PacketsPerSecond: rx * 10, Drops: 1, DropsKind: "tcp-nstat-retrans+inerrs",
 		CPU: &sbv1.CPUBusy{MasterMilliPercent: 1000, TXMilliPercent: 90000, RXMilliPercent: 80000}, Message: msg}
 }
 
@@ -34,7 +34,7 @@ func TestFillValidCell(t *testing.T) {
 	if c.RXMbps.Mean != 200 || c.RXMbps.StdDev != 100 || c.PacketsPerSecond.Mean != 2000 {
 		t.Errorf("rx %+v pps %+v", c.RXMbps, c.PacketsPerSecond)
 	}
-	if c.Drops != 3 || c.DropsKind != "tcp_retrans" || c.CPU.TXMilliPercent != 90000 {
+	if c.Drops != 3 || c.DropsKind != "tcp-nstat-retrans+inerrs" || c.CPU.TXMilliPercent != 90000 {
 		t.Errorf("drops %d %q cpu %+v", c.Drops, c.DropsKind, c.CPU)
 	}
 }

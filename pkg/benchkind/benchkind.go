@@ -19,8 +19,16 @@ type Profile struct {
 	Transport sbv1.Transport
 	// DataplaneTransport is the value of spiral-dataplane's --transport flag.
 	DataplaneTransport string
-	// Backend is DAQIRI's name for the kind's engine: the backend column of runs.csv.
+	// Backend is DAQIRI's name for the kind's engine: the backend column of runs.csv. It and
+	// the three flags below match the data plane's kind (dataplane/src/transports/*/*_kind.cpp).
 	Backend string
+	// CountsReceiver: DAQIRI's packets, bytes, pps and gbps columns are the receiver's counts
+	// (its dpdk backend) rather than the sender's totals (its rdma and socket backends).
+	CountsReceiver bool
+	// Sequenced: the traffic carries sequence numbers, so runs.csv's seq_gaps applies.
+	Sequenced bool
+	// SocketRetrans: the sending sockets report retransmits, so runs.csv's socket_retrans applies.
+	SocketRetrans bool
 	// Ranks lists the pods of one attempt, rank 0 (the rendezvous) first; see Rank.
 	Ranks func(spec *sbv1.SpiralBenchSpec) []Rank
 	// Headline is the cell DAQIRI's Spark summary reports for the kind. Every preset starts
@@ -129,9 +137,12 @@ func Parameters(t sbv1.Transport, p sbv1.CellParameters) string {
 	return s
 }
 
-// Size writes a byte count as the seed's tables do (8000 B, 64 KiB, 8 MiB).
+// Size writes a byte count as the seed's tables do (8000 B, 64 KiB, 8 MiB, and 8 MB for
+// DAQIRI's 8,000,000-byte RoCE message).
 func Size(b int32) string {
 	switch {
+	case b >= 1_000_000 && b%1_000_000 == 0:
+		return fmt.Sprintf("%d MB", b/1_000_000)
 	case b >= 1<<20 && b%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", b>>20)
 	case b >= 1<<10 && b%(1<<10) == 0 && b != 8192 && b != 4096:

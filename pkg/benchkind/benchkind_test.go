@@ -64,8 +64,8 @@ func TestTodaysKindsKeepTheirShape(t *testing.T) {
 	if len(r) != 1 || r[0].Name != RoleLoopback || len(r[0].Sides) != 2 || !r[0].Receives || !r[0].Sends {
 		t.Errorf("raw: one loopback rank with both sides: %+v", r)
 	}
-	for tr, want := range map[sbv1.Transport][2]string{sbv1.TransportRawEthernet: {"raw", "dpdk"}, sbv1.TransportRoCE: {"roce", "ibverbs"},
-		sbv1.TransportTCP: {"tcp", "tcp"}, sbv1.TransportUDP: {"udp", "udp"}} {
+	for tr, want := range map[sbv1.Transport][2]string{sbv1.TransportRawEthernet: {"raw", "dpdk"}, sbv1.TransportRoCE: {"roce", "rdma"},
+		sbv1.TransportTCP: {"tcp", "socket-tcp"}, sbv1.TransportUDP: {"udp", "socket-udp"}} {
 		k, _ := Lookup(tr)
 		if k.DataplaneTransport != want[0] || k.Backend != want[1] {
 			t.Errorf("%s: --transport %s backend %s, want %v", tr, k.DataplaneTransport, k.Backend, want)
@@ -100,6 +100,7 @@ func TestParametersNameTheKindsOwnCoordinates(t *testing.T) {
 		{sbv1.TransportTCP, sbv1.CellParameters{PayloadBytes: 1 << 20, Pairs: 4}, "1 MiB x 4 pairs"},
 		{sbv1.TransportUDP, sbv1.CellParameters{PayloadBytes: 8000, Pairs: 2, TargetRateMbps: 5000, Workload: sbv1.WorkloadFFT, WorkloadBatchBytes: 64 << 10}, "8000 B x 2 pairs @ 5 Gb/s fft/64 KiB"},
 		{sbv1.TransportRoCE, sbv1.CellParameters{PayloadBytes: 8 << 20, Pairs: 1}, "8 MiB"},
+		{sbv1.TransportRoCE, sbv1.CellParameters{PayloadBytes: 8_000_000, Pairs: 1}, "8 MB"},
 	} {
 		if got := Parameters(c.t, c.p); got != c.want {
 			t.Errorf("%s: %q, want %q", c.t, got, c.want)

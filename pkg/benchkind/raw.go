@@ -15,9 +15,11 @@ func init() {
 		Transport:          sbv1.TransportRawEthernet,
 		DataplaneTransport: "raw",
 		Backend:            "dpdk",
+		CountsReceiver:     true,
+		Sequenced:          true,
 		Ranks:              Loopback,
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 10240, Pairs: 1, Queues: oneQueue},
-		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{256, 1024, 4096, 10240}},
+		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},
 		Flags:              rawFlags,
 		Describe: func(p sbv1.CellParameters) string {
 			return fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)

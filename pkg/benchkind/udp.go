@@ -9,10 +9,11 @@ func init() {
 	Register(Profile{
 		Transport:          sbv1.TransportUDP,
 		DataplaneTransport: "udp",
-		Backend:            "udp",
+		Backend:            "socket-udp",
+		Sequenced:          true,
 		Ranks:              ServerClient,
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: oneQueue},
-		Sweep:              Dimensions{PayloadBytes: []int32{1000, 8000}, Pairs: []int32{1, 2, 4}},
+		Sweep:              Dimensions{PayloadBytes: []int32{8000, 1000}, Pairs: []int32{1, 2, 4}},
 		Flags: func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []string {
 			return append([]string{"--pairs", Itoa(p.Pairs)}, socketFlags(spec, false)...)
 		},

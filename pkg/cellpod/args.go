@@ -36,8 +36,8 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 		a = append(a, in.Kind.Flags(&sb.Spec, p, rank)...)
 	}
 	a = append(a, workloadArgs(sb.Spec.Workload, p)...)
-	if p.TargetRateMbps > 0 {
-		a = append(a, "--target-mbps", itoa(p.TargetRateMbps))
+	if t := AggregateTargetMbps(sb.Spec.Matrix.TargetRateScope, p); t > 0 {
+		a = append(a, "--target-mbps", itoa(t))
 	}
 	a = append(a, rendezvousArgs(in, rank, rendezvous)...)
 	for i, s := range rank.Sides {
@@ -111,4 +111,14 @@ func pullPolicy(p corev1.PullPolicy) corev1.PullPolicy {
 		return corev1.PullIfNotPresent
 	}
 	return p
+}
+
+// AggregateTargetMbps is the data plane's --target-mbps, the rate of all pairs together: the
+// cell's target times its pairs when the target is each pair's (PerPair, DAQIRI's and the
+// default), the target itself when it is the total.
+func AggregateTargetMbps(scope sbv1.TargetRateScope, p sbv1.CellParameters) int32 {
+	if scope == sbv1.TargetRateTotal {
+		return p.TargetRateMbps
+	}
+	return p.TargetRateMbps * max(p.Pairs, 1)
 }

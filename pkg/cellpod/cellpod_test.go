@@ -96,8 +96,14 @@ func TestClientPodConnectsToTheServerAndGetsItsOwnSide(t *testing.T) {
 	if got, _ := argValue(c.Args, "--server-address"); got != "10.0.0.1" {
 		t.Errorf("server address %q", got)
 	}
-	if got, _ := argValue(c.Args, "--target-mbps"); got != "5000" {
-		t.Errorf("target %q", got)
+	// The data plane's target is all pairs' together: 5 Gb/s per pair (the default scope,
+	// DAQIRI's) x 4 pairs; with scope Total the 5 Gb/s is split across them.
+	if got, _ := argValue(c.Args, "--target-mbps"); got != "20000" {
+		t.Errorf("per-pair target x 4 pairs: --target-mbps %q, want 20000", got)
+	}
+	sb.Spec.Matrix.TargetRateScope = sbv1.TargetRateTotal
+	if got, _ := argValue(build(input(sb), RoleClient, "10.0.0.1").Spec.Containers[0].Args, "--target-mbps"); got != "5000" {
+		t.Errorf("total target: --target-mbps %q, want 5000", got)
 	}
 	joined := strings.Join(c.Args, " ")
 	if !strings.Contains(joined, "--udp-gso") || !strings.Contains(joined, "--udp-gro") || !strings.Contains(joined, "--tx-cores 3") {

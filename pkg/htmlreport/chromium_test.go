@@ -64,7 +64,7 @@ func TestReportInChromium(t *testing.T) {
 		screenshot   string
 	}{
 		{bench: fixture.TCPSweep("tcp-sweep", 1, true), word: "FAILED", reason: sbv1.ReasonRulesBroken,
-			broken: []string{"no-retransmit-storm: cell 8 failed (client pod: OOMKilled)"}, screenshot: "report-tcp-sweep.png"},
+			broken: []string{"no-retransmit-storm: cell 2 failed (client pod: OOMKilled)"}, screenshot: "report-tcp-sweep.png"},
 		{bench: fixture.UDPWorkloads("udp-gpu-workloads"), word: "PASSED", reason: sbv1.ReasonNoRules},
 	} {
 		t.Run(tc.bench.Name, func(t *testing.T) {

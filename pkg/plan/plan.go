@@ -21,8 +21,10 @@ type Cell struct {
 	sbv1.CellParameters
 }
 
-// Expand returns the cells of spec in run order: payload, batch, pairs, queues, target rate,
-// workload, workload batch, the last varying fastest. Lists left empty take the preset's values for the transport.
+// Expand returns the cells of spec in DAQIRI's run order: queue cell, payload, batch, pairs,
+// target rate, workload, workload batch, the last varying fastest (run_spark_mq_bench.sh runs
+// every payload of a queue cell before the next cell; run_spark_bench.sh nests payload, batch,
+// pairs, target). Lists left empty take the preset's values for the transport.
 func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
 	kind, err := benchkind.For(spec)
 	if err != nil {
@@ -49,16 +51,21 @@ func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
 			d.workloadBatches = []int32{w.BatchBytes}
 		}
 	}
+	// As DAQIRI: with a GPU workload the preset sweeps only the headline payload, the one
+	// I/O unit large enough for the fixed GEMM operand.
+	if len(m.PayloadBytes) == 0 && anyWorkload(d.workloads) {
+		d.payloads = []int32{kind.Headline.PayloadBytes}
+	}
 
 	n := len(d.payloads) * len(d.batches) * len(d.pairs) * len(d.queues) * len(d.targets) * len(d.workloads) * len(d.workloadBatches)
 	if n > MaxCells {
 		return nil, fmt.Errorf("the matrix expands to %d cells, more than %d: shorten the lists or split the sweep", n, MaxCells)
 	}
 	cells := make([]Cell, 0, n)
-	for _, payload := range d.payloads {
-		for _, batch := range d.batches {
-			for _, pairs := range d.pairs {
-				for _, q := range d.queues {
+	for _, q := range d.queues {
+		for _, payload := range d.payloads {
+			for _, batch := range d.batches {
+				for _, pairs := range d.pairs {
 					for _, target := range d.targets {
 						for _, w := range d.workloads {
 							for _, wb := range d.workloadBatches {
@@ -95,6 +102,15 @@ func markHeadline(cells []Cell, h sbv1.CellParameters) {
 		}
 	}
 	cells[0].Headline = true
+}
+
+func anyWorkload(ws []sbv1.WorkloadKind) bool {
+	for _, w := range ws {
+		if w != "" && w != sbv1.WorkloadNone {
+			return true
+		}
+	}
+	return false
 }
 
 func orDefault[T any](given, preset []T) []T {

@@ -41,104 +41,10 @@ func headlineOf(t *testing.T, cells []Cell) Cell {
 	return found[0]
 }
 
-// The DAQIRI raw table: payload 8000/4096/1024/256/64 x batch 256/1024/4096/10240.
-func TestRawSweepIsDAQIRIPayloadByBatch(t *testing.T) {
-	cells := expand(t, sbtesting.MakeSpiralBench("x", "ns").Transport(sbv1.TransportRawEthernet).Preset(sbv1.PresetSweep))
-	payloads := []int32{8000, 4096, 1024, 256, 64}
-	batches := []int32{256, 1024, 4096, 10240}
-	if len(cells) != len(payloads)*len(batches) {
-		t.Fatalf("want 20 cells, got %d", len(cells))
-	}
-	i := 0
-	for _, p := range payloads {
-		for _, b := range batches {
-			want := params{PayloadBytes: p, Batch: b, Pairs: 1, Queues: q(1, 1), Workload: none}
-			if cells[i].CellParameters != want {
-				t.Errorf("cell %d = %+v, want %+v", i, cells[i].CellParameters, want)
-			}
-			i++
-		}
-	}
-	if h := headlineOf(t, cells); h.PayloadBytes != 8000 || h.Batch != 10240 || h.Index != 3 {
-		t.Errorf("headline = %+v, want 8000 B x 10240 at index 3", h)
-	}
-}
-
-// The DAQIRI multi-queue matrix: (1,1) (1,2) (2,1) (2,2) x payload 64..8000 B.
-func TestRawQueueScalingIsQueueCellsByPayload(t *testing.T) {
-	cells := expand(t, sbtesting.MakeSpiralBench("x", "ns").Transport(sbv1.TransportRawEthernet).Preset(sbv1.PresetQueueScaling))
-	if len(cells) != 20 {
-		t.Fatalf("want 20 cells, got %d", len(cells))
-	}
-	seen := map[params]bool{}
-	for _, c := range cells {
-		if c.Batch != 10240 || c.TargetRateMbps != 0 {
-			t.Errorf("cell %+v: want the headline batch 10240, unpaced", c)
-		}
-		seen[c.CellParameters] = true
-	}
-	for _, p := range []int32{64, 256, 1024, 4096, 8000} {
-		for _, qc := range []sbv1.QueueCell{q(1, 1), q(1, 2), q(2, 1), q(2, 2)} {
-			if !seen[params{PayloadBytes: p, Batch: 10240, Pairs: 1, Queues: qc, Workload: none}] {
-				t.Errorf("missing cell %d B (%d,%d)", p, qc.TX, qc.RX)
-			}
-		}
-	}
-	if h := headlineOf(t, cells); h.PayloadBytes != 8000 || h.Queues != q(1, 1) {
-		t.Errorf("headline = %+v, want 8000 B (1,1)", h)
-	}
-}
-
-func TestRoCESweepIsMessageSizes(t *testing.T) {
-	cells := expand(t, sbtesting.MakeSpiralBench("x", "ns").Transport(sbv1.TransportRoCE).Preset(sbv1.PresetSweep))
-	want := []int32{8 << 20, 1 << 20, 64 << 10, 8 << 10, 4 << 10}
-	if len(cells) != len(want) {
-		t.Fatalf("want %d cells, got %d", len(want), len(cells))
-	}
-	for i, w := range want {
-		if cells[i].PayloadBytes != w || cells[i].Batch != 1 || cells[i].Pairs != 1 {
-			t.Errorf("cell %d = %+v, want %d B, batch 1", i, cells[i].CellParameters, w)
-		}
-	}
-	if headlineOf(t, cells).Index != 0 {
-		t.Error("the 8 MiB message is the RoCE headline")
-	}
-}
-
-func TestSocketSweepsArePayloadByPairs(t *testing.T) {
-	for _, tc := range []struct {
-		transport sbv1.Transport
-		payloads  []int32
-	}{
-		{sbv1.TransportTCP, []int32{1000, 8000, 1 << 20}},
-		{sbv1.TransportUDP, []int32{1000, 8000}},
-	} {
-		t.Run(string(tc.transport), func(t *testing.T) {
-			cells := expand(t, sbtesting.MakeSpiralBench("x", "ns").Transport(tc.transport).Preset(sbv1.PresetSweep))
-			if len(cells) != 3*len(tc.payloads) {
-				t.Fatalf("want %d cells, got %d", 3*len(tc.payloads), len(cells))
-			}
-			i := 0
-			for _, p := range tc.payloads {
-				for _, n := range []int32{1, 2, 4} {
-					want := params{PayloadBytes: p, Batch: 1, Pairs: n, Queues: q(1, 1), Workload: none}
-					if cells[i].CellParameters != want {
-						t.Errorf("cell %d = %+v, want %+v", i, cells[i].CellParameters, want)
-					}
-					i++
-				}
-			}
-			if h := headlineOf(t, cells); h.PayloadBytes != 8000 || h.Pairs != 4 {
-				t.Errorf("headline = %+v, want 8000 B x 4 pairs", h)
-			}
-		})
-	}
-}
-
 func TestSmokeIsTheHeadlineCellAlone(t *testing.T) {
 	for tr, want := range map[sbv1.Transport]params{
 		sbv1.TransportRawEthernet: {PayloadBytes: 8000, Batch: 10240, Pairs: 1, Queues: q(1, 1), Workload: none},
-		sbv1.TransportRoCE:        {PayloadBytes: 8 << 20, Batch: 1, Pairs: 1, Queues: q(1, 1), Workload: none},
+		sbv1.TransportRoCE:        {PayloadBytes: 8_000_000, Batch: 1, Pairs: 1, Queues: q(1, 1), Workload: none},
 		sbv1.TransportTCP:         {PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: q(1, 1), Workload: none},
 		sbv1.TransportUDP:         {PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: q(1, 1), Workload: none},
 	} {
@@ -228,8 +134,8 @@ func TestWorkloadRowsAndWorkloadBatchSweep(t *testing.T) {
 		t.Fatalf("want 4 workload rows, got %d", len(cells))
 	}
 	for i, k := range w.Spec.Matrix.Workloads {
-		if cells[i].Workload != k || cells[i].PayloadBytes != 8<<20 {
-			t.Errorf("cell %d = %+v, want 8 MiB with workload %s", i, cells[i].CellParameters, k)
+		if cells[i].Workload != k || cells[i].PayloadBytes != 8_000_000 {
+			t.Errorf("cell %d = %+v, want 8 MB with workload %s", i, cells[i].CellParameters, k)
 		}
 	}
 	if headlineOf(t, cells).Index != 0 {

@@ -15,13 +15,19 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 )
 
-// CSVColumns are DAQIRI's columns, then SpiralBench's own.
+// CSVColumns are DAQIRI's columns, then SpiralBench's own: the data plane's definition,
+// dataplane/src/output/runs_csv_columns.def, which TestCSVColumnsAreTheDataPlanesDefinition
+// holds this list to.
 var CSVColumns = []string{
 	"lang", "backend", "post_process", "payload", "batch", "pairs", "target_gbps", "rep", "seconds",
 	"packets", "bytes", "pps", "gbps", "rx_gbps", "drops", "drops_kind", "cpu_master_pct", "cpu_tx_pct",
 	"cpu_rx_pct", "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync",
 	"cell", "headline", "state", "attempt", "tx_queues", "rx_queues", "loss_ppm",
+	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans", "unknown",
 }
+
+// DAQIRIColumns is how many of CSVColumns are DAQIRI's.
+const DAQIRIColumns = 23
 
 // RunID names one run's folder: its start time and the bench's UID, so re-created benches of
 // the same name never overwrite each other.
@@ -82,6 +88,11 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 			files[name] = data
 		}
 	}
+	if sb.Spec.Matrix.Preset == sbv1.PresetQueueScaling {
+		if files[QueueScalingFile], err = QueueScalingCSV(sb); err != nil {
+			return nil, err
+		}
+	}
 	return files, nil
 }
 
@@ -107,38 +118,92 @@ func CSV(sb *sbv1.SpiralBench) ([]byte, error) {
 	return buf.Bytes(), w.Error()
 }
 
+// row writes one repeat the way the data plane's output/csv_row.cpp does: DAQIRI's values in
+// DAQIRI's columns (docs/api.md, "runs.csv"), what its form would lose in ours.
 func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string {
 	p := c.Parameters
-	pct := func(m int32) string {
-		if m < 0 {
-			return ""
+	kind, _ := benchkind.Lookup(sb.Spec.Transport)
+	var unknown []string
+	pct := func(m int32, known bool, column string) string {
+		if !known || m < 0 {
+			unknown = append(unknown, column)
+			return "0" // DAQIRI writes 0 where it measured nothing
 		}
 		return strconv.FormatFloat(float64(m)/1000, 'f', 1, 64)
 	}
-	gbps := func(mbps int64) string { return strconv.FormatFloat(float64(mbps)/1000, 'f', 3, 64) }
-	cpuM, cpuT, cpuR, gpuS, gpuM := "", "", "", "", ""
-	if r.CPU != nil {
-		cpuM, cpuT, cpuR = pct(r.CPU.MasterMilliPercent), pct(r.CPU.TXMilliPercent), pct(r.CPU.RXMilliPercent)
+	ms := r.MeasuredMilliseconds
+	rate := func(bytes int64) string { // bytes x 8 / seconds / 1e9, as DAQIRI's awk
+		if ms <= 0 {
+			return "0.000"
+		}
+		return strconv.FormatFloat(float64(bytes)*8/1e6/float64(ms), 'f', 3, 64)
 	}
-	if r.GPU != nil {
-		gpuS, gpuM = pct(r.GPU.SMMilliPercent), pct(r.GPU.MemoryMilliPercent)
+	packets, bytes := r.TXPackets, r.TXBytes
+	if kind.CountsReceiver {
+		packets, bytes = r.RXPackets, r.RXBytes
 	}
-	gemmDim, sync := "", ""
-	if w := sb.Spec.Workload; w != nil && p.Workload != sbv1.WorkloadNone {
-		if p.Workload == sbv1.WorkloadGEMM || p.Workload == sbv1.WorkloadGEMMFP16 {
+	pps := "0"
+	if ms > 0 {
+		pps = strconv.FormatFloat(float64(packets)*1000/float64(ms), 'f', 0, 64)
+	}
+	cpu := r.CPU
+	if cpu == nil {
+		cpu = &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: -1, RXMilliPercent: -1}
+	}
+	gpu := r.GPU
+	if gpu == nil {
+		gpu = &sbv1.GPUBusy{SMMilliPercent: -1, MemoryMilliPercent: -1}
+	}
+	cpuM, cpuT, cpuR := pct(cpu.MasterMilliPercent, true, "cpu_master_pct"), pct(cpu.TXMilliPercent, true, "cpu_tx_pct"), pct(cpu.RXMilliPercent, true, "cpu_rx_pct")
+	gpuS, gpuM := pct(gpu.SMMilliPercent, true, "gpu_sm_pct"), pct(gpu.MemoryMilliPercent, true, "gpu_mem_pct")
+	// DAQIRI records its GEMM_DIM (default 1024) whatever the workload, and "default" for an
+	// unset SYNC_INTERVAL.
+	gemmDim, sync := "1024", "default"
+	if w := sb.Spec.Workload; w != nil {
+		if w.GEMMN > 0 {
 			gemmDim = strconv.Itoa(int(w.GEMMN))
 		}
-		sync = strconv.Itoa(int(w.SyncInterval))
+		if w.SyncInterval > 0 {
+			sync = strconv.Itoa(int(w.SyncInterval))
+		}
+	}
+	seqGaps, retrans := "", ""
+	if kind.Sequenced {
+		seqGaps = itoa(r.SequenceGaps)
+	}
+	if kind.SocketRetrans {
+		retrans = itoa(r.SocketRetrans)
 	}
 	return []string{
 		"cpp", Backend(sb.Spec.Transport), p.Workload.DataplaneName(), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
-		itoa(int64(p.Pairs)), gbps(int64(p.TargetRateMbps)), itoa(int64(r.Repeat)),
-		strconv.FormatFloat(float64(r.MeasuredMilliseconds)/1000, 'f', 3, 64),
-		itoa(r.RXPackets), itoa(r.RXBytes), itoa(r.PacketsPerSecond), gbps(r.TXMbps), gbps(r.RXMbps),
+		itoa(int64(p.Pairs)), TargetGbps(perPairMbps(sb.Spec.Matrix.TargetRateScope, p)), itoa(int64(r.Repeat) + 1),
+		strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64),
+		itoa(packets), itoa(bytes), pps, rate(bytes), rate(r.RXBytes),
 		itoa(r.Drops), r.DropsKind, cpuM, cpuT, cpuR, gpuS, gpuM, gemmDim, sync,
 		itoa(int64(c.Index)), strconv.FormatBool(c.Headline), string(r.State), itoa(int64(r.Attempt)),
 		itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(r.LossPPM),
+		itoa(r.TXPackets), itoa(r.TXBytes), itoa(r.RXPackets), itoa(r.RXBytes), seqGaps, retrans,
+		strings.Join(unknown, ";"),
 	}
+}
+
+// TargetGbps writes a target as DAQIRI's integer Gb/s (10, 0); a fraction of a Gb/s keeps up
+// to three decimals (2.5).
+func TargetGbps(mbps float64) string {
+	s := strconv.FormatFloat(mbps/1000, 'f', 3, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "" || s == "-" {
+		return "0"
+	}
+	return s
+}
+
+// perPairMbps is DAQIRI's target_gbps meaning, each pair's target, whatever the bench's scope.
+func perPairMbps(scope sbv1.TargetRateScope, p sbv1.CellParameters) float64 {
+	if scope == sbv1.TargetRateTotal && p.Pairs > 1 {
+		return float64(p.TargetRateMbps) / float64(p.Pairs)
+	}
+	return float64(p.TargetRateMbps)
 }
 
 // Backend is DAQIRI's name for a transport's engine (the kind's profile says it).

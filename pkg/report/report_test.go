@@ -24,7 +24,8 @@ func finishedBench() *sbv1.SpiralBench {
 	sb.Status.CellResults = []sbv1.CellResult{
 		{Index: 0, Headline: true, Parameters: p, State: sbv1.CellValid, RepeatResults: []sbv1.RepeatResult{
 			{Repeat: 0, State: sbv1.CellValid, MeasuredMilliseconds: 30000, TXMbps: 97200, RXMbps: 97100, RXPackets: 45515625,
-				RXBytes: 364125000000, PacketsPerSecond: 1517187, Drops: 3, DropsKind: "tcp_retrans",
+				RXBytes: 364125000000, TXPackets: 45562500, TXBytes: 364500000000, PacketsPerSecond: 1517187, Drops: 3,
+				DropsKind: "tcp-nstat-retrans+inerrs", SocketRetrans: 2,
 				CPU: &sbv1.CPUBusy{MasterMilliPercent: 3700, TXMilliPercent: 92000, RXMilliPercent: 91500}},
 			{Repeat: 1, Attempt: 2, State: sbv1.CellValid, TXMbps: 95000, RXMbps: 95000},
 		}},
@@ -59,9 +60,13 @@ func TestCSVHasDAQIRIColumnsAndARowPerRepeat(t *testing.T) {
 		col[c] = i
 	}
 	r := rows[1]
-	for name, want := range map[string]string{"lang": "cpp", "backend": "tcp", "post_process": "none", "payload": "8000", "pairs": "4",
-		"target_gbps": "0.000", "seconds": "30.000", "gbps": "97.200", "rx_gbps": "97.100", "drops": "3", "drops_kind": "tcp_retrans",
-		"cpu_tx_pct": "92.0", "cpu_master_pct": "3.7", "gpu_sm_pct": "", "headline": "true", "state": "Valid"} {
+	// DAQIRI's socket-tcp: sender totals in packets/bytes/gbps, rep from 1, integer target, 0
+	// for the GPU it did not measure (named in unknown), GEMM dimension and "default" sync.
+	for name, want := range map[string]string{"lang": "cpp", "backend": "socket-tcp", "post_process": "none", "payload": "8000", "pairs": "4",
+		"target_gbps": "0", "rep": "1", "seconds": "30.000", "packets": "45562500", "bytes": "364500000000", "pps": "1518750",
+		"gbps": "97.200", "rx_gbps": "97.100", "drops": "3", "drops_kind": "tcp-nstat-retrans+inerrs",
+		"cpu_tx_pct": "92.0", "cpu_master_pct": "3.7", "gpu_sm_pct": "0", "post_process_gemm_dim": "1024", "post_process_sync": "default",
+		"headline": "true", "state": "Valid", "rx_packets": "45515625", "seq_gaps": "", "socket_retrans": "2", "unknown": "gpu_sm_pct;gpu_mem_pct"} {
 		if got := r[col[name]]; got != want {
 			t.Errorf("%s = %q, want %q", name, got, want)
 		}

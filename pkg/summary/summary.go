@@ -33,6 +33,8 @@ type Summary struct {
 	Drops         int64  `json:"drops"`
 	DropsKind     string `json:"drops_kind"`
 	LossPPM       int64  `json:"loss_ppm"`
+	Lost          int64  `json:"lost"`
+	Retrans       int64  `json:"retrans"`
 	CPUMasterMPct int64  `json:"cpu_master_mpct"`
 	CPUTXMPct     int64  `json:"cpu_tx_mpct"`
 	CPURXMPct     int64  `json:"cpu_rx_mpct"`
@@ -136,6 +138,7 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 			r.Drops, r.DropsKind = s.Drops, s.DropsKind
 		}
 		r.LossPPM = max(r.LossPPM, s.LossPPM)
+		r.SequenceGaps, r.SocketRetrans = max(r.SequenceGaps, s.Lost), max(r.SocketRetrans, s.Retrans)
 	}
 	r.CPU = &sbv1.CPUBusy{MasterMilliPercent: int32(parts[0].Summary.CPUMasterMPct),
 		TXMilliPercent: int32(sender.CPUTXMPct), RXMilliPercent: int32(receiver.CPURXMPct)}

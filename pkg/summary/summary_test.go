@@ -9,8 +9,8 @@ import (
 
 const serverMsg = `{"v":1,"transport":"udp","role":"server","state":"Valid","reason":"","seconds_milli":5000,
 "payload_bytes":8000,"pairs":2,"target_mbps":0,"tx_packets":1000,"tx_bytes":8000000,"rx_packets":900,
-"rx_bytes":7200000,"pps":180,"tx_mbps":13,"rx_mbps":12,"drops":100,"drops_kind":"udp_gap","loss_ppm":100000,
-"cpu_master_mpct":1500,"cpu_tx_mpct":-1,"cpu_rx_mpct":85000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`
+"rx_bytes":7200000,"pps":180,"tx_mbps":13,"rx_mbps":12,"drops":100,"drops_kind":"udp-proc-net-udp-drops","loss_ppm":100000,
+"lost":100,"retrans":0,"cpu_master_mpct":1500,"cpu_tx_mpct":-1,"cpu_rx_mpct":85000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`
 
 const clientMsg = `{"v":1,"transport":"udp","role":"client","state":"Valid","reason":"","seconds_milli":5000,
 "payload_bytes":8000,"pairs":2,"target_mbps":0,"tx_packets":1000,"tx_bytes":8000000,"rx_packets":900,
@@ -50,8 +50,11 @@ func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
 	if r.TXMbps != 13 || r.RXMbps != 12 || r.RXPackets != 900 || r.TXPackets != 1000 {
 		t.Errorf("throughput from the wrong side: %+v", r)
 	}
-	if r.Drops != 100 || r.DropsKind != "udp_gap" || r.LossPPM != 100000 {
-		t.Errorf("drops: want the receiver's 100 udp_gap, got %d %q %d", r.Drops, r.DropsKind, r.LossPPM)
+	if r.Drops != 100 || r.DropsKind != "udp-proc-net-udp-drops" || r.LossPPM != 100000 {
+		t.Errorf("drops: want the receiver's 100 /proc/net/udp drops, got %d %q %d", r.Drops, r.DropsKind, r.LossPPM)
+	}
+	if r.SequenceGaps != 100 || r.SocketRetrans != 0 {
+		t.Errorf("the second drop source: want 100 sequence gaps, got %d (retrans %d)", r.SequenceGaps, r.SocketRetrans)
 	}
 	if r.CPU == nil || r.CPU.TXMilliPercent != 99000 || r.CPU.RXMilliPercent != 85000 || r.CPU.MasterMilliPercent != 1500 {
 		t.Errorf("cpu per role: %+v", r.CPU)
@@ -106,7 +109,7 @@ func TestMergeOfNRanksSumsReceiversAndSendersAndKeepsTheWorst(t *testing.T) {
 	srv, _ := Parse(serverMsg)
 	cli, _ := Parse(clientMsg)
 	second := srv
-	second.Role, second.Drops, second.DropsKind, second.LossPPM = "rank2", 500, "udp_gap", 250000
+	second.Role, second.Drops, second.DropsKind, second.LossPPM = "rank2", 500, "udp-proc-net-udp-drops", 250000
 	third := cli
 	third.Role, third.State, third.Reason = "rank3", "Invalid", "peer lost"
 	parts := []Part{{Summary: &srv, Receives: true}, {Summary: &cli, Sends: true}, {Summary: &second, Receives: true}, {Summary: &third, Sends: true}}

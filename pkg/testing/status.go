@@ -100,7 +100,7 @@ type SummaryWrapper struct{ summary.Summary }
 // MakeSummary starts a Valid one-second summary of a role with no GPU measured.
 func MakeSummary(role string) *SummaryWrapper {
 	return &SummaryWrapper{summary.Summary{V: 1, Transport: "tcp", Role: role, State: "Valid", SecondsMilli: 1000,
-		PayloadBytes: 8000, Pairs: 1, DropsKind: "tcp_retrans", GPUSMMPct: -1, GPUMemMPct: -1}}
+		PayloadBytes: 8000, Pairs: 1, DropsKind: "tcp-nstat-retrans+inerrs", GPUSMMPct: -1, GPUMemMPct: -1}}
 }
 
 // RXMbps sets what the role received: Mb/s, and the bytes and 8000-byte packets of one second.

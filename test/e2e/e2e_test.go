@@ -166,7 +166,8 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 	var statusRx []string
 	for _, c := range tcp.Status.CellResults {
 		for _, r := range c.RepeatResults {
-			statusRx = append(statusRx, strconv.FormatFloat(float64(r.RXMbps)/1000, 'f', 3, 64))
+			// DAQIRI's rx_gbps: the receiver's bytes over the measured (sender's) window.
+			statusRx = append(statusRx, strconv.FormatFloat(float64(r.RXBytes)*8/1e6/float64(r.MeasuredMilliseconds), 'f', 3, 64))
 		}
 	}
 	if len(rows)-1 != len(statusRx) {

@@ -78,7 +78,7 @@ func TestSweepRunsCellByCellToCompletion(t *testing.T) {
 			t.Errorf("cell %d: %+v", i, c)
 			continue
 		}
-		if c.RXMbps.Mean != want || c.RXMbps.StdDev != 14 || c.TXMbps.Mean != want || c.Drops != 4 || c.DropsKind != "tcp_retrans" {
+		if c.RXMbps.Mean != want || c.RXMbps.StdDev != 14 || c.TXMbps.Mean != want || c.Drops != 4 || c.DropsKind != "tcp-nstat-retrans+inerrs" {
 			t.Errorf("cell %d: rx %+v tx %+v drops %d %s", i, c.RXMbps, c.TXMbps, c.Drops, c.DropsKind)
 		}
 		if c.CPU == nil || c.CPU.TXMilliPercent != 90000 || c.CPU.RXMilliPercent != 80000 || c.StartTime == nil || c.CompletionTime == nil {

@@ -52,7 +52,7 @@ type podFate struct {
 func summaryJSON(role, state string, mbps int64) string {
 	return fmt.Sprintf(`{"v":1,"transport":"tcp","role":%q,"state":%q,"reason":"","seconds_milli":1000,"payload_bytes":8000,`+
 		`"pairs":1,"target_mbps":0,"tx_packets":%d,"tx_bytes":%d,"rx_packets":%d,"rx_bytes":%d,"pps":%d,"tx_mbps":%d,`+
-		`"rx_mbps":%d,"drops":2,"drops_kind":"tcp_retrans","loss_ppm":0,"cpu_master_mpct":1000,"cpu_tx_mpct":90000,`+
+		`"rx_mbps":%d,"drops":2,"drops_kind":"tcp-nstat-retrans+inerrs","loss_ppm":0,"cpu_master_mpct":1000,"cpu_tx_mpct":90000,`+
 		`"cpu_rx_mpct":80000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`,
 		role, state, mbps*125, mbps*125000, mbps*125, mbps*125000, mbps*125, mbps, mbps)
 }

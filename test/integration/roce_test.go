@@ -19,7 +19,7 @@ import (
 func roceLatencySummary(role string, payload, p50, p99 int64) string {
 	return fmt.Sprintf(`{"v":1,"transport":"roce","role":%q,"state":"Valid","reason":"","seconds_milli":1000,`+
 		`"payload_bytes":%d,"pairs":1,"target_mbps":0,"tx_packets":5000,"tx_bytes":%d,"rx_packets":5000,"rx_bytes":%d,`+
-		`"pps":5000,"tx_mbps":%d,"rx_mbps":%d,"drops":0,"drops_kind":"cq_error","loss_ppm":0,"cpu_master_mpct":1000,`+
+		`"pps":5000,"tx_mbps":%d,"rx_mbps":%d,"drops":0,"drops_kind":"rdma-cqe-error","loss_ppm":0,"cpu_master_mpct":1000,`+
 		`"cpu_tx_mpct":100000,"cpu_rx_mpct":100000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1,"gpu_stalls":0,`+
 		`"lat_min_ns":%d,"lat_p50_ns":%d,"lat_p99_ns":%d,"lat_max_ns":%d}`,
 		role, payload, 5000*payload, 5000*payload, 5000*payload*8/1e6, 5000*payload*8/1e6, p50-200, p50, p99, 4*p99)
@@ -59,7 +59,7 @@ func TestRoCELatencyPercentilesReachStatusAndAreJudged(t *testing.T) {
 	}
 	for i, want := range wants {
 		c := sb.Status.CellResults[i]
-		if c.State != sbv1.CellValid || c.Latency == nil || *c.Latency != want || c.DropsKind != "cq_error" {
+		if c.State != sbv1.CellValid || c.Latency == nil || *c.Latency != want || c.DropsKind != "rdma-cqe-error" {
 			t.Errorf("cell %d: state %s latency %+v drops kind %q, want latency %+v", i, c.State, c.Latency, c.DropsKind, want)
 		}
 		if len(c.RepeatResults) != 2 || c.RepeatResults[1].Latency == nil || c.RepeatResults[1].Latency.P99Nanoseconds != want.P99Nanoseconds {

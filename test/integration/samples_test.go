@@ -55,6 +55,7 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"tcp-sweep":             9,  // 3 sizes x 3 pair counts
 		"udp-sweep":             6,  // 2 sizes x 3 pair counts
 		"udp-drop-curve":        16, // 2 sizes x 8 targets
+		"tcp-drop-curve":        8,  // 8 targets, per pair
 		"raw-sweep":             20, // 5 payloads x 4 batches
 		"raw-queue-scaling":     20, // 4 queue cells x 5 payloads
 		"udp-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
@@ -91,7 +92,7 @@ func TestHeadlineCellsPerTransport(t *testing.T) {
 	ns := newNamespace(t)
 	for tr, desc := range map[sbv1.Transport]string{
 		sbv1.TransportRawEthernet: "RawEthernet 8000 B batch 10240 (1,1)",
-		sbv1.TransportRoCE:        "RoCE 8 MiB",
+		sbv1.TransportRoCE:        "RoCE 8 MB",
 		sbv1.TransportTCP:         "TCP 8000 B x 4 pairs",
 		sbv1.TransportUDP:         "UDP 8000 B x 4 pairs",
 	} {

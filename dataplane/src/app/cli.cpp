@@ -95,7 +95,7 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<std::string>("--transport", "transport", kind_names("|"));
   flags.add<int64_t>("--payload-bytes", "payload_bytes", "bytes per message: per send() on a stream, per datagram");
   flags.add<int64_t>("--pairs", "pairs", "client/server pairs, one thread each side");
-  flags.add<int64_t>("--target-mbps", "target_mbps", "datagram pacing, aggregate Mb/s; 0 = unpaced");
+  flags.add<int64_t>("--target-mbps", "target_mbps", "sender pacing, Mb/s of all pairs together; 0 = unpaced");
   flags.add<double>("--seconds", "seconds", "measured window");
   flags.add<double>("--warmup-seconds", "warmup_seconds", "excluded warm-up before the window");
   flags.add<std::string>("--server-address", "server_address", "where the client connects");

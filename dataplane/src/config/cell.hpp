@@ -55,6 +55,7 @@ struct Cell {
   uint32_t gemm_n = 1024;             // gemm, gemm_fp16: n x n matrices, fixed FLOPs per call
   uint32_t fft_length = 1024;         // fft: complex samples per transform, a power of two
   uint64_t workload_batch_bytes = 0;  // bytes of one assembled window (one compute call); 0 = 8 MiB
+  bool sync_interval_given = false;  // the CSV writes "default" otherwise, as DAQIRI
   uint32_t sync_interval = 2;         // completed windows are collected every this many calls
   uint32_t max_in_flight = 2;         // windows on the GPU at once; the receive loop waits only here
   std::string ready_file;

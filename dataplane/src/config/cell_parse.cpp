@@ -63,6 +63,7 @@ void parse_workload_settings(const ObjectReader& r, Cell& c) {
     refuse_key("fft_length", "must be a power of two, got " + std::to_string(c.fft_length));
   c.workload_batch_bytes = static_cast<uint64_t>(r.integer("workload_batch_bytes", 0, 1ll << 30, 0));
   c.sync_interval = static_cast<uint32_t>(r.integer("sync_interval", 1, 1024, c.sync_interval));
+  c.sync_interval_given = r.has("sync_interval");
   c.max_in_flight = static_cast<uint32_t>(r.integer("max_in_flight", 1, 64, c.max_in_flight));
 }
 
@@ -155,7 +156,7 @@ Cell parse_cell(const json& j) {
 
   c.payload_bytes = static_cast<uint32_t>(r.integer("payload_bytes", 1, kMaxPayloadBytes, c.payload_bytes));
   c.pairs = static_cast<uint32_t>(r.integer("pairs", 1, kMaxPairs, c.pairs));
-  c.target_mbps = static_cast<uint64_t>(r.integer("target_mbps", 0, 10'000'000, 0));
+  c.target_mbps = static_cast<uint64_t>(r.integer("target_mbps", 0, 100'000'000, 0));
   c.duration_ms = r.millis_from_seconds("seconds", false, c.duration_ms);
   c.warmup_ms = r.millis_from_seconds("warmup_seconds", true, c.warmup_ms);
   c.server_address = r.text("server_address", 253, c.server_address);

@@ -80,7 +80,14 @@ struct BenchKind {
   // --- identity ---
   std::string name;        // the cell's "transport" value and the record's "transport"
   std::string backend;     // DAQIRI's CSV column "backend" (how the bytes moved): "socket-tcp"
-  std::string drops_kind;  // drops_kind of a result the kind never accounted (a run that failed early)
+  std::string drops_kind;  // DAQIRI's drops_kind; also that of a result the kind never accounted
+  // DAQIRI's packets, bytes, pps and gbps columns count what the receiver got (its dpdk backend)
+  // rather than what the sender sent (its rdma and socket backends).
+  bool daqiri_counts_receiver = false;
+  // The CSV's own columns the kind fills: seq_gaps (its traffic carries sequence numbers) and
+  // socket_retrans (its sockets report retransmits); empty for the others.
+  bool sequenced = false;
+  bool socket_retrans = false;
   RunMode run_mode = RunMode::two_sided;
 
   // --- cell (config/cell_parse.cpp) ---

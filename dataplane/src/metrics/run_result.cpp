@@ -44,6 +44,7 @@ void add_sender(const SideReport& s, RunResult& r) {
     r.tx_bytes += p.tx_bytes;
     r.tx_bytes_all += q.all_bytes();
     r.retrans += q.retrans;
+    r.kernel_drops += q.kernel_drops;  // kinds that count drops where they send (0 elsewhere)
     r.segs_out += q.segs_out;
     r.send_errors += q.send_errors;
   }

@@ -31,6 +31,7 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"reordered", r.reordered},
       {"duplicated", r.duplicated},
       {"kernel_drops", r.kernel_drops},
+      {"retrans", r.retrans},
       {"cpu_master_mpct", r.cpu_master_mpct},
       {"cpu_tx_mpct", r.cpu_tx_mpct},
       {"cpu_rx_mpct", r.cpu_rx_mpct},

@@ -38,7 +38,7 @@ raw paced --tx-port net_ring0 --rx-port net_ring0 --payload-bytes 1000 --target-
   --ready-file "$WORK/paced.ready" --label repeat=2
 accounted paced "paced"
 expect paced '.tx_mbps >= 95 and .tx_mbps <= 105' "paced at 100 Mb/s"
-grep -q '^cpp,dpdk,none,1000,64,1,0.100,2,' "$WORK/paced.out" || fail "csv row: $(grep '^cpp,' "$WORK/paced.out")"
+grep -q '^cpp,dpdk,none,1000,64,1,0.1,2,' "$WORK/paced.out" || fail "csv row: $(grep '^cpp,' "$WORK/paced.out")"
 jq -e '.event == "ready" and .transport == "raw" and .tx_port == "net_ring0"' "$WORK/paced.ready" >/dev/null ||
   fail "ready file: $(cat "$WORK/paced.ready")"
 echo "paced: $(brief paced)"

@@ -14,7 +14,7 @@ for side in server client; do
   expect $side '.tx_mbps >= 380 and .tx_mbps <= 420' "pacing holds the 400 Mb/s target"
   expect $side '.duplicated == 0 and .stale == 0 and .malformed == 0' "clean accounting"
 done
-expect_summary "$WORK/paced.summary" '.lost == 0 and .drops == 0 and .drops_kind == "udp_gap" and .target_mbps == 400'
+expect_summary "$WORK/paced.summary" '.lost == 0 and .drops == 0 and .drops_kind == "udp-proc-net-udp-drops" and .target_mbps == 400'
 paced=$(record client | jq -r '"\(.tx_mbps) Mb/s, \(.rx_packets) datagrams, 0 lost"')
 
 args=(--transport udp --pairs 2 --payload-bytes 1000 --base-port 17311 --seconds 1 --warmup-seconds 0.3)

@@ -50,7 +50,7 @@ INTACT='[
   (select((.tx_packets > 0 and .tx_packets == .rx_packets and .tx_bytes == .rx_bytes) | not)
     | "window counts disagree: sent \(.tx_packets) msgs/\(.tx_bytes) B, completed \(.rx_packets)/\(.rx_bytes)"),
   (select(.tx_bytes_all != .rx_bytes_all) | "posted \(.tx_bytes_all) B in all, completed \(.rx_bytes_all)"),
-  (select(.drops != 0 or .drops_kind != "cq_error" or (.rdma.wc_errors | length) != 0)
+  (select(.drops != 0 or .drops_kind != "rdma-cqe-error" or (.rdma.wc_errors | length) != 0)
     | "failed completions: \(.drops) \(.drops_kind) \(.rdma.wc_errors)"),
   (select((.rdma.verify_payload and .rdma.corrupt == 0 and .rdma.verified > 0) | not)
     | "payload: \(.rdma.verified) checked, \(.rdma.corrupt) corrupt"),
@@ -68,7 +68,7 @@ expect_intact() {
     [.[] | [.tx_packets, .rx_packets, .tx_bytes, .rx_bytes, .tx_bytes_all, .rx_bytes_all,
             .rdma.verified, .rdma.messages_all, .rdma.completions]] | select(.[0] != .[1]) | "\(.[0]) vs \(.[1])"')
   [[ -z $both ]] || fail "$name: server and client records differ (packets, bytes, checks): $both"
-  expect_summary "$WORK/$name-client.summary" '.state == "Valid" and .transport == "roce" and .drops_kind == "cq_error"'
+  expect_summary "$WORK/$name-client.summary" '.state == "Valid" and .transport == "roce" and .drops_kind == "rdma-cqe-error"'
   expect_summary "$WORK/$name-server.summary" '.state == "Valid" and .rx_bytes > 0'
 }
 

@@ -8,5 +8,5 @@ devices=(/sys/class/infiniband/*)
 run server - server --transport roce --base-port 18531 --summary-file "$WORK/server.summary"
 expect_rc server 2
 expect_stderr server "no RDMA device: ibv_get_device_list"
-expect_summary "$WORK/server.summary" '.state == "Failed" and .transport == "roce" and .drops_kind == "cq_error"'
+expect_summary "$WORK/server.summary" '.state == "Failed" and .transport == "roce" and .drops_kind == "rdma-cqe-error"'
 echo "PASS: $(cat "$WORK/server.err")"

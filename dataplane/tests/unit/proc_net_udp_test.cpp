@@ -1,4 +1,5 @@
 #include "transports/udp/proc_net_udp.hpp"
+#include "transports/tcp/tcp_info.hpp"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -46,3 +47,22 @@ TEST(ProcNetUdp, ReadsALiveSocketsDrops) {
 
 }  // namespace
 }  // namespace spiral
+
+namespace spiral::tcp {
+namespace {
+
+// DAQIRI's TCP drops are `nstat TcpRetransSegs TcpInErrs`: the two "Tcp:" lines of /proc/net/snmp.
+TEST(ProcNetSnmp, RetransSegsPlusInErrs) {
+  const std::string snmp =
+      "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
+      "Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs "
+      "OutSegs RetransSegs InErrs OutRsts InCsumErrors\n"
+      "Tcp: 1 200 120000 -1 14527 13502 511 5088 384 3813409 3790668 6445 7 5520 0\n"
+      "Udp: InDatagrams NoPorts\nUdp: 1 2\n";
+  EXPECT_EQ(snmp_retrans_inerrs(snmp), 6452u);
+  EXPECT_EQ(snmp_retrans_inerrs("Udp: InDatagrams\nUdp: 1\n"), std::nullopt);
+  EXPECT_TRUE(namespace_retrans_inerrs().has_value()) << "this namespace's /proc/net/snmp";
+}
+
+}  // namespace
+}  // namespace spiral::tcp

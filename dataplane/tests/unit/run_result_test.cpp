@@ -14,14 +14,15 @@ TEST(CombineUdp, LossIsSentMinusReceivedPerPair) {
   Cell cell = udp_cell(2);
   SideReport tx = side({udp_sent(10, 1009), udp_sent(0, 499)}, 2000);
   SideReport rx = side({udp_received(10, 1009, 1000), udp_received(5, 489, 480)});
+  rx.queues[0].kernel_drops = 7;  // the socket's /proc/net/udp drops: DAQIRI's drops
   RunResult r = combine(cell, &tx, &rx, -1);
   EXPECT_TRUE(r.problems.empty()) << r.problems.front();
   EXPECT_EQ(r.tx_packets, 1500u);
   EXPECT_EQ(r.rx_packets, 1480u);
   EXPECT_EQ(r.pairs[1].lost, 20u);  // 5 head + 5 gaps + 10 tail
-  EXPECT_EQ(r.lost, 20u);
-  EXPECT_EQ(r.drops, 20u);
-  EXPECT_EQ(r.drops_kind, "udp_gap");
+  EXPECT_EQ(r.lost, 20u);  // the sequence gaps, kept apart from DAQIRI's drops
+  EXPECT_EQ(r.drops, 7u);
+  EXPECT_EQ(r.drops_kind, "udp-proc-net-udp-drops");
   EXPECT_EQ(r.loss_ppm, 13333);
   EXPECT_EQ(r.seconds_milli, 2000);
   EXPECT_EQ(r.tx_mbps, 6);  // 1.5 MB in 2 s = 6 Mb/s
@@ -64,13 +65,15 @@ TEST(CombineTcp, BytesMustAgreeOverTheWholeRun) {
   QueueCounters sent = tcp_stream(8'000'000, 9'000'000, true);
   sent.retrans = 3;
   sent.segs_out = 1000;
+  sent.kernel_drops = 5;  // the namespace's RetransSegs + InErrs over the window, on queue 0
   SideReport tx = side({sent, tcp_stream(4'000'000, 5'000'000, true)});
   SideReport rx = side({tcp_stream(7'990'000, 9'000'000, true), tcp_stream(4'010'000, 5'000'000, true)}, 1000);
   RunResult r = combine(cell, &tx, &rx, 1234);
   EXPECT_EQ(r.tx_bytes, 12'000'000u);
   EXPECT_EQ(r.rx_bytes, 12'000'000u);
-  EXPECT_EQ(r.drops, 3u);
-  EXPECT_EQ(r.drops_kind, "tcp_retrans");
+  EXPECT_EQ(r.drops, 5u);
+  EXPECT_EQ(r.drops_kind, "tcp-nstat-retrans+inerrs");
+  EXPECT_EQ(r.retrans, 3u);
   EXPECT_EQ(r.loss_ppm, 3000);
   EXPECT_EQ(r.cpu_master_mpct, 1234);
   EXPECT_EQ(judge(cell, r).state, RunState::valid);

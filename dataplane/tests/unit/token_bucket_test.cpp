@@ -1,10 +1,10 @@
-#include "datagram/token_bucket.hpp"
+#include "engine/token_bucket.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-namespace spiral::datagram {
+namespace spiral {
 namespace {
 
 constexpr double kRate = 125e6;   // bytes/s = 1 Gb/s
@@ -72,4 +72,4 @@ TEST(TokenBucket, NoWindowExceedsBurstPlusRate) {
 }
 
 }  // namespace
-}  // namespace spiral::datagram
+}  // namespace spiral

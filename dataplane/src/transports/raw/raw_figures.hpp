@@ -12,8 +12,8 @@ namespace spiral {
 
 struct RawFigures {
   uint32_t tx_queues = 0, rx_queues = 0;
-  // drops = imissed + ierrors + rx_nombuf + gap: the RX port's counters over the window and the
-  // drain, plus `gap`, the sequence-number loss that those counters do not explain.
+  // drops = imissed + ierrors + rx_nombuf, DAQIRI's: the RX port's counters over the window and the
+  // drain; `gap` is the sequence-number loss that those counters do not explain (not in drops).
   uint64_t imissed = 0, ierrors = 0, rx_nombuf = 0, gap = 0;
   uint64_t oerrors = 0;        // TX port: frames the PMD accepted but failed to send
   uint64_t tx_alloc_fails = 0; // TX: bursts that found the pool empty (back-pressure, not loss)

@@ -73,7 +73,9 @@ BenchKind describe() {
   BenchKind k;
   k.name = "raw";
   k.backend = "dpdk";
-  k.drops_kind = "none";
+  k.drops_kind = kDropsKind;
+  k.daqiri_counts_receiver = true;
+  k.sequenced = true;  // DAQIRI's packets/bytes/gbps are "RX complete" counts
   k.run_mode = RunMode::in_process;
   k.keys = kRawKeys;
   k.flags = {

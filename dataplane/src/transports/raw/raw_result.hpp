@@ -35,6 +35,8 @@ datagram::SequenceStats merge_stream(const std::vector<std::vector<datagram::Seq
 
 // drops = imissed + ierrors + rx_nombuf + gap, where gap is the sequence loss the port's
 // counters leave unexplained; drops_kind names the non-zero parts ("imissed+gap"), "none" if none.
+// DAQIRI's drops_kind of the dpdk backend.
+inline constexpr const char* kDropsKind = "dpdk-imissed+ierrors+nombuf";
 void account_drops(RawFigures& f, uint64_t lost, uint64_t& drops, std::string& drops_kind);
 
 RunResult combine_raw(const Cell& cell, const RawMeasurement& m);

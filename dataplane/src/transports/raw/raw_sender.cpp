@@ -9,7 +9,7 @@
 
 #include "sys/errors.hpp"
 #include "sys/clock.hpp"
-#include "datagram/token_bucket.hpp"
+#include "engine/token_bucket.hpp"
 
 namespace spiral::raw {
 
@@ -85,7 +85,7 @@ struct RawSender::Stamper {
 
   rte_mempool* pool;
   uint32_t frame_bytes, batch;
-  std::optional<datagram::TokenBucket> bucket;
+  std::optional<TokenBucket> bucket;
   uint64_t seq = 0;
   uint16_t flags = 0;
   Phase stamped_phase = Phase::warmup;

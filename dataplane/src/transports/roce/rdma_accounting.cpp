@@ -64,7 +64,7 @@ void account(const Cell& cell, const SideReport* sender, const SideReport* recei
   x.checks_expected = read ? x.messages_all : latency ? 2 * x.messages_all : x.messages_all;
   r.drops = 0;
   for (uint64_t n : x.wc_errors) r.drops += n;
-  r.drops_kind = "cq_error";
+  r.drops_kind = "rdma-cqe-error";
   r.loss_ppm = r.tx_packets ? static_cast<int64_t>(r.drops * 1'000'000 / r.tx_packets) : 0;
 
   // Messages are tagged with the sender's phase, so both sides count the same window exactly.

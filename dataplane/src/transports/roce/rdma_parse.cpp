@@ -44,7 +44,8 @@ RdmaOptions parse_rdma_options(const ObjectReader& r, Cell& c) {
   }
   if (o.mode == O::Mode::latency && c.pairs != 1)
     refuse_key("queue_pairs", "must be 1 in latency mode (ping-pong on one queue pair), got " + std::to_string(c.pairs));
-  if (c.target_mbps != 0) refuse_key("target_mbps", "must be 0 for roce (unpaced: tx_depth bounds what is in flight)");
+  if (c.target_mbps != 0 && o.mode == O::Mode::latency)
+    refuse_key("target_mbps", "must be 0 in latency mode (one message in flight: nothing to pace)");
   if (c.batch != 1) refuse_key("batch", "must be 1 for roce (tx_depth bounds what is in flight)");
   // The GPU works on what the server receives: sends and writes stream to it; reads land at the
   // client, and a latency run is not a stream.

@@ -53,8 +53,8 @@ BenchKind describe() {
   using T = KindFlag::Type;
   BenchKind k;
   k.name = "roce";
-  k.backend = "ibverbs";
-  k.drops_kind = "cq_error";
+  k.backend = "rdma";
+  k.drops_kind = "rdma-cqe-error";
   k.run_mode = RunMode::two_sided;
   k.keys = kRdmaKeys;
   k.flags = {

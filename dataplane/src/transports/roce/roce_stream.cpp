@@ -1,7 +1,11 @@
 // Client, bandwidth: keeps the window of sends, writes or reads in flight (perftest's *_bw requester).
+#include <algorithm>
 #include <limits>
+#include <optional>
 #include <thread>
 
+#include "engine/token_bucket.hpp"
+#include "sys/clock.hpp"
 #include "transports/roce/pattern.hpp"
 #include "transports/roce/roce_engine.hpp"
 #include "transports/roce/roce_work.hpp"
@@ -26,6 +30,14 @@ void RoceEngine::stream(size_t q, std::stop_token stop) {
   uint64_t posted = 0, completed = 0, pad_to = 0;
   bool draining = false;
   Clock::time_point give_up{};
+  // Software rate limit, as perftest's --rate_limit in software: each queue pair posts only what
+  // its share of target_mbps allows (20 ms of tokens, at least one message); the window still
+  // bounds what is in flight. The drain's padding is not paced.
+  std::optional<TokenBucket> pace;
+  if (cell_.target_mbps) {
+    const double bytes_per_second = static_cast<double>(cell_.target_mbps) * 1e6 / 8.0 / cell_.pairs;
+    pace.emplace(bytes_per_second, std::max<double>(bytes, bytes_per_second * 0.020), now_ns());
+  }
 
   for (;;) {
     const Phase p = phase();
@@ -41,7 +53,8 @@ void RoceEngine::stream(size_t q, std::stop_token stop) {
     }
     const Phase tag_phase = draining ? Phase::drain : p;
     const uint64_t limit = draining ? pad_to : std::numeric_limits<uint64_t>::max();
-    const auto n = static_cast<uint32_t>(std::min<uint64_t>({window - (posted - completed), limit - posted, chain}));
+    auto n = static_cast<uint32_t>(std::min<uint64_t>({window - (posted - completed), limit - posted, chain}));
+    if (pace && !draining && n) n = pace->take(now_ns(), bytes, n);
     for (uint32_t i = 0; i < n; ++i) {
       const uint64_t seq = posted + i;
       char* slot = qp.tx_slot(seq);

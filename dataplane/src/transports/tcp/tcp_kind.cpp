@@ -1,5 +1,6 @@
 // tcp: one TCP stream per pair, client sends, server receives (tcp_sender.cpp, tcp_receiver.cpp).
-// Drops are the sender's retransmitted segments (TCP_INFO).
+// Drops are DAQIRI's: RetransSegs + InErrs of the sender's network namespace (/proc/net/snmp,
+// what `nstat` reads) over the window; the sockets' own retransmits (TCP_INFO) give loss_ppm.
 #include "transports/tcp/tcp_kind.hpp"
 
 #include "config/object_reader.hpp"
@@ -14,7 +15,6 @@ namespace {
 void check(const Cell& c, const ObjectReader& r) {
   if (c.payload_bytes > kMaxPayloadBytes)
     refuse_key("payload_bytes", "must be at most " + std::to_string(kMaxPayloadBytes) + " for tcp");
-  if (c.target_mbps != 0) refuse_key("target_mbps", "pacing applies to udp only; use 0 for tcp");
   if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
   if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
   if (r.has("batch") && c.batch != 1) refuse_key("batch", "must be 1 for tcp (one send() per message)");
@@ -33,7 +33,7 @@ bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideRepo
 }
 
 void account(const Cell&, const SideReport*, const SideReport*, RunResult& r) {
-  r.drops = r.retrans;
+  r.drops = r.kernel_drops;
   r.loss_ppm = r.segs_out ? static_cast<int64_t>(r.retrans * 1'000'000 / r.segs_out) : 0;
 }
 
@@ -49,7 +49,8 @@ BenchKind describe() {
   BenchKind k;
   k.name = "tcp";
   k.backend = "socket-tcp";
-  k.drops_kind = "tcp_retrans";
+  k.drops_kind = "tcp-nstat-retrans+inerrs";
+  k.socket_retrans = true;
   k.run_mode = RunMode::two_sided;
   k.flags = {{"--tcp-nodelay", "tcp_nodelay", KindFlag::Type::toggle, "set TCP_NODELAY"}};
   k.batch_default = 1;

@@ -1,5 +1,6 @@
 // udp: one UDP socket per pair carrying sequenced datagrams (src/datagram/), paced or not.
-// Drops are the sequence gaps the receiver saw in the sender's numbered window.
+// Drops are DAQIRI's: the drops column of /proc/net/udp for the receiving sockets. The sequence
+// gaps the receiver saw in the sender's numbered window are kept as lost and give loss_ppm.
 #include "transports/udp/udp_kind.hpp"
 
 #include <netinet/in.h>
@@ -51,14 +52,16 @@ bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideRepo
 
 void account(const Cell&, const SideReport* sender, const SideReport* receiver, RunResult& r) {
   if (sender && receiver) account_sequence_loss(*sender, *receiver, r);
+  r.drops = r.kernel_drops;
 }
 
 BenchKind describe() {
   BenchKind k;
   k.name = "udp";
   k.backend = "socket-udp";
-  k.drops_kind = "udp_gap";
+  k.drops_kind = "udp-proc-net-udp-drops";
   k.run_mode = RunMode::two_sided;
+  k.sequenced = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
   k.batch_default = 64;

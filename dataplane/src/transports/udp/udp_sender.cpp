@@ -12,7 +12,7 @@
 #include "engine/queue_cores.hpp"
 #include "sys/socket.hpp"
 #include "datagram/header.hpp"
-#include "datagram/token_bucket.hpp"
+#include "engine/token_bucket.hpp"
 
 namespace spiral::udp {
 

@@ -42,7 +42,7 @@ TEST(CombineRoce, BothSidesCountTheSameTaggedWindow) {
   EXPECT_EQ(r.rx_packets, 1990u);
   EXPECT_EQ(r.rx_mbps, r.tx_mbps);  // both over the sender's window: the tags say which messages count
   EXPECT_EQ(r.drops, 0u);
-  EXPECT_EQ(r.drops_kind, "cq_error");
+  EXPECT_EQ(r.drops_kind, "rdma-cqe-error");
   EXPECT_EQ(rdma_result(r).tx_retries, 5u);
   EXPECT_EQ(rdma_result(r).messages_all, 2017u);
   EXPECT_EQ(judge(cell, r).state, RunState::valid) << judge(cell, r).reason;
@@ -109,7 +109,7 @@ TEST(CombineRoce, FailedCompletionsAreTheDrops) {
   auto rec = result_record(cell, r);
   EXPECT_EQ(rec["rdma"]["wc_errors"]["IBV_WC_RETRY_EXC_ERR"], 1);
   EXPECT_EQ(rec["rdma"]["wc_errors"]["IBV_WC_WR_FLUSH_ERR"], 127);
-  EXPECT_EQ(rec["drops_kind"], "cq_error");
+  EXPECT_EQ(rec["drops_kind"], "rdma-cqe-error");
 }
 
 TEST(CombineRoce, LatencyReachesBothSummaries) {
@@ -128,7 +128,7 @@ TEST(CombineRoce, LatencyReachesBothSummaries) {
   EXPECT_EQ(summary["lat_p50_ns"], 1500);
   EXPECT_EQ(summary["lat_p99_ns"], 2900);
   EXPECT_EQ(summary["lat_max_ns"], 40000);
-  EXPECT_EQ(summary["drops_kind"], "cq_error");
+  EXPECT_EQ(summary["drops_kind"], "rdma-cqe-error");
   EXPECT_LE(summary.dump().size(), kSummaryMaxBytes);
 }
 
@@ -152,8 +152,8 @@ TEST(CombineRoce, LatencyWithoutSamplesIsInvalid) {
 TEST(CombineRoce, CsvBackendIsDaqirisName) {
   Cell cell = roce_cell(RdmaOptions::Verb::send);
   RunResult r = failed_result(cell, "x");
-  EXPECT_EQ(r.drops_kind, "cq_error");
-  EXPECT_EQ(csv_row(cell, r).substr(0, 12), "cpp,ibverbs,");
+  EXPECT_EQ(r.drops_kind, "rdma-cqe-error");
+  EXPECT_EQ(csv_row(cell, r).substr(0, 9), "cpp,rdma,");
 }
 
 }  // namespace

@@ -100,8 +100,9 @@ TEST_F(RoceOptions, CombinationsThatMeanNothingAreRefused) {
             "cell: \"queue_pairs\" must be 1 in latency mode (ping-pong on one queue pair), got 2");
   EXPECT_EQ(refusal(with(with(roce_cell(), "pairs", 1), "queue_pairs", 2)),
             "cell: \"queue_pairs\" is 2 but \"pairs\" is 1: for roce give queue_pairs only");
-  EXPECT_EQ(refusal(with(roce_cell(), "target_mbps", 1000)),
-            "cell: \"target_mbps\" must be 0 for roce (unpaced: tx_depth bounds what is in flight)");
+  EXPECT_EQ(refusal(with(with(roce_cell(), "mode", "latency"), "target_mbps", 1000)),
+            "cell: \"target_mbps\" must be 0 in latency mode (one message in flight: nothing to pace)");
+  EXPECT_NO_THROW(parse_cell(with(roce_cell(), "target_mbps", 1000))) << "bandwidth mode is paced in software";
   EXPECT_EQ(refusal(with(roce_cell(), "batch", 16)), "cell: \"batch\" must be 1 for roce (tx_depth bounds what is in flight)");
   EXPECT_EQ(refusal(with(roce_cell(), "tcp_nodelay", true)), "cell: \"tcp_nodelay\" applies to tcp only");
   EXPECT_EQ(refusal(with(roce_cell(), "udp_gso", true)), "cell: \"udp_gso\" applies to udp only");

@@ -1,9 +1,10 @@
 #pragma once
-// Software pacing: a byte-granular token bucket. Time comes in as an argument, so the unit
-// tests drive it with a synthetic clock and the sender with the real one.
+// Software pacing: a byte-granular token bucket, shared by every paced sender (datagrams,
+// frames, stream sends). Time comes in as an argument, so the unit tests drive it with a
+// synthetic clock and the senders with the real one.
 #include <cstdint>
 
-namespace spiral::datagram {
+namespace spiral {
 
 class TokenBucket {
  public:
@@ -24,4 +25,4 @@ class TokenBucket {
   int64_t last_ns_;
 };
 
-}  // namespace spiral::datagram
+}  // namespace spiral

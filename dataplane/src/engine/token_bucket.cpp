@@ -1,9 +1,9 @@
-#include "datagram/token_bucket.hpp"
+#include "engine/token_bucket.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace spiral::datagram {
+namespace spiral {
 
 TokenBucket::TokenBucket(double bytes_per_second, double burst_bytes, int64_t now_ns)
     : bytes_per_ns_(bytes_per_second / 1e9), burst_(burst_bytes), tokens_(0), last_ns_(now_ns) {}
@@ -28,4 +28,4 @@ int64_t TokenBucket::wait_ns(int64_t now_ns, uint32_t unit_bytes) {
   return missing <= 0 ? 0 : static_cast<int64_t>(std::ceil(missing / bytes_per_ns_));
 }
 
-}  // namespace spiral::datagram
+}  // namespace spiral
