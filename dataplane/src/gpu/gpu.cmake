@@ -56,7 +56,7 @@ add_library(spiral_gpu_cuda STATIC
   src/gpu/cuda/pipeline.cpp
   src/gpu/cuda/assemblers.cpp
 )
-target_include_directories(spiral_gpu_cuda PUBLIC src)
+target_include_directories(spiral_gpu_cuda PUBLIC src generated)
 target_link_libraries(spiral_gpu_cuda PUBLIC CUDA::cudart CUDA::cublas CUDA::cufft nlohmann_json::nlohmann_json)
 target_compile_options(spiral_gpu_cuda PRIVATE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic $<$<BOOL:${SPIRAL_WERROR}>:-Werror>>

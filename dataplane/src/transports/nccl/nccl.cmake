@@ -53,7 +53,7 @@ list(APPEND CMAKE_BUILD_RPATH "${_nccl_libdir}")
 # The kernels (C++17 for nvcc) in their own library; the engine, which also uses the pure parts,
 # joins spiral_core.
 add_library(spiral_nccl STATIC ${NCCL_DIR}/cuda/buffers_check.cu)
-target_include_directories(spiral_nccl PUBLIC src ${NCCL_INCLUDE_DIR})
+target_include_directories(spiral_nccl PUBLIC src generated ${NCCL_INCLUDE_DIR})
 target_link_libraries(spiral_nccl PUBLIC ${NCCL_LIBRARY} CUDA::cudart nlohmann_json::nlohmann_json)
 target_compile_options(spiral_nccl PRIVATE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic $<$<BOOL:${SPIRAL_WERROR}>:-Werror>>

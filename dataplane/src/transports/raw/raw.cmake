@@ -38,7 +38,7 @@ if(SPIRAL_HAVE_DPDK)
     src/transports/raw/raw_receiver.cpp
     src/transports/raw/raw_session.cpp
   )
-  target_include_directories(spiral_raw_dpdk PRIVATE src)
+  target_include_directories(spiral_raw_dpdk PRIVATE src generated)
   target_link_libraries(spiral_raw_dpdk PRIVATE PkgConfig::DPDK nlohmann_json::nlohmann_json)
   target_compile_options(spiral_raw_dpdk PRIVATE -Wall -Wextra $<$<BOOL:${SPIRAL_WERROR}>:-Werror>)
   target_sources(spiral_core PRIVATE $<TARGET_OBJECTS:spiral_raw_dpdk>)
