@@ -2,7 +2,8 @@
 // The GPU receive path as a transport sees it. A receiver asks for pinned host space, receives
 // into it and says what arrived; the path assembles contiguous device windows from it and runs
 // the workload on each (docs/dataplane.md, "GPU workloads"). Two flavours: in-order streams
-// (TCP, RoCE) and sequenced datagrams (UDP; raw Ethernet later).
+// (TCP, RoCE) and sequenced datagrams (UDP, raw Ethernet). Receivers reach it through
+// gpu/receiver.hpp (GpuReceiver), processed windows leave through gpu/window_sink.hpp.
 //
 // Threading: an assembler belongs to one receive thread. Its calls return at once, except the
 // one that hands a window over while max_in_flight windows are still on the GPU (commit(),
@@ -17,6 +18,7 @@
 #include "config/cell.hpp"
 #include "engine/phase.hpp"
 #include "gpu/report.hpp"
+#include "gpu/window_sink.hpp"
 
 namespace spiral::gpu {
 
@@ -65,6 +67,9 @@ class ReceivePath {
   // `burst_buffers`: receive buffers per burst at most.
   virtual std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
                                                                 uint32_t burst_buffers) = 0;
+  // The output side: assemblers made after this call hand each processed window to `sink`
+  // (null: nobody), which must outlive them.
+  virtual void set_window_sink(WindowSink* sink) = 0;
   // GPU utilisation is sampled over the measure phase.
   virtual void set_phase(Phase phase) = 0;
   // The counters of every assembler made here (final once they finished) and the utilisation.

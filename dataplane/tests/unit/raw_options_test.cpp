@@ -89,9 +89,9 @@ TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
       {with(json{{"transport", "tcp"}, {"role", "client"}}, "no_huge", true), "applies to transport raw only"},
   };
   for (const auto& c : cases) EXPECT_NE(refusal(c.cell).find(c.says), std::string::npos) << refusal(c.cell);
-#ifndef SPIRAL_HAVE_CUDA
-  EXPECT_NE(refusal(with(base, "memory", "host_pinned")).find("built without CUDA"), std::string::npos);
-#endif
+  const json pci = with(with(base, "tx_port", "0000:01:00.0"), "rx_port", "0000:01:00.1");
+  EXPECT_NE(refusal(with(pci, "memory", "device")).find("no gpudev path"), std::string::npos);
+  EXPECT_EQ(refusal(with(base, "memory", "host_pinned")), "(accepted)") << "host_pinned needs no CUDA without a workload";
 }
 
 TEST(RawOptions, PortsFromTheDevicePluginsVariable) {

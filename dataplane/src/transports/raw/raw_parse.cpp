@@ -56,9 +56,10 @@ void check_raw(const Cell& c, const ObjectReader& r) {
     refuse_key("memory", std::string("device needs a GPUDirect-capable NIC (a PCI port), but ") +
                              (tx.is_virtual() ? "tx_port " + tx.name : "rx_port " + rx.name) +
                              " is a virtual device; use host");
-  if (o.memory != BufferMemory::host && !kBuiltWithCuda)
-    refuse_key("memory", std::string("is ") + to_string(o.memory) +
-                             ", which needs CUDA: this spiral-dataplane was built without CUDA (only host)");
+  // host_pinned: locked memory as DPDK external memory; CUDA registers it only for a workload
+  if (o.memory == BufferMemory::device)
+    refuse_key("memory", "is device (mbuf data in GPU memory through DPDK's gpudev): this spiral-dataplane has no "
+                         "gpudev path; use host_pinned, which a GPU reads in place");
   if (c.batch > o.ring_descriptors)
     refuse_key("batch", std::to_string(c.batch) + " is larger than the ring: ring_descriptors is " +
                             std::to_string(o.ring_descriptors));
