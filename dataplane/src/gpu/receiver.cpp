@@ -12,12 +12,12 @@ GpuReceiver GpuReceiver::streams(const Cell& cell, uint32_t queues, WindowSink* 
 }
 
 GpuReceiver GpuReceiver::datagrams(const Cell& cell, uint32_t queues, const DatagramLayout& layout, size_t stride,
-                                   uint32_t burst_buffers, WindowSink* sink) {
+                                   uint32_t burst_buffers, WindowSink* sink, const InPlace* in_place) {
   GpuReceiver g;
   if (cell.workload == Workload::none) return g;
   g.path_ = open_receive_path(cell);
   if (sink) g.path_->set_window_sink(sink);
-  for (uint32_t q = 0; q < queues; ++q) g.datagrams_.push_back(g.path_->datagram_assembler(layout, stride, burst_buffers));
+  for (uint32_t q = 0; q < queues; ++q) g.datagrams_.push_back(g.path_->datagram_assembler(layout, stride, burst_buffers, in_place));
   return g;
 }
 

@@ -24,8 +24,9 @@ class GpuReceiver {
   // In-order streams, one assembler per queue; inactive when the cell's workload is none.
   static GpuReceiver streams(const Cell& cell, uint32_t queues, WindowSink* sink = nullptr);
   // Sequenced datagrams: `stride` bytes per receive buffer, `burst_buffers` buffers per burst.
+  // `in_place`: the datagrams are read where they were received (raw's host_pinned mbufs).
   static GpuReceiver datagrams(const Cell& cell, uint32_t queues, const DatagramLayout& layout, size_t stride,
-                               uint32_t burst_buffers, WindowSink* sink = nullptr);
+                               uint32_t burst_buffers, WindowSink* sink = nullptr, const InPlace* in_place = nullptr);
 
   bool active() const { return path_ != nullptr; }
   StreamAssembler* stream(size_t q) const { return q < streams_.size() ? streams_[q].get() : nullptr; }

@@ -57,8 +57,10 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   const uint64_t window = config_.window_bytes;
   cudaStream_t copy = copy_.get(), compute = compute_.get();
   if (config_.reorder) {
-    // one copy moves the offsets (in front of the datagrams) and the datagrams
-    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging->data(), offsets_area_ + bytes, cudaMemcpyHostToDevice, copy));
+    // one copy moves the offsets (in front of the datagrams) and the datagrams; in place, the
+    // offsets only: the kernel reads the datagrams from mapped host memory
+    const uint64_t copied = offsets_area_ + (config_.in_place_packets ? 0 : bytes);
+    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging->data(), copied, cudaMemcpyHostToDevice, copy));
   } else {
     bytes = std::min(bytes, window);
     SPIRAL_CUDA(cudaMemcpyAsync(s.window.data(), s.staging->data(), bytes, cudaMemcpyHostToDevice, copy));
@@ -68,7 +70,8 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   SPIRAL_CUDA(cudaEventRecord(s.copied.get(), copy));
   SPIRAL_CUDA(cudaStreamWaitEvent(compute, s.copied.get(), 0));
   if (config_.reorder) {
-    ReorderArgs a{s.staged.data() + offsets_area_, s.staged.as<uint32_t>(), datagrams, base, config_.slots,
+    const std::byte* packets = config_.in_place_packets ? config_.in_place_packets : s.staged.data() + offsets_area_;
+    ReorderArgs a{packets, s.staged.as<uint32_t>(), datagrams, base, config_.slots,
                   config_.header_bytes, config_.slot_bytes, config_.seq_offset, owner_.as<uint32_t>(), s.window.data()};
     launch_reorder(a, compute);
   }

@@ -36,6 +36,9 @@ struct PipelineConfig {
   uint32_t slots = 0;                // window_bytes = slots * slot_bytes
   uint32_t slot_bytes = 0, header_bytes = 0, seq_offset = 0;
   uint32_t max_datagrams = 0;        // offsets per staging buffer
+  // reorder in place: the datagrams are read from this device address (mapped host memory, the
+  // offsets relative to it) instead of from the staging; the staging carries only the offsets
+  const std::byte* in_place_packets = nullptr;
   uint32_t sync_interval = 2;
   uint32_t max_in_flight = 2;
   // Tests: called on the compute stream after assembly and after the workload of each window

@@ -33,13 +33,13 @@ class CudaReceivePath final : public ReceivePath {
   }
 
   std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
-                                                        uint32_t burst_buffers) override {
+                                                        uint32_t burst_buffers, const InPlace* in_place) override {
     PipelineConfig config = base_config();
     window_bytes_ = uint64_t{PipelineDatagramAssembler::slots_for(config.window_bytes, layout)} *
                     (layout.datagram_bytes - layout.header_bytes);
     CounterSink counters = sink(config.assembler);
     return std::make_unique<PipelineDatagramAssembler>(std::move(config), layout, stride, burst_buffers,
-                                                       std::move(counters));
+                                                       std::move(counters), in_place);
   }
 
   void set_window_sink(WindowSink* sink) override { sink_ = sink; }

@@ -46,6 +46,11 @@ class DpdkEnvironment {
   Mac tx_mac() const { return mac(tx_port_); }
   Mac rx_mac() const { return mac(rx_port_); }
   uint32_t frame_bytes() const { return frame_bytes_; }
+  // The receive pools' data when it is host_pinned memory registered with CUDA (a GPU workload
+  // reads the frames in place), else null.
+  const memory::Region* rx_memory() const {
+    return rx_memory_ && rx_memory_->region().cuda_registered() ? &rx_memory_->region() : nullptr;
+  }
   PortSnapshot snapshot() const;
   // Drivers, EAL arguments, hugepages: what the record says about how DPDK ran.
   void describe(RawFigures& f) const;
