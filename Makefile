@@ -39,7 +39,7 @@ generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods.
 
 .PHONY: api-docs
 api-docs: manifests ## Render docs/api-reference.md from the CRD.
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml > docs/api-reference.md
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml > docs/api-reference.md
 
 .PHONY: fmt
 fmt: ## go fmt.
@@ -58,7 +58,7 @@ verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are sta
 	CONTROLLER_GEN=$(CONTROLLER_GEN) hack/verify-generated.sh
 	$(KUSTOMIZE) build config/default >/dev/null
 	$(KUSTOMIZE) build config/samples >/dev/null
-	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
+	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
 	python3 hack/dataplane-layers.py >/dev/null || { python3 hack/dataplane-layers.py; echo "data plane layering: see hack/dataplane-layers.py"; exit 1; }
 
@@ -69,8 +69,16 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 .PHONY: test
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
+.PHONY: deps-views
+deps-views: ## Install chromium, prometheus and tmux for the report, dashboard and live-view tests.
+	hack/deps-views.sh
+
+.PHONY: fleet-scale-assets
+fleet-scale-assets: ## Build (or reuse) kube-scheduler (hack/k8s-assets.sh cluster) and KWOK for test/fleetscale.
+	@hack/k8s-assets.sh cluster >/dev/null && hack/kwok.sh >/dev/null
+
 .PHONY: test-go
-test-go: envtest ## Go unit tests and integration tests against a real kube-apiserver + etcd.
+test-go: envtest fleet-scale-assets deps-views ## Go unit tests and integration tests against a real kube-apiserver + etcd.
 	KUBEBUILDER_ASSETS="$$(hack/k8s-assets.sh envtest | tail -n1)" go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v /test/e2e)
 
 .PHONY: test-e2e
@@ -83,8 +91,10 @@ build: generate ## Build the manager binary.
 	go build -o $(LOCALBIN)/manager ./cmd/manager
 
 .PHONY: sbctl
-sbctl: ## Build bin/sbctl (follow a bench, print its results table).
+sbctl: ## Build bin/sbctl, also as the kubectl plugin bin/kubectl-spiralbench with its completion helper.
 	go build -o $(LOCALBIN)/sbctl ./cmd/sbctl
+	ln -sf sbctl $(LOCALBIN)/kubectl-spiralbench
+	install -m 0755 cmd/sbctl/kubectl_complete-spiralbench $(LOCALBIN)/kubectl_complete-spiralbench
 
 .PHONY: run
 run: manifests generate ## Run the manager against the current kubeconfig.

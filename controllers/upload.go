@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -12,6 +13,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/htmlreport"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -37,8 +39,7 @@ func (r *SpiralBenchReconciler) target(sb *sbv1.SpiralBench) (*sbv1.ResultsSpec,
 	if d.Bucket == "" {
 		return nil, ""
 	}
-	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
-		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}, d.Namespace
+	return d.results(), d.Namespace
 }
 
 // uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
@@ -65,9 +66,30 @@ func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.Spir
 }
 
 func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench, spec *sbv1.ResultsSpec, secretNS string) ([]string, error) {
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, sb.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	files, err := report.Files(sb)
+	if err != nil {
+		return nil, err
+	}
+	views, err := htmlreport.Files(sb) // report.html and plots/, beside runs.csv
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(files, views)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
+}
+
+// resolveTarget reads a bucket's credentials (Secret in secretNS) and CA bundle (ConfigMap in
+// caNS) into an upload target.
+func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string) (bucket.Target, error) {
 	var secret corev1.Secret
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
-		return nil, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
+	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: spec.CredentialsSecretRef.Name}, &secret); err != nil {
+		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", spec.CredentialsSecretRef.Name, err)
 	}
 	t := bucket.Target{
 		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
@@ -75,20 +97,23 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return nil, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
+		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", spec.CredentialsSecretRef.Name)
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap
-		if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: ref.Name}, &cm); err != nil {
-			return nil, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
+		if err := reader.Get(ctx, client.ObjectKey{Namespace: caNS, Name: ref.Name}, &cm); err != nil {
+			return t, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
 		}
 		t.CABundlePEM = []byte(cm.Data[ref.Key])
 	}
-	files, err := report.Files(sb)
-	if err != nil {
-		return nil, err
+	return t, nil
+}
+
+// results is the operator-wide bucket as a ResultsSpec, or nil.
+func (d BucketDefaults) results() *sbv1.ResultsSpec {
+	if d.Bucket == "" {
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)
+	return &sbv1.ResultsSpec{Endpoint: d.Endpoint, Bucket: d.Bucket, Region: d.Region,
+		CredentialsSecretRef: sbv1.SecretReference{Name: d.CredentialsSecret}}
 }

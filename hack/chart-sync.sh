@@ -14,6 +14,7 @@ pairs=() # SOURCE DESTINATION ...
 for crd in "$ROOT"/config/crd/bases/*.yaml; do pairs+=("$crd" "$CHART/crds/${crd##*/}"); done
 pairs+=("$ROOT/config/rbac/role.yaml" "$CHART/files/manager-role.yaml")
 pairs+=("$ROOT/config/rbac/leader_election_role.yaml" "$CHART/files/leader-election-role.yaml")
+pairs+=("$ROOT/config/rbac/fleet_node_writes_role.yaml" "$CHART/files/fleet-node-writes-role.yaml")
 
 stale=0
 for ((i = 0; i < ${#pairs[@]}; i += 2)); do

@@ -25,6 +25,9 @@ render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pul
   --set dataplane.image=spiralbench/dataplane:dev \
   --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list'
 render nometrics --set metrics.port=0
+render monitoring --set grafana.dashboard.enabled=true,grafana.dashboard.namespace=monitoring \
+  --set metrics.serviceMonitor.enabled=true,metrics.serviceMonitor.labels.release=kps,metrics.prometheusRule.enabled=true
+render nodewrites --set fleet.nodeWrites=true
 
 python3 - "$ROOT" "$tmp" <<'PY'
 import sys, yaml
@@ -46,6 +49,7 @@ def env(c):
     return {e["name"]: e.get("value") for e in c["env"]}
 
 d, c, n = objs("defaults"), objs("custom"), objs("nometrics")
+m = objs("monitoring")
 role_rules = load("config/rbac/role.yaml")["rules"]
 check(d[("ClusterRole", "sb-manager")]["rules"] == role_rules, "ClusterRole rules == config/rbac/role.yaml")
 check(c[("ClusterRole", "sb-manager")]["rules"] == role_rules + [{"apiGroups": [""], "resources": ["pods"], "verbs": ["list"]}],
@@ -58,6 +62,14 @@ for kind in ("ServiceAccount", "ClusterRoleBinding", "RoleBinding", "Deployment"
     check(any(k == kind for k, _ in d), f"{kind} rendered")
 check(d[("Service", "sb-manager-metrics")]["spec"]["ports"][0]["port"] == 8080, "metrics Service on 8080")
 check(("Service", "sb-manager-metrics") not in n, "metrics.port=0: no metrics Service")
+w = objs("nodewrites")
+check(("ClusterRole", "sb-manager-fleet-node-writes") not in d and all(
+      "patch" not in r["verbs"] for r in d[("ClusterRole", "sb-manager")]["rules"] if "nodes" in r["resources"]),
+      "default: no node patch rights")
+check(w[("ClusterRole", "sb-manager-fleet-node-writes")]["rules"] == load("config/rbac/fleet_node_writes_role.yaml")["rules"]
+      and ("ClusterRoleBinding", "sb-manager-fleet-node-writes") in w, "fleet.nodeWrites=true: node patch ClusterRole == config/rbac/fleet_node_writes_role.yaml, bound")
+check(env(container(w))["SPIRALBENCH_FLEET_NODE_WRITES"] == "true" and env(container(d))["SPIRALBENCH_FLEET_NODE_WRITES"] == "false",
+      "fleet.nodeWrites reaches the manager as SPIRALBENCH_FLEET_NODE_WRITES")
 check("--metrics-bind-address=0" in container(n)["args"], "metrics.port=0: --metrics-bind-address=0")
 
 dc, cc = container(d), container(c)
@@ -72,6 +84,20 @@ check(e["SPIRALBENCH_BUCKET_ENDPOINT"] == "http://127.0.0.1:7070" and e["SPIRALB
       "bucket defaults reach the manager's environment")
 check(e["SPIRALBENCH_DATAPLANE_IMAGE"] == "spiralbench/dataplane:dev", "dataplane image reaches the manager's environment")
 check(not any("SECRET_ACCESS_KEY" in str(v) for v in e), "no credentials in the Deployment")
+import json
+check(not any(k in ("ServiceMonitor", "PrometheusRule") or (k == "ConfigMap" and nm.endswith("-dashboard")) for k, nm in d),
+      "monitoring objects are off by default")
+dash = m[("ConfigMap", "sb-manager-dashboard")]
+check(dash["metadata"]["labels"].get("grafana_dashboard") == "1" and dash["metadata"]["namespace"] == "monitoring",
+      "dashboard ConfigMap carries the sidecar label, in grafana.dashboard.namespace")
+check(json.loads(dash["data"]["spiralbench.json"]) == json.load(open(f"{root}/charts/spiralbench/files/grafana-dashboard.json")),
+      "dashboard ConfigMap holds files/grafana-dashboard.json")
+sm = m[("ServiceMonitor", "sb-manager")]
+check(sm["metadata"]["labels"].get("release") == "kps" and sm["spec"]["endpoints"][0]["port"] == "metrics"
+      and all(d[("Service", "sb-manager-metrics")]["metadata"]["labels"].get(k) == v for k, v in sm["spec"]["selector"]["matchLabels"].items()),
+      "ServiceMonitor selects the metrics Service's port, with its extra labels")
+check(m[("PrometheusRule", "sb-manager")]["spec"] == yaml.safe_load(open(f"{root}/charts/spiralbench/files/prometheus-rules.yaml")),
+      "PrometheusRule holds files/prometheus-rules.yaml")
 print(f"chart test: {passed} passed, {len(failed)} failed")
 sys.exit(1 if failed else 0)
 PY

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: bring the whole stack up on this machine (local cluster, S3 server, images,
 # the operator via Helm), apply the TCP sweep sample (DAQIRI's TCP table: 1000 B / 8000 B /
-# 1 MiB x 1, 2, 4 pairs), follow it, and print the results table and the bucket copy.
+# 1 MiB x 1, 2, 4 pairs), follow it, print the results table and the bucket copy, and write
+# the run's HTML report with its plots (DEMO_REPORT_DIR, default build/demo-report).
 #
 #   DEMO_SECONDS   measured seconds per cell (default 5; the sample's own is 30)
 #   DEMO_REPEATS   repeats per cell (default 3)
@@ -41,6 +42,10 @@ if [[ -n $prefix ]]; then
   curl -fsS --aws-sigv4 "aws:amz:us-east-1:s3" --user "$S3_ACCESS_KEY:$S3_SECRET_KEY" \
     -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" "$S3_ENDPOINT/$S3_BUCKET/$prefix/runs.csv" | cut -d, -f1-16 | column -s, -t | head -30
 fi
+report_dir=${DEMO_REPORT_DIR:-$ROOT/build/demo-report}
+echo "== the HTML report (also in the bucket beside runs.csv as report.html and plots/):"
+"$ROOT/bin/sbctl" report tcp-sweep -o "$report_dir"
 ((rc == 3)) && echo "(the sample's acceptance rule asks for DGX Spark line rate, 90 Gb/s; this machine's pod network is far slower, so Passed is False)"
 echo
+echo "Report: file://$report_dir/report.html"
 echo "The stack is still up: export KUBECONFIG=$KUBECONFIG; kubectl get sb. Stop it with: hack/stack.sh down"

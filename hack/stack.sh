@@ -37,6 +37,7 @@ up() {
     --set image.repository=spiralbench/manager,image.tag=dev,image.pullPolicy=Never \
     --set dataplane.image=spiralbench/dataplane:dev,dataplane.pullPolicy=Never \
     --set bucket.endpoint="$endpoint",bucket.bucket="${S3_BUCKET:-spiralbench-results}",bucket.credentialsSecret=spiralbench-bucket \
+    --set fleet.nodeWrites=true \
     --wait --timeout 180s >&2
   # Same tag, new image: a Deployment whose spec did not change would keep the old pod.
   kubectl -n "$NS" rollout restart "deployment/$RELEASE-manager" >&2

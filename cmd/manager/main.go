@@ -18,11 +18,12 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
 )
 
 func main() {
 	var metricsAddr, probeAddr, dataplaneImage, leaseNamespace string
-	var leaderElect bool
+	var leaderElect, fleetNodeWrites bool
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health and readiness probes bind to")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
@@ -35,6 +36,7 @@ func main() {
 	flag.StringVar(&defaults.Bucket, "bucket", os.Getenv("SPIRALBENCH_BUCKET"), "default results bucket; empty: none ($SPIRALBENCH_BUCKET)")
 	flag.StringVar(&defaults.Region, "bucket-region", envOr("SPIRALBENCH_BUCKET_REGION", "us-east-1"), "default results bucket region ($SPIRALBENCH_BUCKET_REGION)")
 	flag.StringVar(&defaults.CredentialsSecret, "bucket-credentials-secret", os.Getenv("SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"), "Secret in the manager's namespace with accessKeyID and secretAccessKey for the default bucket ($SPIRALBENCH_BUCKET_CREDENTIALS_SECRET)")
+	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -81,6 +83,18 @@ func main() {
 		DefaultBucket:  defaults,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
+		os.Exit(1)
+	}
+	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient()))
+	if err := (&controllers.FleetReconciler{
+		Client:        mgr.GetClient(),
+		APIReader:     mgr.GetAPIReader(),
+		Recorder:      mgr.GetEventRecorder("spiralbenchfleet-controller"),
+		Store:         bucket.MinIO{},
+		DefaultBucket: defaults,
+		NodeWrites:    fleetNodeWrites,
+	}).SetupWithManager(mgr); err != nil {
+		log.Error(err, "cannot set up the SpiralBenchFleet controller")
 		os.Exit(1)
 	}
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))

@@ -16,11 +16,23 @@ import (
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: apidocs CRD.yaml")
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: apidocs CRD.yaml...")
 		os.Exit(2)
 	}
-	data, err := os.ReadFile(os.Args[1])
+	for i, path := range os.Args[1:] {
+		render(path, i == 0)
+	}
+}
+
+// embedded are fields holding a type documented elsewhere in the reference: the fleet's
+// template is a SpiralBench spec, rendered once under SpiralBench.
+var embedded = map[string]string{
+	".spec.template.spec": "A SpiralBench spec (see `.spec` of SpiralBench above), without placement: the fleet pins each bench to its nodes.",
+}
+
+func render(path string, first bool) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -31,10 +43,15 @@ func main() {
 		os.Exit(1)
 	}
 	v := crd.Spec.Versions[0]
-	fmt.Printf("# SpiralBench %s field reference\n\n", v.Name)
-	fmt.Println("Generated from the CRD by `make api-docs` (do not edit; `make verify` checks it is current).")
-	fmt.Println("Each row: the field path, its type, constraints the apiserver enforces, and its documentation.")
-	fmt.Println("Cross-field rules (CEL) follow each object's table with the message a violation returns.")
+	if !first {
+		fmt.Println()
+	}
+	fmt.Printf("# %s %s field reference\n\n", crd.Spec.Names.Kind, v.Name)
+	if first {
+		fmt.Println("Generated from the CRD by `make api-docs` (do not edit; `make verify` checks it is current).")
+		fmt.Println("Each row: the field path, its type, constraints the apiserver enforces, and its documentation.")
+		fmt.Println("Cross-field rules (CEL) follow each object's table with the message a violation returns.")
+	}
 	root := v.Schema.OpenAPIV3Schema
 	for _, top := range []string{"spec", "status"} {
 		s := root.Properties[top]
@@ -50,6 +67,10 @@ func main() {
 
 // walk prints one object's table, then recurses into its object and list-of-object fields.
 func walk(path string, s *apiextv1.JSONSchemaProps) {
+	if note, ok := embedded[path]; ok {
+		fmt.Printf("\n## `%s`\n\n%s\n", path, note)
+		return
+	}
 	fmt.Printf("\n## `%s`\n\n", path)
 	if s.Description != "" {
 		fmt.Println(oneLine(s.Description) + "\n")

@@ -41,22 +41,9 @@ type MinIO struct{}
 // Upload creates the bucket when missing and puts every file under prefix. It returns the
 // s3:// URIs of the objects.
 func (MinIO) Upload(ctx context.Context, t Target, prefix string, files map[string][]byte) ([]string, error) {
-	u, err := url.Parse(t.Endpoint)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("endpoint %q is not a URL", t.Endpoint)
-	}
-	transport, err := httpTransport(u.Scheme == "https", t)
+	c, u, err := connect(t)
 	if err != nil {
 		return nil, err
-	}
-	c, err := minio.New(u.Host, &minio.Options{
-		Creds:     credentials.NewStaticV4(t.AccessKeyID, t.SecretAccessKey, ""),
-		Secure:    u.Scheme == "https",
-		Region:    t.Region,
-		Transport: transport,
-	})
-	if err != nil {
-		return nil, scrub(err, t)
 	}
 	exists, err := c.BucketExists(ctx, t.Bucket)
 	if err != nil {
@@ -78,6 +65,28 @@ func (MinIO) Upload(ctx context.Context, t Target, prefix string, files map[stri
 		uris = append(uris, "s3://"+t.Bucket+"/"+key)
 	}
 	return uris, nil
+}
+
+// connect makes a minio-go client for the target.
+func connect(t Target) (*minio.Client, *url.URL, error) {
+	u, err := url.Parse(t.Endpoint)
+	if err != nil || u.Host == "" {
+		return nil, nil, fmt.Errorf("endpoint %q is not a URL", t.Endpoint)
+	}
+	transport, err := httpTransport(u.Scheme == "https", t)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := minio.New(u.Host, &minio.Options{
+		Creds:     credentials.NewStaticV4(t.AccessKeyID, t.SecretAccessKey, ""),
+		Secure:    u.Scheme == "https",
+		Region:    t.Region,
+		Transport: transport,
+	})
+	if err != nil {
+		return nil, nil, scrub(err, t)
+	}
+	return c, u, nil
 }
 
 func httpTransport(secure bool, t Target) (http.RoundTripper, error) {
@@ -116,6 +125,12 @@ func contentType(name string) string {
 		return "application/json"
 	case ".jsonl":
 		return "application/x-ndjson"
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	case ".png":
+		return "image/png"
 	}
 	return "application/octet-stream"
 }

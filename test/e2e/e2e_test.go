@@ -20,6 +20,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/plots"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -142,8 +143,17 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 		return meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded)
 	})
 	prefix := fmt.Sprintf("e2e/%s/tcp/%s/", ns, tcp.Status.Artifacts.RunID)
-	if len(tcp.Status.Artifacts.URIs) != 4 {
-		t.Errorf("artifacts %+v", tcp.Status.Artifacts)
+	// runs.csv, results.jsonl, environment.json, spec.json, report.html and each figure as PNG and SVG
+	if want := 5 + 2*len(plots.Figures(tcp)); len(tcp.Status.Artifacts.URIs) != want {
+		t.Errorf("artifacts %+v, want %d objects", tcp.Status.Artifacts, want)
+	}
+	if page := object(t, prefix+"report.html"); !bytes.Contains(page, []byte(">"+ns+"/tcp</h1>")) {
+		t.Errorf("report.html in the bucket does not name the bench: %.300s", page)
+	}
+	for _, f := range plots.Figures(tcp) {
+		if svg := object(t, prefix+"plots/"+f.Name+".svg"); !bytes.Contains(svg, []byte("<svg")) {
+			t.Errorf("plots/%s.svg in the bucket is not an SVG", f.Name)
+		}
 	}
 	rows, err := csv.NewReader(bytes.NewReader(object(t, prefix+"runs.csv"))).ReadAll()
 	if err != nil {

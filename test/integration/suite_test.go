@@ -27,6 +27,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/metrics"
 )
 
 var (
@@ -69,7 +70,12 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot create a client:", err)
 		return 1
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: "0"}})
+	// The manager serves its metrics as in production, on a free port the dashboard test scrapes.
+	if metricsAddr, err = freeAddr(); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot pick a metrics port:", err)
+		return 1
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: metricsAddr}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
@@ -80,6 +86,17 @@ func run(m *testing.M) int {
 		DeadlineSlack: time.Second,
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
+		return 1
+	}
+	if err := metrics.RegisterBenchCollector(mgr.GetClient()); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot register the bench collector:", err)
+		return 1
+	}
+	if err := (&controllers.FleetReconciler{
+		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbenchfleet-controller"),
+		Store: bucket.MinIO{}, NodeWrites: true,
+	}).SetupWithManager(mgr); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot set up the fleet controller:", err)
 		return 1
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -29,7 +29,7 @@ uint32_t await_welcome(ControlChannel& control, const Cell& cell) {
 
 }  // namespace
 
-RunResult run_client(const Cell& cell) {
+RunResult run_client(const Cell& cell, std::ostream* progress_out) {
   require_cores_available(cell.cores.tx, "cores.tx");
   const auto deadline = Clock::now() + Millis(cell.connect_timeout_ms);
   const sockaddr_in server = resolve_ipv4_until(cell.server_address, cell.control_port, deadline);
@@ -42,6 +42,8 @@ RunResult run_client(const Cell& cell) {
   engine->open();
 
   SideMeter meter(cell, Direction::send);
+  std::optional<ProgressLine> progress;  // one line a second for sbctl watch
+  if (progress_out) progress.emplace(*progress_out, /*receiving=*/false, "queue");
   std::optional<SideReport> receiver;
   std::string failure;
   try {
@@ -50,7 +52,8 @@ RunResult run_client(const Cell& cell) {
     engine->set_phase(Phase::measure);
     meter.begin();
     control.send(measure_message());
-    wait_running(Clock::now() + Millis(cell.duration_ms), *engine, control);
+    if (progress) progress->begin(Clock::now());
+    wait_running(Clock::now() + Millis(cell.duration_ms), *engine, control, progress ? &*progress : nullptr);
     engine->set_phase(Phase::drain);
     meter.end();
     engine->stop();

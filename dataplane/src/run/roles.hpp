@@ -9,7 +9,8 @@
 
 namespace spiral {
 
-RunResult run_client(const Cell& cell);
+// progress, when given, gets a progress event a second while the client measures (sbctl watch).
+RunResult run_client(const Cell& cell, std::ostream* progress = nullptr);
 // `out` receives the ready line; on_ready runs right after it (loopback's barrier).
 RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready = [] {});
 // Role loopback: both sides in this process, as the kind's run mode says (two_sided: server and

@@ -9,6 +9,7 @@
 #include "control/channel.hpp"
 #include "control/messages.hpp"
 #include "engine/engine_factory.hpp"
+#include "output/progress.hpp"
 #include "output/ready.hpp"
 #include "run/outcome.hpp"
 #include "run/roles.hpp"
@@ -36,12 +37,13 @@ ControlChannel accept_client(const Cell& cell, int listener) {
 // Follows the client's marks until its "end", which carries the sender's report. The client's
 // schedule (its hello) rules; a client silent far past it is gone.
 SideReport follow_client(const Cell& cell, const nlohmann::json& hello, Engine& engine, ControlChannel& control,
-                         SideMeter& meter) {
+                         SideMeter& meter, ProgressLine& progress) {
   const uint64_t schedule_ms = hello.value("warmup_milli", uint64_t{0}) + hello.value("seconds_milli", uint64_t{0});
   const auto give_up = Clock::now() + Millis(schedule_ms + cell.connect_timeout_ms + 30'000);
   for (;;) {
     throw_if_signalled();
     if (auto failure = engine.failure()) throw RunFailure(*failure);
+    if (progress.due(Clock::now())) progress.print(Clock::now(), engine.counters());
     auto message = control.poll(Millis(20));
     if (!message) {
       if (Clock::now() > give_up) throw RunFailure("client went silent during the run");
@@ -51,6 +53,7 @@ SideReport follow_client(const Cell& cell, const nlohmann::json& hello, Engine& 
     if (type == "measure") {
       engine.set_phase(Phase::measure);
       meter.begin();
+      progress.begin(Clock::now());
     } else if (type == "end") {
       engine.set_phase(Phase::drain);
       meter.end();
@@ -98,7 +101,8 @@ RunResult run_server(const Cell& cell, std::ostream& out, const std::function<vo
   try {
     engine->start();
     control.send(welcome_message(run_id));
-    sender = follow_client(cell, hello, *engine, control, meter);
+    ProgressLine progress(out, /*receiving=*/true, "queue");  // one line a second for sbctl watch
+    sender = follow_client(cell, hello, *engine, control, meter, progress);
     drain(cell, *engine, *sender);
     engine->stop();
     control.send(report_message(meter.report(*engine)));

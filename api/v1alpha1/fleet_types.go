@@ -1,0 +1,482 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// FleetPairing says how a fleet places its benches on the pool's nodes.
+// +kubebuilder:validation:Enum=None;Ring
+type FleetPairing string
+
+const (
+	// PairingNone benches each node alone: a Loopback bench across its two cabled ports.
+	PairingNone FleetPairing = "None"
+	// PairingRing pairs the pool's nodes for CrossNode benches: the nodes sorted by name sit on
+	// a ring and round r pairs them by the circle method (round-robin tournament), so
+	// successive rounds pair every node with a different partner.
+	PairingRing FleetPairing = "Ring"
+)
+
+// FleetMetric is the headline cell's metric a fleet compares across nodes and with history.
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;PacketsPerSecond;LatencyP50Nanoseconds;LatencyP99Nanoseconds
+type FleetMetric string
+
+// UpgradeDriver names a driver whose upgrades the fleet gates.
+// +kubebuilder:validation:Enum=GPU;OFED
+type UpgradeDriver string
+
+const (
+	// UpgradeDriverGPU follows the NVIDIA GPU Operator's nvidia.com/gpu-driver-upgrade-state label.
+	UpgradeDriverGPU UpgradeDriver = "GPU"
+	// UpgradeDriverOFED follows the NVIDIA Network Operator's nvidia.com/ofed-driver-upgrade-state label.
+	UpgradeDriverOFED UpgradeDriver = "OFED"
+)
+
+// FleetBenchTemplate is the SpiralBench each node (or node pair) gets.
+type FleetBenchTemplate struct {
+	// labels are copied onto every SpiralBench the fleet creates.
+	// +kubebuilder:validation:MaxProperties=16
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+
+	// spec of each bench. The fleet fills in placement (one node for Loopback, a server and a
+	// client node for pairing Ring) and its tolerations; the rest is used as written.
+	// +required
+	Spec SpiralBenchSpec `json:"spec"`
+}
+
+// FleetVerdictSpec writes each node's verdict onto the node. The manager needs node patch
+// rights for it (Helm value fleet.nodeWrites, manager flag --fleet-node-writes); without them
+// the NodeWrites condition says so and nothing is written.
+type FleetVerdictSpec struct {
+	// labels sets spiralbench.io/verdict (Passed, Failed or Invalid) and
+	// spiralbench.io/verdict-time on each benched node, and the annotation
+	// spiralbench.io/verdict-run naming the bench and its run.
+	// +optional
+	Labels bool `json:"labels,omitempty"`
+
+	// taintOnFailure adds the NoSchedule taint spiralbench.io/verdict=Failed to a node whose
+	// verdict is Failed, and removes it when a later bench of the node passes.
+	// +optional
+	TaintOnFailure bool `json:"taintOnFailure,omitempty"`
+}
+
+// StragglerSpec flags nodes far below the fleet: a node whose headline value is worse than
+// the round's median by more than k times the median absolute deviation (MAD).
+type StragglerSpec struct {
+	// metric compared across nodes.
+	// +kubebuilder:default=RxMbps
+	// +optional
+	Metric FleetMetric `json:"metric,omitempty"`
+
+	// kMilli is k in thousandths: 3000 flags nodes worse than median - 3 x MAD.
+	// +kubebuilder:default=3000
+	// +kubebuilder:validation:Minimum=100
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	KMilli int32 `json:"kMilli,omitempty"`
+
+	// minNodes with a value before anything is flagged; a median of few nodes says little.
+	// +kubebuilder:default=5
+	// +kubebuilder:validation:Minimum=3
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	MinNodes int32 `json:"minNodes,omitempty"`
+
+	// failNode makes a straggler's verdict Failed; by default it is only flagged.
+	// +optional
+	FailNode bool `json:"failNode,omitempty"`
+}
+
+// HistoryBaselineSpec compares each node with its own earlier results, read from the bucket
+// (history objects keyed by node and fleet), using only runs measured on the same environment
+// (GPU driver, NIC firmware, kernel, image). A node regressed when its mean is worse than the
+// history's mean by more than k standard deviations of the history's repeats (and the floor).
+type HistoryBaselineSpec struct {
+	// metric compared with history.
+	// +kubebuilder:default=RxMbps
+	// +optional
+	Metric FleetMetric `json:"metric,omitempty"`
+
+	// kMilli is k in thousandths: 3000 flags a mean below history mean - 3 x std.
+	// +kubebuilder:default=3000
+	// +kubebuilder:validation:Minimum=100
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	KMilli int32 `json:"kMilli,omitempty"`
+
+	// minRegressionPercent ignores regressions smaller than this share of the history's mean,
+	// so very stable history (std near 0) does not flag noise.
+	// +kubebuilder:default=2
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	MinRegressionPercent int32 `json:"minRegressionPercent,omitempty"`
+
+	// runs is how many of the node's most recent comparable runs form the baseline.
+	// +kubebuilder:default=5
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50
+	// +optional
+	Runs int32 `json:"runs,omitempty"`
+}
+
+// UpgradeGateSpec benches the nodes a driver upgrade touches and keeps them out of service
+// until their bench passes: when a pool node's upgrade-state label leaves the idle states the
+// fleet taints it spiralbench.io/upgrade-gate=Pending:NoSchedule; when the label reaches
+// upgrade-done the node is benched; a pass removes the taint, a failure keeps it (value Failed).
+type UpgradeGateSpec struct {
+	// drivers whose upgrade-state labels are followed.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +required
+	Drivers []UpgradeDriver `json:"drivers"`
+}
+
+// SpiralBenchFleetSpec benches every node of a pool: in rounds (once, or on a schedule), at
+// most maxParallel nodes at a time, skipping busy or recently benched nodes; and, with an
+// upgrade gate, after every driver upgrade of a pool node.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.placement)",message="the fleet places each bench: remove template.spec.topology.placement and select the pool with spec.nodeSelector (tolerations go in spec.tolerations)"
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback'",message="the template stays Loopback: for CrossNode benches between pool nodes set spec.pairing: Ring"
+// +kubebuilder:validation:XValidation:rule="self.pairing != 'Ring' || self.template.spec.transport != 'RawEthernet'",message="RawEthernet runs in one pod on one node: use pairing None with it"
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.ttlSecondsAfterFinished)",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.suspend)",message="suspend the whole fleet with spec.suspend, not its template"
+type SpiralBenchFleetSpec struct {
+	// nodeSelector selects the pool's nodes by label. Nodes that start or stop matching
+	// join or leave the pool, mid-round included; status says so.
+	// +required
+	NodeSelector metav1.LabelSelector `json:"nodeSelector"`
+
+	// tolerations are added to every bench's placement, so the fleet can bench nodes that are
+	// tainted for GPU work. The fleet's own taints (verdict, upgrade gate) are always tolerated.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=atomic
+	// +optional
+	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
+
+	// template is the bench each node (or pair) gets.
+	// +required
+	Template FleetBenchTemplate `json:"template"`
+
+	// pairing is None (a Loopback bench per node) or Ring (CrossNode benches between pool
+	// nodes, rotated every round; a failed pair's nodes are each re-benched with a partner
+	// that passed, so the verdict names the node at fault).
+	// +kubebuilder:default=None
+	// +optional
+	Pairing FleetPairing `json:"pairing,omitempty"`
+
+	// maxParallel is how many nodes are benched at once (a pair counts two).
+	// +kubebuilder:default=10
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=10000
+	// +optional
+	MaxParallel int32 `json:"maxParallel,omitempty"`
+
+	// schedule starts a round at each time of this cron expression (five fields, UTC, for
+	// example "0 3 * * 0"). Unset runs one round when the fleet is created.
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^(@(hourly|daily|weekly|monthly|yearly))|(\S+\s+\S+\s+\S+\s+\S+\s+\S+)$`
+	// +optional
+	Schedule string `json:"schedule,omitempty"`
+
+	// minIntervalSeconds skips, in a round, nodes benched more recently than this.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=31536000
+	// +optional
+	MinIntervalSeconds int32 `json:"minIntervalSeconds,omitempty"`
+
+	// onlyIdleNodes waits with a node while any running pod other than SpiralBench's requests
+	// nvidia.com/gpu or one of the template's devices on it.
+	// +kubebuilder:default=true
+	// +optional
+	OnlyIdleNodes *bool `json:"onlyIdleNodes,omitempty"`
+
+	// verdicts writes node verdicts onto the nodes (off by default).
+	// +optional
+	Verdicts *FleetVerdictSpec `json:"verdicts,omitempty"`
+
+	// stragglers flags nodes far below the fleet's median.
+	// +optional
+	Stragglers *StragglerSpec `json:"stragglers,omitempty"`
+
+	// baseline compares each node with its own history in the bucket.
+	// +optional
+	Baseline *HistoryBaselineSpec `json:"baseline,omitempty"`
+
+	// upgradeGate benches nodes after driver upgrades and holds them until they pass.
+	// +optional
+	UpgradeGate *UpgradeGateSpec `json:"upgradeGate,omitempty"`
+
+	// results is the bucket of the fleet summary (CSV and JSON per round) and of each node's
+	// history. Benches without template.spec.results upload there too.
+	// +optional
+	Results *ResultsSpec `json:"results,omitempty"`
+
+	// suspend starts no new bench; running ones finish. It may change at any time.
+	// +optional
+	Suspend *bool `json:"suspend,omitempty"`
+}
+
+// NodeVerdict is where a node stands in the fleet.
+// +kubebuilder:validation:Enum=Pending;Running;Passed;Failed;Invalid;Skipped;Left
+type NodeVerdict string
+
+const (
+	// NodePending waits for a bench slot, for the node to be idle, or for a partner.
+	NodePending NodeVerdict = "Pending"
+	// NodeRunning has a bench running.
+	NodeRunning NodeVerdict = "Running"
+	// NodePassed: its bench passed.
+	NodePassed NodeVerdict = "Passed"
+	// NodeFailed: its bench broke a rule, a cell failed, it regressed against its history, or
+	// (with stragglers.failNode) it straggled.
+	NodeFailed NodeVerdict = "Failed"
+	// NodeInvalid: its bench ran but the measurement cannot be trusted, or it could not run.
+	NodeInvalid NodeVerdict = "Invalid"
+	// NodeSkipped: benched less than minIntervalSeconds ago; not benched this round.
+	NodeSkipped NodeVerdict = "Skipped"
+	// NodeLeft: the node left the pool (deleted or no longer selected) before its verdict.
+	NodeLeft NodeVerdict = "Left"
+)
+
+// UpgradeGateState is where a node stands in the upgrade gate.
+// +kubebuilder:validation:Enum=Upgrading;Benching;Held;Released
+type UpgradeGateState string
+
+const (
+	// GateUpgrading: a driver upgrade is under way; the node carries the gate taint.
+	GateUpgrading UpgradeGateState = "Upgrading"
+	// GateBenching: the upgrade is done and the node's bench runs.
+	GateBenching UpgradeGateState = "Benching"
+	// GateHeld: the upgrade or the bench after it failed; the taint stays.
+	GateHeld UpgradeGateState = "Held"
+	// GateReleased: the bench after the upgrade passed; the taint is gone.
+	GateReleased UpgradeGateState = "Released"
+)
+
+// FleetNode is one node's compact row; the detail (every repeat, the environment) is in the
+// bench's status and in the bucket.
+type FleetNode struct {
+	// name of the node.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+	// verdict of the node in the current round (or its last).
+	// +required
+	Verdict NodeVerdict `json:"verdict"`
+	// reason explains a Pending, Skipped, Failed or Invalid verdict in a few words.
+	// +kubebuilder:validation:MaxLength=160
+	// +optional
+	Reason string `json:"reason,omitempty"`
+	// partner is the node of its CrossNode bench this round (pairing Ring).
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	Partner string `json:"partner,omitempty"`
+	// bench is the SpiralBench that decided the verdict.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Bench string `json:"bench,omitempty"`
+	// runID of that bench (its folder in the bucket).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	RunID string `json:"runID,omitempty"`
+	// value of the headline metric (stragglers.metric, else RxMbps), in the metric's unit.
+	// +optional
+	Value *int64 `json:"value,omitempty"`
+	// baselineDeltaMilliPercent is the value's difference from its own history's mean, in
+	// thousandths of a percent (-5000 is 5% worse for a higher-is-better metric's sign).
+	// +optional
+	BaselineDeltaMilliPercent *int32 `json:"baselineDeltaMilliPercent,omitempty"`
+	// fleetDeltaMilliPercent is the value's difference from the round's median, in
+	// thousandths of a percent.
+	// +optional
+	FleetDeltaMilliPercent *int32 `json:"fleetDeltaMilliPercent,omitempty"`
+	// straggler: worse than the median by more than k x MAD.
+	// +optional
+	Straggler bool `json:"straggler,omitempty"`
+	// regressed: worse than its own history by more than k x std.
+	// +optional
+	Regressed bool `json:"regressed,omitempty"`
+	// lastBenchTime is when the node's last bench finished; minIntervalSeconds counts from it.
+	// +optional
+	LastBenchTime *metav1.Time `json:"lastBenchTime,omitempty"`
+	// upgrade is the node's upgrade gate state, when a driver upgrade touched it.
+	// +optional
+	Upgrade UpgradeGateState `json:"upgrade,omitempty"`
+}
+
+// FleetCounts counts the pool's nodes by verdict.
+type FleetCounts struct {
+	// nodes in the pool now.
+	// +optional
+	Nodes int32 `json:"nodes,omitempty"`
+	// pending nodes of the round.
+	// +optional
+	Pending int32 `json:"pending,omitempty"`
+	// running nodes.
+	// +optional
+	Running int32 `json:"running,omitempty"`
+	// passed nodes.
+	// +optional
+	Passed int32 `json:"passed,omitempty"`
+	// failed nodes.
+	// +optional
+	Failed int32 `json:"failed,omitempty"`
+	// invalid nodes.
+	// +optional
+	Invalid int32 `json:"invalid,omitempty"`
+	// skipped nodes (benched less than minIntervalSeconds ago).
+	// +optional
+	Skipped int32 `json:"skipped,omitempty"`
+	// busy nodes: pending because a pod of another workload uses their GPUs or devices.
+	// +optional
+	Busy int32 `json:"busy,omitempty"`
+	// joined is how many nodes joined the pool during the round.
+	// +optional
+	Joined int32 `json:"joined,omitempty"`
+	// left is how many nodes left the pool during the round.
+	// +optional
+	Left int32 `json:"left,omitempty"`
+	// stragglers flagged in the round.
+	// +optional
+	Stragglers int32 `json:"stragglers,omitempty"`
+	// regressed nodes in the round.
+	// +optional
+	Regressed int32 `json:"regressed,omitempty"`
+	// held nodes: the upgrade gate keeps them tainted.
+	// +optional
+	Held int32 `json:"held,omitempty"`
+}
+
+// Fleet condition types and reasons.
+const (
+	// FleetConditionRoundRunning is True while a round benches nodes.
+	FleetConditionRoundRunning = "RoundRunning"
+	// FleetConditionHealthy is False when a node of the last verdicts Failed or was Invalid.
+	FleetConditionHealthy = "Healthy"
+	// FleetConditionNodeWrites says whether verdict labels, taints and the upgrade gate can be
+	// written (they need the manager's node patch rights).
+	FleetConditionNodeWrites = "NodeWrites"
+
+	ReasonRoundStarted       = "RoundStarted"
+	ReasonRoundFinished      = "RoundFinished"
+	ReasonAwaitingSchedule   = "AwaitingSchedule"
+	ReasonInvalidSchedule    = "InvalidSchedule"
+	ReasonAllNodesPassed     = "AllNodesPassed"
+	ReasonNodesFailed        = "NodesFailed"
+	ReasonNodeWritesOn       = "NodeWritesEnabled"
+	ReasonNodeWritesOff      = "NodeWritesDisabled"
+	ReasonNodeWritesUnneeded = "NotRequested"
+)
+
+// FleetPhase is a one-word summary of the fleet.
+// +kubebuilder:validation:Enum=Pending;Running;Idle;Suspended
+type FleetPhase string
+
+const (
+	FleetPending   FleetPhase = "Pending"
+	FleetRunning   FleetPhase = "Running"
+	FleetIdle      FleetPhase = "Idle"
+	FleetSuspended FleetPhase = "Suspended"
+)
+
+// SpiralBenchFleetStatus is kept compact (one short row per node, under 512 KiB for 1,000
+// nodes); the full numbers go to the bucket.
+type SpiralBenchFleetStatus struct {
+	// observedGeneration is the spec generation the status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// phase summarises the fleet in one word.
+	// +optional
+	Phase FleetPhase `json:"phase,omitempty"`
+	// conditions: RoundRunning, Healthy, NodeWrites.
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// round counts the rounds started, from 1.
+	// +optional
+	Round int32 `json:"round,omitempty"`
+	// roundStartTime is when the current (or last) round started.
+	// +optional
+	RoundStartTime *metav1.Time `json:"roundStartTime,omitempty"`
+	// roundCompletionTime is when the current round finished; unset while it runs.
+	// +optional
+	RoundCompletionTime *metav1.Time `json:"roundCompletionTime,omitempty"`
+	// nextRoundTime is when the schedule starts the next round.
+	// +optional
+	NextRoundTime *metav1.Time `json:"nextRoundTime,omitempty"`
+	// counts of the pool's nodes by verdict.
+	// +optional
+	Counts FleetCounts `json:"counts,omitempty"`
+	// progress is "decided/nodes" of the current round, for kubectl get.
+	// +optional
+	Progress string `json:"progress,omitempty"`
+	// median of the round's headline values (stragglers.metric, else RxMbps).
+	// +optional
+	Median *int64 `json:"median,omitempty"`
+	// nodes are one row per node of the pool, sorted by name.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=10000
+	// +optional
+	Nodes []FleetNode `json:"nodes,omitempty"`
+	// roundRequest is the last value of the annotation spiralbench.io/round-request that
+	// started a round; setting the annotation to a new value starts one now.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	RoundRequest string `json:"roundRequest,omitempty"`
+	// summary locates the last round's fleet summary (CSV and JSON) in the bucket.
+	// +optional
+	Summary *Artifacts `json:"summary,omitempty"`
+}
+
+// AnnotationRoundRequest on a fleet starts a round at once (when none runs) each time its
+// value changes: `kubectl annotate sbf pool spiralbench.io/round-request=$(date +%s) --overwrite`.
+const AnnotationRoundRequest = "spiralbench.io/round-request"
+
+// SpiralBenchFleet qualifies a pool of nodes: it stamps out the SpiralBenches it owns, one
+// per node (or node pair), and turns their results into node verdicts.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=sbf,categories=spiralbench
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Round",type=integer,JSONPath=`.status.round`
+// +kubebuilder:printcolumn:name="Progress",type=string,JSONPath=`.status.progress`
+// +kubebuilder:printcolumn:name="Passed",type=integer,JSONPath=`.status.counts.passed`
+// +kubebuilder:printcolumn:name="Failed",type=integer,JSONPath=`.status.counts.failed`
+// +kubebuilder:printcolumn:name="Stragglers",type=integer,JSONPath=`.status.counts.stragglers`
+// +kubebuilder:printcolumn:name="Healthy",type=string,JSONPath=`.status.conditions[?(@.type=="Healthy")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 24",message="metadata.name of a fleet must be at most 24 characters, so the SpiralBench names derived from it stay within 40"
+type SpiralBenchFleet struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// spec describes the pool and the bench.
+	// +required
+	Spec SpiralBenchFleetSpec `json:"spec"`
+
+	// status reports rounds, node verdicts and counts.
+	// +optional
+	Status SpiralBenchFleetStatus `json:"status,omitempty"`
+}
+
+// SpiralBenchFleetList is a list of SpiralBenchFleet objects.
+//
+// +kubebuilder:object:root=true
+type SpiralBenchFleetList struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []SpiralBenchFleet `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&SpiralBenchFleet{}, &SpiralBenchFleetList{})
+}

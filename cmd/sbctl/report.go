@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/htmlreport"
+	"github.com/spiralbench/spiralbench/pkg/runstore"
+)
+
+func newReport(k *kube) *cobra.Command {
+	var dir string
+	var s3 s3Flags
+	cmd := &cobra.Command{
+		Use:   "report NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID -o DIR",
+		Short: "Write a run's HTML report and its plots (PNG, SVG) into DIR",
+		Long: "Write report.html and plots/ for a bench (read from the cluster) or a run in the results bucket " +
+			"(an s3:// folder, or a run id with --s3-bucket), the same files the operator uploads beside runs.csv.",
+		Args: cobra.ExactArgs(1), ValidArgsFunction: k.benchNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sb, err := load(cmd.Context(), k, s3, args[0])
+			if err != nil {
+				return err
+			}
+			files, err := htmlreport.Files(sb)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+			if err := htmlreport.WriteDir(dir, files); err != nil {
+				return err
+			}
+			abs, _ := filepath.Abs(filepath.Join(dir, htmlreport.FileName))
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s (%d figures)\n", abs, (len(files)-1)/2)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "output", "o", ".", "directory to write report.html and plots/ into")
+	s3.add(cmd)
+	return cmd
+}
+
+// load reads a bench from the cluster, or a run from the bucket when arg is an s3:// URI or
+// --s3-bucket is given.
+func load(ctx context.Context, k *kube, s3 s3Flags, arg string) (*sbv1.SpiralBench, error) {
+	if runstore.IsRef(arg) || s3.bucket != "" {
+		return s3.store().Fetch(ctx, arg)
+	}
+	return k.get(ctx, arg)
+}
+
+// s3Flags say where runs are read from; the keys come from the environment, never from flags
+// (they would show in the shell's history and in ps).
+type s3Flags struct{ endpoint, bucket, region string }
+
+func (f *s3Flags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.endpoint, "s3-endpoint", os.Getenv("SBCTL_S3_ENDPOINT"), "results bucket endpoint, http(s)://host:port (default $SBCTL_S3_ENDPOINT); keys from $AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY")
+	cmd.Flags().StringVar(&f.bucket, "s3-bucket", "", "read run ids from this bucket instead of benches from the cluster")
+	cmd.Flags().StringVar(&f.region, "s3-region", "us-east-1", "bucket region")
+}
+
+func (f s3Flags) store() runstore.Bucket {
+	return runstore.Bucket{Endpoint: f.endpoint, Name: f.bucket, Region: f.region,
+		AccessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), SecretKey: os.Getenv("AWS_SECRET_ACCESS_KEY")}
+}

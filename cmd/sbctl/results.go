@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/yaml"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/report"
+)
+
+// outputFormats are kubectl's -o values that sbctl supports; "" is the table.
+var outputFormats = []string{"json", "yaml", "wide"}
+
+func newResults(k *kube) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use: "results NAME", Short: "Print a bench's results (-o json|yaml|wide)", Args: cobra.ExactArgs(1),
+		ValidArgsFunction: k.benchNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkOutput(output, outputFormats...); err != nil {
+				return err
+			}
+			sb, err := k.get(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			return printBench(cmd.OutOrStdout(), sb, output)
+		},
+	}
+	addOutputFlag(cmd, &output, outputFormats...)
+	return cmd
+}
+
+func addOutputFlag(cmd *cobra.Command, output *string, formats ...string) {
+	cmd.Flags().StringVarP(output, "output", "o", "", fmt.Sprintf("output format: one of %v (default: the table)", formats))
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
+}
+
+func checkOutput(got string, formats ...string) error {
+	if got == "" {
+		return nil
+	}
+	for _, f := range formats {
+		if got == f {
+			return nil
+		}
+	}
+	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: %v", got, formats)
+}
+
+// printBench writes the bench as kubectl would (json, yaml: the whole object) or as tables.
+func printBench(w io.Writer, sb *sbv1.SpiralBench, output string) error {
+	switch output {
+	case "json":
+		data, err := json.MarshalIndent(sb, "", "    ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "%s\n", data)
+		return err
+	case "yaml":
+		data, err := yaml.Marshal(sb)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	fmt.Fprintf(w, "SpiralBench %s/%s: %s %s, %s cells\n", sb.Namespace, sb.Name, sb.Spec.Transport, sb.Status.Phase, sb.Status.Progress)
+	var err error
+	if output == "wide" {
+		err = writeWide(w, sb)
+	} else {
+		err = report.WriteTable(w, sb)
+	}
+	if err != nil {
+		return err
+	}
+	for _, t := range []string{sbv1.ConditionPassed, sbv1.ConditionResultsUploaded} {
+		if c := meta.FindStatusCondition(sb.Status.Conditions, t); c != nil {
+			fmt.Fprintf(w, "%s=%s (%s): %s\n", t, c.Status, c.Reason, c.Message)
+		}
+	}
+	if a := sb.Status.Artifacts; a != nil {
+		for _, u := range a.URIs {
+			fmt.Fprintln(w, "  ", u)
+		}
+	}
+	return nil
+}
+
+// writeWide is the table with every column status has: packet rate, each role's CPU, GPU
+// memory, latency percentiles and the cell's wall time.
+func writeWide(w io.Writer, sb *sbv1.SpiralBench) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tMpps\tLOSS ppm\tDROPS\tCPU M/TX/RX %\tGPU SM/MEM %\tLAT min/p50/p99/max µs\tREPEATS\tWALL\tMESSAGE")
+	for _, c := range sb.Status.CellResults {
+		mark := ""
+		if c.Headline {
+			mark = "*"
+		}
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d %s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Index, mark,
+			benchkind.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(c.RXMbps, 1000), stat(c.TXMbps, 1000),
+			stat(c.PacketsPerSecond, 1e6), c.LossPPM, c.Drops, c.DropsKind, cpu(c.CPU), gpu(c.GPU), latency(c.Latency),
+			c.Repeats, c.Attempts, wall(c), c.Message)
+	}
+	return tw.Flush()
+}
+
+func stat(s *sbv1.Statistic, div float64) string {
+	if s == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f±%.2f", float64(s.Mean)/div, float64(s.StdDev)/div)
+}
+
+func milli(m int32) string {
+	if m < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f", float64(m)/1000)
+}
+
+func cpu(c *sbv1.CPUBusy) string {
+	if c == nil {
+		return "-"
+	}
+	return milli(c.MasterMilliPercent) + "/" + milli(c.TXMilliPercent) + "/" + milli(c.RXMilliPercent)
+}
+
+func gpu(g *sbv1.GPUBusy) string {
+	if g == nil {
+		return "-"
+	}
+	return milli(g.SMMilliPercent) + "/" + milli(g.MemoryMilliPercent)
+}
+
+func latency(l *sbv1.Latency) string {
+	if l == nil {
+		return "-"
+	}
+	us := func(ns int64) string { return fmt.Sprintf("%.2f", float64(ns)/1000) }
+	return us(l.MinNanoseconds) + "/" + us(l.P50Nanoseconds) + "/" + us(l.P99Nanoseconds) + "/" + us(l.MaxNanoseconds)
+}
+
+func wall(c sbv1.CellResult) string {
+	if c.StartTime == nil || c.CompletionTime == nil {
+		return "-"
+	}
+	return c.CompletionTime.Sub(c.StartTime.Time).Round(time.Second).String()
+}

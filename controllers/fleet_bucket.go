@@ -1,0 +1,180 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+)
+
+// summaryRetry is how soon a failed summary upload is tried again.
+const summaryRetry = 30 * time.Second
+
+// fleetBucket is the fleet's bucket: spec.results, else the template's, else the operator's.
+type fleetBucket struct {
+	target bucket.Target
+	prefix string
+}
+
+// bucketOf resolves the fleet's bucket once per step; nil when there is none.
+func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBucket, error) {
+	if v.bucketResolved {
+		return v.bucket, v.bucketErr
+	}
+	v.bucketResolved = true
+	f := v.f
+	spec, secretNS := f.Spec.Results, f.Namespace
+	if spec == nil {
+		spec = f.Spec.Template.Spec.Results
+	}
+	if spec == nil {
+		spec, secretNS = r.DefaultBucket.results(), r.DefaultBucket.Namespace
+	}
+	if spec == nil || r.Store == nil {
+		return nil, nil
+	}
+	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, f.Namespace)
+	if err != nil {
+		v.bucketErr = err
+		return nil, err
+	}
+	v.bucket = &fleetBucket{target: t, prefix: spec.Prefix}
+	return v.bucket, nil
+}
+
+// history compares the node's run with its own earlier comparable runs (spec.baseline) and
+// adds the run to the node's history. A bucket that cannot be reached costs the comparison,
+// never the verdict: the row says so.
+func (r *FleetReconciler) history(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) {
+	b, err := r.bucketOf(ctx, v)
+	if b == nil {
+		if err != nil && v.f.Spec.Baseline != nil {
+			row.Reason = shorten(joinReason(row.Reason, "no baseline: "+err.Error()), 160)
+		}
+		return
+	}
+	env := sbv1.Environment{}
+	if sb.Status.Environment != nil {
+		env = *sb.Status.Environment
+	}
+	env.Node = ""
+	rec := fleet.Record{Node: row.Name, Fleet: v.f.Name, Bench: sb.Name, RunID: row.RunID, Time: fleet.TimeString(row.LastBenchTime.Time),
+		Metric: v.metric, Verdict: string(row.Verdict), Values: repeats, Environment: env}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	folder := fleet.HistoryPrefix(b.prefix, v.f.Namespace, v.f.Name, row.Name)
+	if spec := v.f.Spec.Baseline; spec != nil && len(repeats) > 0 {
+		records, err := r.readHistory(ctx, b, folder)
+		if err != nil {
+			row.Reason = shorten(joinReason(row.Reason, "no baseline: "+err.Error()), 160)
+		} else {
+			values, runs := fleet.Baseline(records, v.metric, env, row.RunID, int(spec.Runs))
+			reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), fleet.HigherIsBetter(v.metric))
+			if reg.Samples >= 2 && row.Value != nil {
+				delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)
+				row.BaselineDeltaMilliPercent = &delta
+			}
+			if reg.Regressed {
+				row.Regressed = true
+				note := fmt.Sprintf("regressed: %d vs its history %.0f (std %.0f, %d runs, threshold %.0f)", *row.Value, reg.Mean, reg.Std, runs, reg.Threshold)
+				if row.Verdict == sbv1.NodePassed {
+					row.Verdict = sbv1.NodeFailed
+				}
+				row.Reason = shorten(joinReason(note, row.Reason), 160)
+			}
+		}
+	}
+	data, err := rec.Encode()
+	if err == nil {
+		_, err = r.Store.Upload(ctx, b.target, folder, map[string][]byte{row.RunID + ".json": data})
+	}
+	if err != nil {
+		setFleetCondition(v.f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, "history of "+row.Name+": "+err.Error())
+	}
+}
+
+func (r *FleetReconciler) readHistory(ctx context.Context, b *fleetBucket, folder string) ([]fleet.Record, error) {
+	keys, err := r.Store.List(ctx, b.target, folder)
+	if err != nil {
+		return nil, err
+	}
+	var out []fleet.Record
+	for _, k := range keys {
+		if !strings.HasSuffix(k, ".json") {
+			continue
+		}
+		data, err := r.Store.Get(ctx, b.target, k)
+		if err != nil {
+			return nil, err
+		}
+		if rec, err := fleet.DecodeRecord(data); err == nil {
+			out = append(out, rec)
+		}
+	}
+	return out, nil
+}
+
+func joinReason(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// uploadSummaryIfDue uploads a finished round's summary (CSV and JSON) once.
+func (r *FleetReconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) time.Duration {
+	f := v.f
+	c := meta.FindStatusCondition(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
+	if c == nil || c.Reason != sbv1.ReasonRoundFinished || f.Status.Summary != nil {
+		return 0
+	}
+	b, err := r.bucketOf(ctx, v)
+	if b == nil {
+		if err != nil {
+			setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, err.Error())
+			return summaryRetry
+		}
+		return 0
+	}
+	s := fleet.Summary{Namespace: f.Namespace, Fleet: f.Name, Round: f.Status.Round, Metric: v.metric, Median: f.Status.Median, Counts: f.Status.Counts}
+	if t := f.Status.RoundStartTime; t != nil {
+		s.RoundStart = fleet.TimeString(t.Time)
+	}
+	if t := f.Status.RoundCompletionTime; t != nil {
+		s.RoundEnd = fleet.TimeString(t.Time)
+	}
+	for _, row := range v.sortedRows() {
+		s.Nodes = append(s.Nodes, *row)
+	}
+	files, err := fleet.SummaryFiles(s)
+	var uris []string
+	roundID := fmt.Sprintf("round-%d", f.Status.Round)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		defer cancel()
+		parts := []string{}
+		if p := strings.Trim(b.prefix, "/"); p != "" {
+			parts = append(parts, p)
+		}
+		uris, err = r.Store.Upload(ctx, b.target, path.Join(append(parts, "fleets", f.Namespace, f.Name, roundID)...)+"/", files)
+	}
+	if err != nil {
+		setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, err.Error())
+		return summaryRetry
+	}
+	f.Status.Summary = &sbv1.Artifacts{RunID: roundID, URIs: uris}
+	setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded,
+		fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, strings.TrimPrefix(uris[0], "s3://"+b.target.Bucket+"/")))
+	return 0
+}

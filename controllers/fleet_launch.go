@@ -1,0 +1,259 @@
+package controllers
+
+import (
+	"context"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+)
+
+// gateLaunch is a node whose driver upgrade is done and whose bench is still to be created.
+type gateLaunch struct{ node, gateID string }
+
+// launch creates benches while fewer than maxParallel nodes are benched: upgrade benches
+// first (a node out of service waits on them), then the round's, in node-name order.
+func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gateLaunch, active bool) error {
+	f := v.f
+	if ptr.Deref(f.Spec.Suspend, false) {
+		return nil
+	}
+	ring := f.Spec.Pairing == sbv1.PairingRing
+	slots := int(f.Spec.MaxParallel) - len(v.busyNodes)
+	for _, g := range gates {
+		nodes := []string{g.node}
+		if ring {
+			ref := r.pickReference(ctx, v, g.node)
+			if ref == "" {
+				v.rows[g.node].Reason = "upgrade done; waits for a partner that passed"
+				continue
+			}
+			nodes = append(nodes, ref)
+		}
+		if slots < len(nodes) {
+			return nil
+		}
+		if err := r.createBench(ctx, v, fleet.KindUpgrade, g.gateID, g.node, nodes); err != nil {
+			return err
+		}
+		slots -= len(nodes)
+	}
+	if !active {
+		return nil
+	}
+	waitingForReference := 0
+	for _, row := range v.sortedRows() {
+		if slots <= 0 {
+			break
+		}
+		if row.Verdict != sbv1.NodePending || v.busyNodes[row.Name] || !r.benchable(ctx, v, row) {
+			continue
+		}
+		round := strconv.Itoa(int(f.Status.Round))
+		if !ring {
+			if err := r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}); err != nil {
+				return err
+			}
+			slots--
+			continue
+		}
+		partner := v.rows[row.Partner]
+		pair := v.benches[benchKey(fleet.KindRound, pairSubject(row.Name, row.Partner))]
+		if partner != nil && pair == nil {
+			if partner.Verdict != sbv1.NodePending || v.busyNodes[partner.Name] || slots < 2 || !r.benchable(ctx, v, partner) {
+				continue
+			}
+			server, client := row.Name, partner.Name // row.Name sorts first: rows are in name order
+			if err := r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}); err != nil {
+				return err
+			}
+			slots -= 2
+			continue
+		}
+		// Isolate: the pair failed, the partner left, or there was none.
+		ref := r.pickReference(ctx, v, row.Name)
+		if ref == "" {
+			waitingForReference++
+			continue
+		}
+		if slots < 2 {
+			continue
+		}
+		if err := r.createBench(ctx, v, fleet.KindIsolate, round, row.Name, []string{row.Name, ref}); err != nil {
+			return err
+		}
+		slots -= 2
+	}
+	if ring && waitingForReference > 0 && len(v.busyNodes) == 0 && !anyPassed(v) {
+		r.noReference(ctx, v)
+	}
+	return nil
+}
+
+// benchable: in the pool, not held by the upgrade gate, and idle (when the fleet asks).
+func (r *FleetReconciler) benchable(ctx context.Context, v *fleetView, row *sbv1.FleetNode) bool {
+	node := v.pool[row.Name]
+	if node == nil {
+		return false
+	}
+	if _, held := gated(node); held {
+		row.Reason = "held by the upgrade gate"
+		return false
+	}
+	if !onlyIdle(v.f) {
+		return true
+	}
+	if why := r.busyReason(ctx, v, row.Name); why != "" {
+		row.Reason = shorten("busy: "+why, 160)
+		return false
+	}
+	if len(row.Reason) > 5 && row.Reason[:5] == "busy:" {
+		row.Reason = ""
+	}
+	return true
+}
+
+// busyReason says which running pod other than SpiralBench's holds a GPU or device of the node.
+func (r *FleetReconciler) busyReason(ctx context.Context, v *fleetView, node string) string {
+	var pods corev1.PodList
+	if err := r.List(ctx, &pods, client.MatchingFields{podNodeIndex: node}, client.UnsafeDisableDeepCopy); err != nil {
+		return "cannot list its pods: " + err.Error()
+	}
+	var devices []corev1.ResourceName
+	for _, side := range []sbv1.SideSpec{v.f.Spec.Template.Spec.Topology.Server, v.f.Spec.Template.Spec.Topology.Client} {
+		for _, d := range side.Devices {
+			devices = append(devices, corev1.ResourceName(d.ResourceName))
+		}
+	}
+	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench)
+}
+
+// pickReference is a node that passed this round, is free and idle: the partner against
+// which a failed pair's node (or a node without a partner) is benched.
+func (r *FleetReconciler) pickReference(ctx context.Context, v *fleetView, not string) string {
+	for _, row := range v.sortedRows() {
+		if row.Name == not || row.Verdict != sbv1.NodePassed || row.Upgrade == sbv1.GateUpgrading || row.Upgrade == sbv1.GateBenching ||
+			v.busyNodes[row.Name] || v.pool[row.Name] == nil {
+			continue
+		}
+		if _, held := gated(v.pool[row.Name]); held {
+			continue
+		}
+		if onlyIdle(v.f) && r.busyReason(ctx, v, row.Name) != "" {
+			continue
+		}
+		return row.Name
+	}
+	return ""
+}
+
+func anyPassed(v *fleetView) bool {
+	for _, row := range v.rows {
+		if row.Verdict == sbv1.NodePassed {
+			return true
+		}
+	}
+	return false
+}
+
+// noReference ends the wait when nothing runs and no node passed, so none ever will: a
+// failed pair's nodes keep the pair's verdict, a node without a partner is Invalid.
+func (r *FleetReconciler) noReference(ctx context.Context, v *fleetView) {
+	for _, row := range v.rows {
+		if row.Verdict != sbv1.NodePending || !isWaitingForReference(row) {
+			continue
+		}
+		pair := v.benches[benchKey(fleet.KindRound, pairSubject(row.Name, row.Partner))]
+		if row.Partner != "" && pair != nil && finished(pair) {
+			verdict, reason := benchVerdict(pair)
+			row.Verdict, row.Bench = verdict, pair.Name
+			row.Reason = shorten("pair with "+row.Partner+" failed and no node passed to tell which is at fault: "+reason, 160)
+			r.writeVerdict(ctx, v, row)
+			continue
+		}
+		row.Verdict, row.Reason = sbv1.NodeInvalid, "no partner: no node passed this round"
+	}
+}
+
+func isWaitingForReference(row *sbv1.FleetNode) bool {
+	const suffix = "waits for a partner that passed"
+	return len(row.Reason) >= len(suffix) && row.Reason[len(row.Reason)-len(suffix):] == suffix
+}
+
+// createBench stamps out one bench from the template: Loopback on one node, CrossNode
+// (server first) on two. Its name is derived from the round and the nodes, so creating it
+// again after a restart finds the existing one.
+func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, round, subject string, nodes []string) error {
+	f := v.f
+	roundNum, _ := strconv.Atoi(round)
+	nameParts := nodes
+	if kind == fleet.KindUpgrade {
+		nameParts, roundNum = append(append([]string(nil), nodes[0]), round), 0
+	}
+	sb := &sbv1.SpiralBench{
+		ObjectMeta: metav1.ObjectMeta{
+			Name: fleet.BenchName(f.Name, int32(roundNum), kind, nameParts...), Namespace: f.Namespace,
+			Labels:      map[string]string{},
+			Annotations: map[string]string{annotationSubject: subject},
+		},
+		Spec: *f.Spec.Template.Spec.DeepCopy(),
+	}
+	for k, val := range f.Spec.Template.Labels {
+		sb.Labels[k] = val
+	}
+	sb.Labels[LabelFleet], sb.Labels[LabelFleetKind], sb.Labels[LabelFleetRound] = f.Name, kind, round
+	tolerations := append(append([]corev1.Toleration(nil), f.Spec.Tolerations...),
+		corev1.Toleration{Key: taintVerdict, Operator: corev1.TolerationOpExists},
+		corev1.Toleration{Key: taintUpgradeGate, Operator: corev1.TolerationOpExists})
+	if len(nodes) == 1 {
+		sb.Spec.Topology.Mode = sbv1.TopologyLoopback
+		sb.Spec.Topology.Placement = &sbv1.Placement{NodeName: nodes[0], Tolerations: tolerations}
+	} else {
+		sb.Spec.Topology.Mode = sbv1.TopologyCrossNode
+		sb.Spec.Topology.Server.Placement = &sbv1.Placement{NodeName: nodes[0], Tolerations: tolerations}
+		sb.Spec.Topology.Client.Placement = &sbv1.Placement{NodeName: nodes[1], Tolerations: tolerations}
+	}
+	if sb.Spec.Results == nil && f.Spec.Results != nil {
+		sb.Spec.Results = f.Spec.Results.DeepCopy()
+	}
+	if err := controllerutil.SetControllerReference(f, sb, r.Scheme()); err != nil {
+		return err
+	}
+	// Created only after the status saying so is written (see Reconcile): a step that acted
+	// on a stale status loses the write and creates nothing, so maxParallel holds.
+	v.toCreate = append(v.toCreate, sb)
+	for _, n := range nodes {
+		v.busyNodes[n] = true
+	}
+	switch kind {
+	case fleet.KindUpgrade:
+		v.rows[nodes[0]].Upgrade = sbv1.GateBenching
+	case fleet.KindIsolate:
+		row := v.rows[nodes[0]]
+		row.Verdict, row.Bench = sbv1.NodeRunning, sb.Name
+	default:
+		for _, n := range nodes {
+			v.rows[n].Verdict, v.rows[n].Bench, v.rows[n].Reason = sbv1.NodeRunning, sb.Name, ""
+		}
+	}
+	return nil
+}
+
+// createBenches creates what the last step decided, once its status is written.
+func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, benches []*sbv1.SpiralBench) error {
+	for _, sb := range benches {
+		if err := r.Create(ctx, sb); err != nil && !apierrors.IsAlreadyExists(err) {
+			r.event(f, true, "CreateFailed", "create SpiralBench %s: %v", sb.Name, err)
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package controllers
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// step is one move of a fleet: the pool, the upgrade gate, rounds, verdicts, new benches.
+func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, []*sbv1.SpiralBench, error) {
+	v, err := r.view(ctx, f)
+	if err != nil {
+		return 0, nil, err
+	}
+	wait, err := r.stepView(ctx, v)
+	return wait, v.toCreate, err
+}
+
+func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Duration, error) {
+	f := v.f
+	r.nodeWritesCondition(f)
+	active := meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
+	v.syncPool(active)
+	var gateLaunches []gateLaunch
+	var err error
+	if f.Spec.UpgradeGate != nil && r.NodeWrites {
+		if gateLaunches, err = r.gate(ctx, v); err != nil {
+			return 0, err
+		}
+	}
+	wait, err := r.rounds(ctx, v)
+	if err != nil {
+		return 0, err
+	}
+	active = meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
+	if active {
+		r.observe(ctx, v)
+	}
+	if err := r.launch(ctx, v, gateLaunches, active); err != nil {
+		return 0, err
+	}
+	if active {
+		r.fleetDeltas(ctx, v, false)
+		if r.roundDone(v) {
+			r.finishRound(ctx, v)
+		}
+	}
+	if retry := r.uploadSummaryIfDue(ctx, v); retry > 0 && (wait == 0 || retry < wait) {
+		wait = retry
+	}
+	v.write()
+	r.summarize(f)
+	if f.Status.Counts.Pending > 0 || f.Status.Counts.Running > 0 || len(gateLaunches) > 0 || f.Status.Counts.Held > 0 {
+		if wait == 0 || wait > fleetRetry {
+			wait = fleetRetry
+		}
+	}
+	return wait, nil
+}
+
+// roundDone: every node in the pool has its verdict (or was skipped, or left).
+func (r *FleetReconciler) roundDone(v *fleetView) bool {
+	for _, row := range v.rows {
+		if row.Verdict == sbv1.NodePending || row.Verdict == sbv1.NodeRunning {
+			return false
+		}
+	}
+	return true
+}
+
+// summarize derives the counts, the progress, the phase and the Healthy condition.
+func (r *FleetReconciler) summarize(f *sbv1.SpiralBenchFleet) {
+	c := &f.Status.Counts
+	joined, left := c.Joined, c.Left
+	*c = sbv1.FleetCounts{Joined: joined, Left: left}
+	var unhealthy []string
+	for _, row := range f.Status.Nodes {
+		if row.Verdict != sbv1.NodeLeft {
+			c.Nodes++
+		}
+		switch row.Verdict {
+		case sbv1.NodePending:
+			c.Pending++
+			if len(row.Reason) > 5 && row.Reason[:5] == "busy:" {
+				c.Busy++
+			}
+		case sbv1.NodeRunning:
+			c.Running++
+		case sbv1.NodePassed:
+			c.Passed++
+		case sbv1.NodeFailed:
+			c.Failed++
+			unhealthy = append(unhealthy, row.Name)
+		case sbv1.NodeInvalid:
+			c.Invalid++
+			unhealthy = append(unhealthy, row.Name)
+		case sbv1.NodeSkipped:
+			c.Skipped++
+		}
+		if row.Straggler {
+			c.Stragglers++
+		}
+		if row.Regressed {
+			c.Regressed++
+		}
+		if row.Upgrade == sbv1.GateHeld {
+			c.Held++
+		}
+	}
+	decided := c.Passed + c.Failed + c.Invalid + c.Skipped
+	f.Status.Progress = fmt.Sprintf("%d/%d", decided, c.Nodes)
+	switch {
+	case ptr.Deref(f.Spec.Suspend, false):
+		f.Status.Phase = sbv1.FleetSuspended
+	case meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning):
+		f.Status.Phase = sbv1.FleetRunning
+	case f.Status.Round == 0:
+		f.Status.Phase = sbv1.FleetPending
+	default:
+		f.Status.Phase = sbv1.FleetIdle
+	}
+	if len(unhealthy) > 0 {
+		shown := unhealthy
+		if len(shown) > 10 {
+			shown = shown[:10]
+		}
+		setFleetCondition(f, sbv1.FleetConditionHealthy, metav1.ConditionFalse, sbv1.ReasonNodesFailed,
+			fmt.Sprintf("%d failed, %d invalid: %v", c.Failed, c.Invalid, shown))
+	} else if c.Passed > 0 {
+		setFleetCondition(f, sbv1.FleetConditionHealthy, metav1.ConditionTrue, sbv1.ReasonAllNodesPassed,
+			fmt.Sprintf("%d nodes passed, %d skipped", c.Passed, c.Skipped))
+	}
+}
+
+// nodeWritesCondition says whether the fleet's verdicts and gate can reach the nodes.
+func (r *FleetReconciler) nodeWritesCondition(f *sbv1.SpiralBenchFleet) {
+	wants := f.Spec.UpgradeGate != nil || (f.Spec.Verdicts != nil && (f.Spec.Verdicts.Labels || f.Spec.Verdicts.TaintOnFailure))
+	switch {
+	case !wants:
+		setFleetCondition(f, sbv1.FleetConditionNodeWrites, metav1.ConditionFalse, sbv1.ReasonNodeWritesUnneeded, "spec asks for no verdict labels, taints or upgrade gate")
+	case r.NodeWrites:
+		setFleetCondition(f, sbv1.FleetConditionNodeWrites, metav1.ConditionTrue, sbv1.ReasonNodeWritesOn, "verdicts and the upgrade gate are written to the nodes")
+	default:
+		setFleetCondition(f, sbv1.FleetConditionNodeWrites, metav1.ConditionFalse, sbv1.ReasonNodeWritesOff,
+			"the manager may not patch nodes: install the chart with fleet.nodeWrites=true (manager flag --fleet-node-writes); until then no labels, taints or upgrade gate")
+	}
+}
+
+// setFleetCondition sets a condition and reports whether its status changed.
+func setFleetCondition(f *sbv1.SpiralBenchFleet, condType string, status metav1.ConditionStatus, reason, message string) bool {
+	before := meta.FindStatusCondition(f.Status.Conditions, condType)
+	changed := before == nil || before.Status != status
+	meta.SetStatusCondition(&f.Status.Conditions, metav1.Condition{
+		Type: condType, Status: status, Reason: reason, Message: shorten(message, 1024), ObservedGeneration: f.Generation,
+	})
+	return changed
+}
+
+// event records a fleet event.
+func (r *FleetReconciler) event(f *sbv1.SpiralBenchFleet, warning bool, reason, format string, args ...any) {
+	kind := corev1.EventTypeNormal
+	if warning {
+		kind = corev1.EventTypeWarning
+	}
+	r.Recorder.Eventf(f, nil, kind, reason, "Fleet", format, args...)
+}

@@ -1,0 +1,218 @@
+package controllers
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+)
+
+// annotationSubject names the node (or "server,client" pair) a fleet bench decides.
+const annotationSubject = "spiralbench.io/fleet-subject"
+
+// fleetView is what one step of a fleet knows: its pool, its rows and its benches.
+type fleetView struct {
+	f    *sbv1.SpiralBenchFleet
+	pool map[string]*corev1.Node
+	// rows by node name: copies of status.nodes, written back sorted at the end of the step.
+	rows map[string]*sbv1.FleetNode
+	// benches of this fleet by kind and subject (the node, or "server,client").
+	benches map[string]*sbv1.SpiralBench
+	// busyNodes are in a bench of this fleet that has not finished (any kind, any round).
+	busyNodes map[string]bool
+	// metric is the headline metric of rows, stragglers and baselines.
+	metric string
+	// toCreate are the benches this step decided to create (after its status is written).
+	toCreate []*sbv1.SpiralBench
+	// the fleet's bucket, resolved at most once per step.
+	bucketResolved bool
+	bucket         *fleetBucket
+	bucketErr      error
+}
+
+func benchKey(kind, subject string) string { return kind + "/" + subject }
+
+func pairSubject(a, b string) string {
+	if a > b {
+		a, b = b, a
+	}
+	return a + "," + b
+}
+
+func poolSelector(f *sbv1.SpiralBenchFleet) (labels.Selector, error) {
+	return metav1.LabelSelectorAsSelector(&f.Spec.NodeSelector)
+}
+
+func hasRow(f *sbv1.SpiralBenchFleet, node string) bool {
+	i := sort.Search(len(f.Status.Nodes), func(i int) bool { return f.Status.Nodes[i].Name >= node })
+	return i < len(f.Status.Nodes) && f.Status.Nodes[i].Name == node
+}
+
+func finished(sb *sbv1.SpiralBench) bool {
+	return sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed
+}
+
+// benchNodes are the nodes a fleet bench measures, from its placement.
+func benchNodes(sb *sbv1.SpiralBench) []string {
+	t := sb.Spec.Topology
+	if t.Mode == sbv1.TopologyCrossNode {
+		var out []string
+		for _, p := range []*sbv1.Placement{t.Server.Placement, t.Client.Placement} {
+			if p != nil && p.NodeName != "" {
+				out = append(out, p.NodeName)
+			}
+		}
+		return out
+	}
+	if t.Placement != nil && t.Placement.NodeName != "" {
+		return []string{t.Placement.NodeName}
+	}
+	return nil
+}
+
+// view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
+// the step only reads these objects.
+func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
+	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{},
+		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps)}
+	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
+		v.metric = string(s.Metric)
+	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
+		v.metric = string(b.Metric)
+	}
+	sel, err := poolSelector(f)
+	if err != nil {
+		return nil, err
+	}
+	var nodes corev1.NodeList
+	if err := r.List(ctx, &nodes, client.MatchingLabelsSelector{Selector: sel}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	for i := range nodes.Items {
+		if nodes.Items[i].DeletionTimestamp == nil {
+			v.pool[nodes.Items[i].Name] = &nodes.Items[i]
+		}
+	}
+	for i := range f.Status.Nodes {
+		row := f.Status.Nodes[i]
+		v.rows[row.Name] = &row
+		if row.Verdict == sbv1.NodeRunning {
+			v.busyNodes[row.Name] = true // its bench may not be in the cache yet
+		}
+	}
+	var benches sbv1.SpiralBenchList
+	if err := r.List(ctx, &benches, client.InNamespace(f.Namespace), client.MatchingLabels{LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	for i := range benches.Items {
+		sb := &benches.Items[i]
+		if !metav1.IsControlledBy(sb, f) {
+			continue
+		}
+		kind := sb.Labels[LabelFleetKind]
+		round, _ := strconv.Atoi(sb.Labels[LabelFleetRound])
+		if kind != fleet.KindUpgrade && int32(round) != f.Status.Round {
+			if !finished(sb) {
+				for _, n := range benchNodes(sb) {
+					v.busyNodes[n] = true
+				}
+			}
+			continue // an earlier round's bench decides nothing now
+		}
+		key := benchKey(kind, sb.Annotations[annotationSubject])
+		if kind == fleet.KindUpgrade {
+			key += "/" + sb.Labels[LabelFleetRound] // the gate id
+		}
+		v.benches[key] = sb
+		if !finished(sb) {
+			for _, n := range benchNodes(sb) {
+				v.busyNodes[n] = true
+			}
+		}
+	}
+	return v, nil
+}
+
+// write puts the rows back into status, sorted by name.
+func (v *fleetView) write() {
+	out := make([]sbv1.FleetNode, 0, len(v.rows))
+	for _, row := range v.rows {
+		out = append(out, *row)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	v.f.Status.Nodes = out
+}
+
+// sortedRows are the rows in name order, for decisions that must not depend on map order.
+func (v *fleetView) sortedRows() []*sbv1.FleetNode {
+	out := make([]*sbv1.FleetNode, 0, len(v.rows))
+	for _, row := range v.rows {
+		out = append(out, row)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// syncPool adds a row for each node that joined the pool and marks those that left.
+func (v *fleetView) syncPool(roundActive bool) {
+	for name := range v.pool {
+		row, ok := v.rows[name]
+		if !ok {
+			v.rows[name] = &sbv1.FleetNode{Name: name, Verdict: sbv1.NodePending, Reason: "joined the pool"}
+			if roundActive {
+				v.f.Status.Counts.Joined++
+			}
+			continue
+		}
+		if row.Verdict == sbv1.NodeLeft {
+			row.Verdict, row.Reason = sbv1.NodePending, "rejoined the pool"
+		}
+	}
+	for name, row := range v.rows {
+		if _, in := v.pool[name]; in {
+			continue
+		}
+		if !roundActive && row.Verdict != sbv1.NodePending && row.Verdict != sbv1.NodeRunning {
+			delete(v.rows, name) // between rounds a departed node's row just goes
+			continue
+		}
+		if row.Verdict != sbv1.NodeLeft {
+			if row.Verdict == sbv1.NodePending || row.Verdict == sbv1.NodeRunning {
+				row.Reason = "left the pool before its verdict"
+			} else {
+				row.Reason = "left the pool after verdict " + string(row.Verdict)
+			}
+			row.Verdict = sbv1.NodeLeft
+			v.f.Status.Counts.Left++
+		}
+	}
+}
+
+// shorten keeps a message within n bytes.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.TrimSpace(s[:n-3]) + "..."
+}
+
+// gated says whether the node is held by the upgrade gate (it is not benched in rounds then).
+func gated(node *corev1.Node) (string, bool) {
+	for _, t := range node.Spec.Taints {
+		if t.Key == taintUpgradeGate {
+			return t.Value, true
+		}
+	}
+	return "", false
+}
+
+func onlyIdle(f *sbv1.SpiralBenchFleet) bool { return ptr.Deref(f.Spec.OnlyIdleNodes, true) }

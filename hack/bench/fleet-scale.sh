@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fleet scale benchmark (not a test): a SpiralBenchFleet over NODES simulated GPU nodes with
+# maxParallel MAX_PARALLEL, on a real kube-apiserver, etcd and kube-scheduler; the kubelet is
+# FAKE (KWOK v0.8.0, test/fleetscale/kwok-stages.yaml: pods go Ready and end with data plane
+# summaries). The manager (bin/manager) is killed with SIGKILL at half the verdicts and
+# restarted. Prints wall time, reconciles and API requests per node, manager CPU and peak RSS,
+# the largest status object, and the lost/repeated/overlap counts (all must be 0).
+#
+#   hack/bench/fleet-scale.sh            NODES=1000 MAX_PARALLEL=50 RESTART_AT=0.5
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+NODES=${NODES:-1000} MAX_PARALLEL=${MAX_PARALLEL:-50} RESTART_AT=${RESTART_AT:-0.5}
+cd "$ROOT"
+assets=$(hack/k8s-assets.sh cluster | tail -n1) # kube-apiserver, etcd, kube-scheduler
+kwok=$(hack/kwok.sh | tail -n1)
+mkdir -p build/fleet-scale
+go build -o build/fleet-scale/manager ./cmd/manager
+go build -o build/fleet-scale/fleetscale ./hack/fleetscale
+work=$(mktemp -d /tmp/fleet-scale.XXXXXX)
+echo "machine: $(nproc) CPUs, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg); logs in $work" >&2
+build/fleet-scale/fleetscale -nodes "$NODES" -max-parallel "$MAX_PARALLEL" -restart-at "$RESTART_AT" \
+  -kwok "$kwok" -scheduler "$assets/kube-scheduler" -manager build/fleet-scale/manager \
+  -assets "$assets" -crds config/crd/bases -work-dir "$work"

@@ -1,0 +1,174 @@
+// Package htmlreport renders one run of a bench as a single HTML page (html/template, no
+// JavaScript): the verdict and the rules that held or broke, the cells' table, the figures of
+// pkg/plots, the environment and the spec. The page links its figures as plots/<name>.svg
+// beside it, in the bucket as in a local directory.
+package htmlreport
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/yaml"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/plots"
+	"github.com/spiralbench/spiralbench/pkg/report"
+)
+
+// FileName is the report's name in the bucket and in `sbctl report -o DIR`.
+const FileName = "report.html"
+
+//go:embed report.html.tmpl
+var pageText string
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "pct": pct,
+	"divf": func(ppm int64) float64 { return float64(ppm) / 1e4 },
+	"us":   func(ns int64) float64 { return float64(ns) / 1000 }}).Parse(pageText))
+
+// Files renders the report and every figure it shows, keyed by their paths under the run's
+// folder: report.html and plots/<name>.png|svg.
+func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
+	files, err := plots.Files(sb)
+	if err != nil {
+		return nil, err
+	}
+	html, err := Render(sb)
+	if err != nil {
+		return nil, err
+	}
+	files[FileName] = html
+	return files, nil
+}
+
+// Render is the report page alone.
+func Render(sb *sbv1.SpiralBench) ([]byte, error) {
+	spec, err := yaml.Marshal(sb.Spec)
+	if err != nil {
+		return nil, err
+	}
+	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
+	v.Rules = rules(sb, v.Verdict)
+	v.Figures = plots.Figures(sb)
+	for _, c := range sb.Status.CellResults {
+		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
+	}
+	if e := sb.Status.Environment; e != nil {
+		v.Environment = [][2]string{{"node", e.Node}, {"GPU", e.GPUModel}, {"GPU driver", e.GPUDriver},
+			{"NIC driver", e.NICDriver}, {"NIC firmware", e.NICFirmware}, {"kernel", e.Kernel}, {"image", e.Image}}
+	}
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+type view struct {
+	Bench       *sbv1.SpiralBench
+	RunID       string
+	Verdict     Verdict
+	Rules       []Rule
+	Cells       []row
+	Figures     []plots.Figure
+	Environment [][2]string
+	Spec        string
+}
+
+type row struct {
+	sbv1.CellResult
+	Parameters string
+}
+
+// Verdict is what the Passed condition says, split into the rules that held and broke.
+type Verdict struct {
+	// Word is PASSED, FAILED or PENDING (no verdict yet).
+	Word, Reason  string
+	Held, Broken  []string
+	Summary       string
+	Passed, Known bool
+}
+
+func verdict(sb *sbv1.SpiralBench) Verdict {
+	c := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
+	if c == nil {
+		return Verdict{Word: "PENDING", Summary: fmt.Sprintf("phase %s, cells %s: no verdict yet", sb.Status.Phase, sb.Status.Progress)}
+	}
+	v := Verdict{Known: true, Passed: c.Status == "True", Reason: c.Reason, Summary: c.Message}
+	v.Word = map[bool]string{true: "PASSED", false: "FAILED"}[v.Passed]
+	// acceptance.JudgeWith writes "broken: a; b" or "held: a; b".
+	msg := c.Message
+	switch {
+	case strings.HasPrefix(msg, "broken: "):
+		v.Broken = strings.Split(strings.TrimPrefix(msg, "broken: "), "; ")
+	case strings.HasPrefix(msg, "held: "):
+		v.Held = strings.Split(strings.TrimPrefix(msg, "held: "), "; ")
+	}
+	return v
+}
+
+// Rule is one acceptance rule of the spec and how it fared.
+type Rule struct {
+	Name, Check, Cells string
+	// State is held, broken or "not judged" (no verdict yet).
+	State string
+}
+
+// rules lists the spec's rules; a rule broke when the verdict names it among the broken.
+func rules(sb *sbv1.SpiralBench, v Verdict) []Rule {
+	if sb.Spec.Acceptance == nil {
+		return nil
+	}
+	var out []Rule
+	for _, r := range sb.Spec.Acceptance.Rules {
+		row := Rule{Name: r.Name, Check: fmt.Sprintf("%s %s %d", r.Metric, r.Operator, r.Value), State: "held"}
+		sel, _ := yaml.Marshal(r.Cells)
+		row.Cells = strings.TrimSpace(strings.ReplaceAll(string(sel), "\n", ", "))
+		if row.Cells == "{}" {
+			row.Cells = "headline cell"
+		}
+		switch {
+		case !v.Known:
+			row.State = "not judged"
+		case slices.ContainsFunc(v.Broken, func(b string) bool { return strings.HasPrefix(b, r.Name+":") }):
+			row.State = "broken"
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func gbps(s *sbv1.Statistic) string {
+	if s == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
+}
+
+func pct(m int32) string {
+	if m < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f", float64(m)/1000)
+}
+
+// WriteDir writes files (as Files returns them) under dir, creating plots/.
+func WriteDir(dir string, files map[string][]byte) error {
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

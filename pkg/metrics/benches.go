@@ -1,0 +1,158 @@
+package metrics
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
+)
+
+// benchCollector derives the dashboard's series from the SpiralBenches' status at each scrape,
+// read from the manager's informer cache: status is the only state, so the series always agree
+// with `kubectl get` and vanish with the bench. docs/metrics.md documents every series.
+type benchCollector struct {
+	reader client.Reader
+	now    func() time.Time
+}
+
+var (
+	benchLabels = []string{"namespace", "name", "transport"}
+	cellLabels  = []string{"namespace", "name", "transport", "cell", "parameters", "state"}
+
+	descPhase = prometheus.NewDesc("spiralbench_bench_phase",
+		"1 for each SpiralBench, labelled with its phase (Pending, Queued, Running, Suspended, Completed, Failed).",
+		append(benchLabels, "phase"), nil)
+	descCells = prometheus.NewDesc("spiralbench_bench_cells",
+		"Cells of a bench's plan by state: Pending (not yet run), Running, Valid, Invalid, Failed.",
+		append(benchLabels, "state"), nil)
+	descVerdict = prometheus.NewDesc("spiralbench_bench_verdict",
+		"1 for the bench's acceptance verdict: Passed, Failed, or Pending while it has none.",
+		append(benchLabels, "verdict"), nil)
+	descUploaded = prometheus.NewDesc("spiralbench_bench_results_uploaded",
+		"1 when the bench's results are in its bucket, 0 while uploading fails; absent without a bucket or before the end.",
+		benchLabels, nil)
+	descDuration = prometheus.NewDesc("spiralbench_bench_duration_seconds",
+		"Seconds from the bench's first cell to its completion, or to now while it runs.",
+		append(benchLabels, "phase"), nil)
+	descRx = prometheus.NewDesc("spiralbench_cell_rx_mbps",
+		"A finished cell's mean receive throughput (goodput) over its repeats, in Mb/s.", cellLabels, nil)
+	descTx = prometheus.NewDesc("spiralbench_cell_tx_mbps",
+		"A finished cell's mean send throughput over its repeats, in Mb/s.", cellLabels, nil)
+	descDrops = prometheus.NewDesc("spiralbench_cell_drops",
+		"Drops a finished cell counted over its repeats; kind says what was counted (udp_gap, tcp_retrans, imissed, ...).",
+		append(cellLabels, "kind"), nil)
+	descLoss = prometheus.NewDesc("spiralbench_cell_loss_ppm",
+		"A finished cell's application loss (TX - RX) / TX in parts per million, mean over its repeats.", cellLabels, nil)
+	descCPU = prometheus.NewDesc("spiralbench_cell_cpu_busy_percent",
+		"Busy share of a finished cell's pinned cores by role (master, tx, rx), mean over its repeats, in percent.",
+		append(cellLabels, "role"), nil)
+	descGPU = prometheus.NewDesc("spiralbench_cell_gpu_sm_percent",
+		"GPU streaming-multiprocessor utilisation during a finished cell (NVML), mean over its repeats, in percent; absent when unknown.",
+		cellLabels, nil)
+)
+
+// RegisterBenchCollector adds the status-derived series to the manager's registry; the
+// manager's cache-backed client is the reader, so a scrape costs no API call.
+func RegisterBenchCollector(reader client.Reader) error {
+	return ctrlmetrics.Registry.Register(&benchCollector{reader: reader, now: time.Now})
+}
+
+func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descPhase, descCells, descVerdict, descUploaded, descDuration, descRx, descTx, descDrops, descLoss, descCPU, descGPU} {
+		ch <- d
+	}
+}
+
+func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var list sbv1.SpiralBenchList
+	if err := c.reader.List(ctx, &list); err != nil {
+		ch <- prometheus.NewInvalidMetric(descCells, err)
+		return
+	}
+	for i := range list.Items {
+		c.collectBench(ch, &list.Items[i])
+	}
+}
+
+func (c *benchCollector) collectBench(ch chan<- prometheus.Metric, sb *sbv1.SpiralBench) {
+	b := []string{sb.Namespace, sb.Name, string(sb.Spec.Transport)}
+	gauge := func(d *prometheus.Desc, v float64, extra ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append(append([]string{}, b...), extra...)...)
+	}
+	phase := sb.Status.Phase
+	if phase == "" {
+		phase = sbv1.PhasePending
+	}
+	gauge(descPhase, 1, string(phase))
+	counts := map[sbv1.CellState]int32{sbv1.CellPending: 0, sbv1.CellRunning: 0, sbv1.CellValid: 0, sbv1.CellInvalid: 0, sbv1.CellFailed: 0}
+	for _, r := range sb.Status.CellResults {
+		counts[r.State]++
+	}
+	if a := sb.Status.ActiveAttempt; a != nil && !hasResult(sb, a.CellIndex) {
+		counts[sbv1.CellRunning]++
+	}
+	finished := counts[sbv1.CellValid] + counts[sbv1.CellInvalid] + counts[sbv1.CellFailed] + counts[sbv1.CellRunning]
+	counts[sbv1.CellPending] = max(0, sb.Status.Cells.Total-finished)
+	for state, n := range counts {
+		gauge(descCells, float64(n), string(state))
+	}
+
+	verdict := "Pending"
+	if p := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed); p != nil {
+		verdict = map[bool]string{true: "Passed", false: "Failed"}[p.Status == "True"]
+	}
+	gauge(descVerdict, 1, verdict)
+	if u := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionResultsUploaded); u != nil {
+		gauge(descUploaded, map[bool]float64{true: 1, false: 0}[u.Status == "True"])
+	}
+	if start := sb.Status.StartTime; start != nil {
+		end := c.now()
+		if sb.Status.CompletionTime != nil {
+			end = sb.Status.CompletionTime.Time
+		}
+		gauge(descDuration, end.Sub(start.Time).Seconds(), string(sb.Status.Phase))
+	}
+
+	for _, r := range sb.Status.CellResults {
+		if r.Repeats == 0 {
+			continue // a failed cell has no measurement; spiralbench_bench_cells counts it
+		}
+		cl := []string{strconv.Itoa(int(r.Index)), benchkind.Parameters(sb.Spec.Transport, r.Parameters), string(r.State)}
+		if r.RXMbps != nil {
+			gauge(descRx, float64(r.RXMbps.Mean), cl...)
+		}
+		if r.TXMbps != nil {
+			gauge(descTx, float64(r.TXMbps.Mean), cl...)
+		}
+		gauge(descDrops, float64(r.Drops), append(cl, r.DropsKind)...)
+		gauge(descLoss, float64(r.LossPPM), cl...)
+		if r.CPU != nil {
+			for role, m := range map[string]int32{"master": r.CPU.MasterMilliPercent, "tx": r.CPU.TXMilliPercent, "rx": r.CPU.RXMilliPercent} {
+				if m >= 0 {
+					gauge(descCPU, float64(m)/1000, append(cl, role)...)
+				}
+			}
+		}
+		if r.GPU != nil && r.GPU.SMMilliPercent >= 0 {
+			gauge(descGPU, float64(r.GPU.SMMilliPercent)/1000, cl...)
+		}
+	}
+}
+
+func hasResult(sb *sbv1.SpiralBench, cell int32) bool {
+	for _, r := range sb.Status.CellResults {
+		if r.Index == cell && r.State != sbv1.CellPending && r.State != sbv1.CellRunning {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,61 @@
+package metrics
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
+)
+
+// The collector reads status through a client; controller-runtime's fake client stands in for
+// the manager's cache here (test/integration scrapes the real manager with Prometheus).
+func TestCollectorDerivesSeriesFromStatus(t *testing.T) {
+	scheme := runtime.NewScheme()
+	_ = sbv1.AddToScheme(scheme)
+	tcp, wl := fixture.TCPSweep("tcp", 1, true), fixture.UDPWorkloads("wl")
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(tcp, wl).WithStatusSubresource(tcp, wl).Build()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&benchCollector{reader: c, now: time.Now})
+
+	want := `
+# HELP spiralbench_bench_cells Cells of a bench's plan by state: Pending (not yet run), Running, Valid, Invalid, Failed.
+# TYPE spiralbench_bench_cells gauge
+spiralbench_bench_cells{name="tcp",namespace="bench",state="Failed",transport="TCP"} 1
+spiralbench_bench_cells{name="tcp",namespace="bench",state="Invalid",transport="TCP"} 0
+spiralbench_bench_cells{name="tcp",namespace="bench",state="Pending",transport="TCP"} 0
+spiralbench_bench_cells{name="tcp",namespace="bench",state="Running",transport="TCP"} 0
+spiralbench_bench_cells{name="tcp",namespace="bench",state="Valid",transport="TCP"} 8
+spiralbench_bench_cells{name="wl",namespace="bench",state="Failed",transport="UDP"} 0
+spiralbench_bench_cells{name="wl",namespace="bench",state="Invalid",transport="UDP"} 0
+spiralbench_bench_cells{name="wl",namespace="bench",state="Pending",transport="UDP"} 0
+spiralbench_bench_cells{name="wl",namespace="bench",state="Running",transport="UDP"} 0
+spiralbench_bench_cells{name="wl",namespace="bench",state="Valid",transport="UDP"} 4
+# HELP spiralbench_bench_verdict 1 for the bench's acceptance verdict: Passed, Failed, or Pending while it has none.
+# TYPE spiralbench_bench_verdict gauge
+spiralbench_bench_verdict{name="tcp",namespace="bench",transport="TCP",verdict="Failed"} 1
+spiralbench_bench_verdict{name="wl",namespace="bench",transport="UDP",verdict="Passed"} 1
+`
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "spiralbench_bench_cells", "spiralbench_bench_verdict"); err != nil {
+		t.Error(err)
+	}
+	// One RX series per measured cell, carrying the cell's mean; the failed cell has none.
+	if n := testutil.CollectAndCount(reg, "spiralbench_cell_rx_mbps"); n != 8+4 {
+		t.Errorf("%d rx series, want 12", n)
+	}
+	if n := testutil.CollectAndCount(reg, "spiralbench_cell_gpu_sm_percent"); n != 4 {
+		t.Errorf("%d GPU SM series, want the workload bench's 4", n)
+	}
+	if n := testutil.CollectAndCount(reg, "spiralbench_cell_cpu_busy_percent"); n != 3*12 {
+		t.Errorf("%d CPU series, want 3 roles x 12 cells", n)
+	}
+	if n := testutil.CollectAndCount(reg, "spiralbench_bench_duration_seconds"); n != 2 {
+		t.Errorf("%d duration series", n)
+	}
+}

@@ -1,0 +1,301 @@
+// Package plots draws the figures a bench's tables imply, with gonum/plot: throughput (Gb/s and
+// Mpps) against payload with one line per pair count or queue cell, drop curves (delivered and
+// loss against offered load), workload bars with the GPU's SM share, workload-batch sweeps and
+// latency percentiles. Every point is a cell's mean over its repeats with ± one sample standard
+// deviation as its error bar. Figures builds the data (pure, tested); Render draws it.
+package plots
+
+import (
+	"fmt"
+	"sort"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// Point is one cell on a figure.
+type Point struct {
+	Cell int32
+	X, Y float64
+	// Err is one standard deviation over the cell's repeats (0 for one repeat).
+	Err float64
+}
+
+// Series is one line (or one colour of bars) of a figure.
+type Series struct {
+	Label  string
+	Points []Point
+}
+
+// Kind says how a figure is drawn.
+type Kind int
+
+const (
+	// Lines joins each series' points in X order; X is numeric.
+	Lines Kind = iota
+	// Bars draws one bar per point; X indexes Categories.
+	Bars
+)
+
+// Figure is one chart's data before it is drawn.
+type Figure struct {
+	// Name is the file stem: plots/<Name>.png and .svg.
+	Name           string
+	Title          string
+	XLabel, YLabel string
+	Kind           Kind
+	// LogX draws X on a log scale (payload sizes span 64 B to 8 MiB).
+	LogX bool
+	// LogY draws Y on a log scale (latencies span microseconds to milliseconds).
+	LogY bool
+	// XTicks label X at each value the data has (payload sizes read as "8 MiB", not 8.389e6).
+	XTicks map[float64]string
+	// Categories name the bars of a Bars figure, by X index.
+	Categories []string
+	Series     []Series
+}
+
+// Figures returns the figures a bench's results imply, in a fixed order. Cells without a
+// measurement (Failed) are in no figure; every measured cell is in each figure that applies.
+func Figures(sb *sbv1.SpiralBench) []Figure {
+	cells := measured(sb.Status.CellResults)
+	if len(cells) == 0 {
+		return nil
+	}
+	vary := varying(cells)
+	var figs []Figure
+	paced := vary[dimTarget] || anyCell(cells, func(c sbv1.CellResult) bool { return c.Parameters.TargetRateMbps > 0 })
+	workloads := anyCell(cells, func(c sbv1.CellResult) bool { return hasWorkload(c.Parameters) })
+	switch {
+	case paced:
+		figs = append(figs, dropFigures(cells, vary)...)
+	case vary[dimWBatch]:
+		figs = append(figs, lineFigure("workload-batch-gbps", "Receive throughput by workload batch",
+			"workload batch (bytes)", "RX Gb/s", cells, vary, dimWBatch, rxGbps))
+	case vary[dimPayload] || !workloads:
+		figs = append(figs,
+			lineFigure("throughput-gbps", "Receive throughput by payload", "payload", "RX Gb/s", cells, vary, dimPayload, rxGbps),
+			lineFigure("rate-mpps", "Packet rate by payload", "payload", "RX Mpps", cells, vary, dimPayload, rxMpps))
+	}
+	if workloads {
+		figs = append(figs, barFigure("workload-gbps", "Receive throughput with each workload", "RX Gb/s", cells, vary, rxGbps),
+			barFigure("workload-gpu-sm", "GPU SM busy with each workload", "GPU SM %", cells, vary, gpuSM))
+	}
+	if anyCell(cells, func(c sbv1.CellResult) bool { return c.Latency != nil }) {
+		figs = append(figs, latencyFigure(cells, vary))
+	}
+	return figs
+}
+
+// value reads one metric of a cell as mean and standard deviation; ok false when the cell lacks it.
+type value func(c sbv1.CellResult) (mean, std float64, ok bool)
+
+func rxGbps(c sbv1.CellResult) (float64, float64, bool) {
+	if c.RXMbps == nil {
+		return 0, 0, false
+	}
+	return float64(c.RXMbps.Mean) / 1000, float64(c.RXMbps.StdDev) / 1000, true
+}
+
+func txGbps(c sbv1.CellResult) (float64, float64, bool) {
+	if c.TXMbps == nil {
+		return 0, 0, false
+	}
+	return float64(c.TXMbps.Mean) / 1000, float64(c.TXMbps.StdDev) / 1000, true
+}
+
+func rxMpps(c sbv1.CellResult) (float64, float64, bool) {
+	if c.PacketsPerSecond == nil {
+		return 0, 0, false
+	}
+	return float64(c.PacketsPerSecond.Mean) / 1e6, float64(c.PacketsPerSecond.StdDev) / 1e6, true
+}
+
+func gpuSM(c sbv1.CellResult) (float64, float64, bool) {
+	if c.GPU == nil || c.GPU.SMMilliPercent < 0 {
+		return 0, 0, false
+	}
+	return float64(c.GPU.SMMilliPercent) / 1000, stdOver(c, func(r sbv1.RepeatResult) (float64, bool) {
+		if r.GPU == nil || r.GPU.SMMilliPercent < 0 {
+			return 0, false
+		}
+		return float64(r.GPU.SMMilliPercent) / 1000, true
+	}), true
+}
+
+func lossPct(c sbv1.CellResult) (float64, float64, bool) {
+	if c.Repeats == 0 {
+		return 0, 0, false
+	}
+	return float64(c.LossPPM) / 1e4, stdOver(c, func(r sbv1.RepeatResult) (float64, bool) {
+		return float64(r.LossPPM) / 1e4, true
+	}), true
+}
+
+// lineFigure puts each cell at (x dimension, metric), one series per combination of the other
+// dimensions that vary.
+func lineFigure(name, title, xLabel, yLabel string, cells []sbv1.CellResult, vary map[dim]bool, x dim, y value) Figure {
+	f := Figure{Name: name, Title: title, XLabel: xLabel, YLabel: yLabel, Kind: Lines, XTicks: map[float64]string{}}
+	f.LogX = x == dimPayload || x == dimWBatch
+	groups := map[string]*Series{}
+	var order []string
+	for _, c := range cells {
+		m, s, ok := y(c)
+		if !ok {
+			continue
+		}
+		xv := dims[x].value(c.Parameters)
+		f.XTicks[xv] = dims[x].label(c.Parameters)
+		key := seriesLabel(c.Parameters, vary, x)
+		if groups[key] == nil {
+			groups[key] = &Series{Label: key}
+			order = append(order, key)
+		}
+		groups[key].Points = append(groups[key].Points, Point{Cell: c.Index, X: xv, Y: m, Err: s})
+	}
+	for _, k := range order {
+		s := groups[k]
+		sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].X < s.Points[j].X })
+		f.Series = append(f.Series, *s)
+	}
+	return f
+}
+
+// dropFigures are DAQIRI's drop curves: what arrived and what was lost against the load the
+// sender offered (its measured TX rate, so unpaced cells sit where they actually ran).
+func dropFigures(cells []sbv1.CellResult, vary map[dim]bool) []Figure {
+	build := func(name, title, yLabel string, y value) Figure {
+		f := Figure{Name: name, Title: title, XLabel: "offered Gb/s (sender)", YLabel: yLabel, Kind: Lines}
+		groups := map[string]*Series{}
+		var order []string
+		for _, c := range cells {
+			xm, _, okX := txGbps(c)
+			m, s, okY := y(c)
+			if !okX || !okY {
+				continue
+			}
+			key := seriesLabel(c.Parameters, vary, dimTarget)
+			if groups[key] == nil {
+				groups[key] = &Series{Label: key}
+				order = append(order, key)
+			}
+			groups[key].Points = append(groups[key].Points, Point{Cell: c.Index, X: xm, Y: m, Err: s})
+		}
+		for _, k := range order {
+			s := groups[k]
+			sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].X < s.Points[j].X })
+			f.Series = append(f.Series, *s)
+		}
+		return f
+	}
+	return []Figure{
+		build("drop-delivered-gbps", "Delivered against offered load", "delivered Gb/s (receiver)", rxGbps),
+		build("drop-loss-pct", "Loss against offered load", "loss %", lossPct),
+	}
+}
+
+// barFigure draws one bar per cell, named by its varying coordinates, coloured by workload.
+func barFigure(name, title, yLabel string, cells []sbv1.CellResult, vary map[dim]bool, y value) Figure {
+	f := Figure{Name: name, Title: title, XLabel: "cell", YLabel: yLabel, Kind: Bars}
+	groups := map[string]*Series{}
+	var order []string
+	for _, c := range cells {
+		m, s, ok := y(c)
+		if !ok {
+			continue
+		}
+		wl := dims[dimWorkload].label(c.Parameters)
+		label := fmt.Sprintf("%d: %s", c.Index, wl)
+		if other := seriesLabel(c.Parameters, vary, dimWorkload); other != allCells {
+			label += ", " + other
+		}
+		if groups[wl] == nil {
+			groups[wl] = &Series{Label: wl}
+			order = append(order, wl)
+		}
+		groups[wl].Points = append(groups[wl].Points, Point{Cell: c.Index, X: float64(len(f.Categories)), Y: m, Err: s})
+		f.Categories = append(f.Categories, label)
+	}
+	for _, k := range order {
+		f.Series = append(f.Series, *groups[k])
+	}
+	return f
+}
+
+// latencyFigure draws the min, p50, p99 and max one-way latency against payload, one series per
+// percentile and combination of the other varying dimensions. Its error bars are 0: status
+// combines the repeats' percentiles (lowest min, median p50, highest p99 and max) rather than
+// averaging them.
+func latencyFigure(cells []sbv1.CellResult, vary map[dim]bool) Figure {
+	f := Figure{Name: "latency-us", Title: "One-way latency percentiles by payload", XLabel: "payload",
+		YLabel: "latency µs", Kind: Lines, LogX: true, LogY: true, XTicks: map[float64]string{}}
+	pcts := []struct {
+		name string
+		get  func(l *sbv1.Latency) int64
+	}{
+		{"min", func(l *sbv1.Latency) int64 { return l.MinNanoseconds }},
+		{"p50", func(l *sbv1.Latency) int64 { return l.P50Nanoseconds }},
+		{"p99", func(l *sbv1.Latency) int64 { return l.P99Nanoseconds }},
+		{"max", func(l *sbv1.Latency) int64 { return l.MaxNanoseconds }},
+	}
+	groups := map[string]*Series{}
+	var order []string
+	for _, pc := range pcts {
+		for _, c := range cells {
+			if c.Latency == nil {
+				continue
+			}
+			xv := float64(c.Parameters.PayloadBytes)
+			f.XTicks[xv] = dims[dimPayload].label(c.Parameters)
+			key := pc.name
+			if other := seriesLabel(c.Parameters, vary, dimPayload); other != allCells {
+				key += " " + other
+			}
+			if groups[key] == nil {
+				groups[key] = &Series{Label: key}
+				order = append(order, key)
+			}
+			groups[key].Points = append(groups[key].Points, Point{Cell: c.Index, X: xv, Y: float64(pc.get(c.Latency)) / 1000})
+		}
+	}
+	for _, k := range order {
+		s := groups[k]
+		sort.SliceStable(s.Points, func(i, j int) bool { return s.Points[i].X < s.Points[j].X })
+		f.Series = append(f.Series, *s)
+	}
+	return f
+}
+
+func measured(cs []sbv1.CellResult) []sbv1.CellResult {
+	var out []sbv1.CellResult
+	for _, c := range cs {
+		if c.Repeats > 0 && c.State != sbv1.CellFailed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func anyCell(cs []sbv1.CellResult, f func(sbv1.CellResult) bool) bool {
+	for _, c := range cs {
+		if f(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWorkload(p sbv1.CellParameters) bool {
+	return p.Workload != "" && p.Workload != sbv1.WorkloadNone
+}
+
+// stdOver is the sample standard deviation of a per-repeat value over a cell's valid repeats.
+func stdOver(c sbv1.CellResult, get func(sbv1.RepeatResult) (float64, bool)) float64 {
+	var xs []float64
+	for _, r := range c.RepeatResults {
+		if v, ok := get(r); ok && r.State == sbv1.CellValid {
+			xs = append(xs, v)
+		}
+	}
+	_, std := MeanStd(xs)
+	return std
+}

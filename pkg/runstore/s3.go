@@ -1,0 +1,96 @@
+package runstore
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// Bucket is where runs are read from. Credentials come from the caller's environment
+// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and never appear in errors.
+type Bucket struct {
+	Endpoint, Name, Region string
+	AccessKeyID, SecretKey string
+}
+
+// IsRef says whether arg names a run in a bucket rather than a SpiralBench: an s3:// URI.
+func IsRef(arg string) bool { return strings.HasPrefix(arg, "s3://") }
+
+// Fetch reads a run: ref is s3://bucket/<prefix>/<namespace>/<name>/<run-id>/, or a bare run id
+// looked up in the bucket (it must name exactly one folder).
+func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error) {
+	c, err := b.client()
+	if err != nil {
+		return nil, err
+	}
+	bucket, prefix := b.Name, ""
+	if IsRef(ref) {
+		u, err := url.Parse(ref)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("%q is not s3://bucket/path/to/run/", ref)
+		}
+		bucket, prefix = u.Host, strings.Trim(u.Path, "/")+"/"
+	} else {
+		if bucket == "" {
+			return nil, fmt.Errorf("run id %q needs --s3-bucket (or pass s3://bucket/path/to/run/)", ref)
+		}
+		if prefix, err = find(ctx, c, bucket, ref); err != nil {
+			return nil, err
+		}
+	}
+	files := map[string][]byte{}
+	for _, f := range Files {
+		obj, err := c.GetObject(ctx, bucket, path.Join(prefix, f), minio.GetObjectOptions{})
+		if err != nil {
+			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
+		}
+		data, err := io.ReadAll(obj)
+		obj.Close()
+		if err != nil {
+			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
+		}
+		files[f] = data
+	}
+	return FromFiles(files)
+}
+
+// find returns the one folder whose name is runID.
+func find(ctx context.Context, c *minio.Client, bucket, runID string) (string, error) {
+	var found []string
+	for obj := range c.ListObjects(ctx, bucket, minio.ListObjectsOptions{Recursive: true}) {
+		if obj.Err != nil {
+			return "", fmt.Errorf("list s3://%s: %w", bucket, obj.Err)
+		}
+		if strings.HasSuffix(obj.Key, "/"+runID+"/results.jsonl") {
+			found = append(found, strings.TrimSuffix(obj.Key, "results.jsonl"))
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("no run %q in s3://%s", runID, bucket)
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("run id %q names %d folders in s3://%s (%s): pass the s3:// URI", runID, len(found), bucket, strings.Join(found, ", "))
+}
+
+func (b Bucket) client() (*minio.Client, error) {
+	u, err := url.Parse(b.Endpoint)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("--s3-endpoint %q is not a URL (http(s)://host:port)", b.Endpoint)
+	}
+	region := b.Region
+	if region == "" {
+		region = "us-east-1"
+	}
+	return minio.New(u.Host, &minio.Options{Creds: credentials.NewStaticV4(b.AccessKeyID, b.SecretKey, ""),
+		Secure: u.Scheme == "https", Region: region})
+}

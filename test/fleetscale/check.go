@@ -1,0 +1,67 @@
+package fleetscale
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+// check counts what must be zero: nodes without a verdict (lost), nodes benched more than
+// once (repeated), benches overlapping on a node (from the pods' own timestamps).
+func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *podRecorder, res *Result) error {
+	decided := map[string]bool{}
+	for _, row := range f.Status.Nodes {
+		res.Verdicts[string(row.Verdict)]++
+		switch row.Verdict {
+		case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid:
+			decided[row.Name] = true
+		}
+	}
+	for i := 0; i < res.Nodes; i++ {
+		if !decided[fmt.Sprintf("kwok-gpu-%04d", i)] {
+			res.Lost++
+		}
+	}
+	var benches sbv1.SpiralBenchList
+	if err := c.List(ctx, &benches, client.InNamespace(namespace)); err != nil {
+		return err
+	}
+	perNode := map[string]int{}
+	for i := range benches.Items {
+		sb := &benches.Items[i]
+		if data, err := json.Marshal(sb); err == nil && len(data) > res.LargestBenchJSON {
+			res.LargestBenchJSON = len(data)
+		}
+		if p := sb.Spec.Topology.Placement; p != nil {
+			perNode[p.NodeName]++
+		}
+		for _, cell := range sb.Status.CellResults {
+			res.Attempts += int(cell.Attempts)
+		}
+	}
+	for node, n := range perNode {
+		if n > 1 {
+			res.Repeated += n - 1
+			res.Problems = append(res.Problems, fmt.Sprintf("node %s has %d benches", node, n))
+		}
+	}
+	for node, benches := range rec.spans() {
+		var spans [][2]int64
+		for _, s := range benches {
+			spans = append(spans, [2]int64{s[0].UnixMilli(), s[1].UnixMilli()})
+		}
+		for i := range spans {
+			for j := i + 1; j < len(spans); j++ {
+				if spans[i][0] < spans[j][1] && spans[j][0] < spans[i][1] {
+					res.Overlaps++
+					res.Problems = append(res.Problems, fmt.Sprintf("benches overlap on node %s", node))
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package fleetscale
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The fleet scale benchmark's small variant: 50 simulated nodes (KWOK, a fake kubelet) on a
+// real apiserver and etcd, maxParallel 10, the manager killed at half the verdicts and
+// restarted. Every node must get exactly one verdict, no bench may overlap another on a node.
+// hack/bench/fleet-scale.sh runs the same at 1,000 nodes and prints the figures.
+func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if assets == "" {
+		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test-go`, which builds kube-apiserver and etcd with hack/k8s-assets.sh")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	out, err := exec.Command(filepath.Join(root, "hack", "kwok.sh")).Output()
+	if err != nil {
+		t.Fatalf("hack/kwok.sh (builds KWOK from the Go module proxy once): %v", err)
+	}
+	kwok := strings.TrimSpace(string(out))
+	scheduler := filepath.Join(assets, "kube-scheduler")
+	if _, err := os.Stat(scheduler); err != nil {
+		// The e2e cluster's binaries include it: build them once (hack/k8s-assets.sh cluster).
+		build := exec.Command(filepath.Join(root, "hack", "k8s-assets.sh"), "cluster")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("hack/k8s-assets.sh cluster (kube-scheduler): %v\n%s", err, out)
+		}
+	}
+	dir := t.TempDir()
+	manager := filepath.Join(dir, "manager")
+	build := exec.Command("go", "build", "-o", manager, "./cmd/manager")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the manager: %v\n%s", err, out)
+	}
+	res, err := Run(context.Background(), Options{
+		Nodes: nodes(), MaxParallel: 10, RestartAt: 0.5,
+		KwokBin: kwok, SchedulerBin: scheduler, ManagerBin: manager, Assets: assets, CRDDir: filepath.Join(root, "config", "crd", "bases"),
+		WorkDir: dir, Timeout: 150 * time.Second, Log: testWriter{t},
+	})
+	if err != nil {
+		logs(t, dir)
+		t.Fatal(err)
+	}
+	t.Logf("%+v", *res)
+	if !res.Restarted || res.Lost != 0 || res.Repeated != 0 || res.Overlaps != 0 || res.Verdicts["Passed"] != nodes() {
+		logs(t, dir)
+		t.Fatalf("restarted %v lost %d repeated %d overlaps %d verdicts %v problems %v",
+			res.Restarted, res.Lost, res.Repeated, res.Overlaps, res.Verdicts, res.Problems)
+	}
+	if res.LargestFleetJSON >= 512<<10 {
+		t.Fatalf("fleet status %d bytes", res.LargestFleetJSON)
+	}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func logs(t *testing.T, dir string) {
+	for _, name := range []string{"manager-1.log", "manager-2.log", "kube-scheduler.log", "kwok.log"} {
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		if len(data) > 3000 {
+			data = data[len(data)-3000:]
+		}
+		t.Logf("--- %s (tail)\n%s", name, data)
+	}
+}
+
+// nodes is 50, or $FLEET_SCALE_NODES for a quick look.
+func nodes() int {
+	if n, err := strconv.Atoi(os.Getenv("FLEET_SCALE_NODES")); err == nil && n > 0 {
+		return n
+	}
+	return 50
+}

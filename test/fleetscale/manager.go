@@ -1,0 +1,140 @@
+package fleetscale
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// manager is one life of the manager process.
+type manager struct {
+	cmd     *exec.Cmd
+	metrics string
+	// last readings, taken just before it is stopped.
+	cpuSeconds float64
+	peakRSS    int64
+	reconciles map[string]float64
+	requests   float64
+}
+
+func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	logFile, err := os.Create(filepath.Join(o.WorkDir, fmt.Sprintf("manager-%d.log", life)))
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, o.ManagerBin, "--kubeconfig", kubeconfig,
+		"--metrics-bind-address", fmt.Sprintf("127.0.0.1:%d", port), "--health-probe-bind-address", "0",
+		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--zap-log-level", "error")
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port)}
+	for i := 0; i < 100; i++ {
+		if _, err := m.scrape(); err == nil {
+			return m, nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return m, nil
+}
+
+// stop reads the counters, then kills (SIGKILL: a crash) or stops (SIGTERM) the process.
+func (m *manager) stop(kill bool) {
+	if m.cmd.Process == nil {
+		return
+	}
+	m.read()
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	_ = m.cmd.Process.Signal(sig)
+	_ = m.cmd.Wait()
+}
+
+// account adds this life's readings to the result.
+func (m *manager) account(r *Result) {
+	r.CPUSeconds += m.cpuSeconds
+	r.PeakRSSBytes = max(r.PeakRSSBytes, m.peakRSS)
+	r.APIRequests += m.requests
+	for k, v := range m.reconciles {
+		r.Reconciles[k] += v
+	}
+}
+
+func (m *manager) read() {
+	pid := m.cmd.Process.Pid
+	if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
+		// Fields after the command name (which is in parentheses): utime is 14th, stime 15th.
+		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+		ut, _ := strconv.ParseFloat(fields[11], 64)
+		st, _ := strconv.ParseFloat(fields[12], 64)
+		m.cpuSeconds = (ut + st) / 100 // USER_HZ is 100 on Linux
+	}
+	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		s := bufio.NewScanner(f)
+		for s.Scan() {
+			if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+				m.peakRSS = kb * 1024
+			}
+		}
+		_ = f.Close()
+	}
+	if text, err := m.scrape(); err == nil {
+		m.reconciles, m.requests = map[string]float64{}, 0
+		for _, line := range strings.Split(text, "\n") {
+			switch {
+			case strings.HasPrefix(line, "controller_runtime_reconcile_total{"):
+				ctrl := label(line, "controller")
+				m.reconciles[ctrl] += value(line)
+			case strings.HasPrefix(line, "rest_client_requests_total{"):
+				m.requests += value(line)
+			}
+		}
+	}
+}
+
+func (m *manager) scrape() (string, error) {
+	resp, err := http.Get(m.metrics)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var b strings.Builder
+	s := bufio.NewScanner(resp.Body)
+	s.Buffer(make([]byte, 1<<20), 1<<20)
+	for s.Scan() {
+		b.WriteString(s.Text())
+		b.WriteByte('\n')
+	}
+	return b.String(), s.Err()
+}
+
+func label(line, name string) string {
+	i := strings.Index(line, name+"=\"")
+	if i < 0 {
+		return ""
+	}
+	rest := line[i+len(name)+2:]
+	return rest[:strings.IndexByte(rest, '"')]
+}
+
+func value(line string) float64 {
+	f := strings.Fields(line)
+	v, _ := strconv.ParseFloat(f[len(f)-1], 64)
+	return v
+}
