@@ -52,18 +52,20 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	want := map[string]int32{
-		"tcp-sweep":             9,  // 3 sizes x 3 pair counts
-		"udp-sweep":             6,  // 2 sizes x 3 pair counts
-		"udp-drop-curve":        16, // 2 sizes x 8 targets
-		"tcp-drop-curve":        8,  // 8 targets, per pair
-		"raw-sweep":             20, // 5 payloads x 4 batches
-		"raw-queue-scaling":     20, // 4 queue cells x 5 payloads
-		"udp-gpu-workloads":     4,  // none, fft, gemm, gemm_fp16
-		"roce-sweep":            5,  // 5 message sizes
-		"roce-gemm-batch-sweep": 5,  // 5 workload batches
-		"nccl-all-gather":       1,  // one cell: the size sweep runs inside it
-		"nccl-sendrecv":         1,
-		"gpucopy":               1,
+		"tcp-sweep":                9,  // 3 sizes x 3 pair counts
+		"udp-sweep":                6,  // 2 sizes x 3 pair counts
+		"udp-drop-curve":           16, // 2 sizes x 8 targets
+		"tcp-drop-curve":           8,  // 8 targets, per pair
+		"raw-sweep":                20, // 5 payloads x 4 batches
+		"raw-queue-scaling":        20, // 4 queue cells x 5 payloads
+		"udp-gpu-workloads":        4,  // none, fft, gemm, gemm_fp16
+		"roce-sweep":               5,  // 5 message sizes
+		"roce-gemm-batch-sweep":    5,  // 5 workload batches
+		"nccl-all-gather":          1,  // one cell: the size sweep runs inside it
+		"nccl-sendrecv":            1,
+		"gpucopy":                  1,
+		"raw-gpu-workloads":        4, // 8000 B x batch 10240: none, fft, gemm, gemm_fp16
+		"raw-workload-batch-sweep": 5, // gemm_fp16 x 5 workload batches
 	}
 	samples := readManifests(t, filepath.Join(repoRoot, "config", "samples", "*.yaml"))
 	if len(samples) != len(want) {

@@ -14,7 +14,15 @@ target_sources(spiral_core PRIVATE
   src/gpu/report.cpp
   src/gpu/assembly_reference.cpp
   src/gpu/nvml_sampler.cpp
+  src/gpu/receiver.cpp
 )
+# What both spiral_core and the CUDA pipeline (spiral_gpu_cuda, linked after spiral_core) use: the
+# memory provider, the window flight, the error kinds. A library of its own so the static link
+# order resolves: spiral_core -> spiral_gpu_cuda -> spiral_memory.
+add_library(spiral_memory STATIC src/sys/errors.cpp src/memory/region.cpp src/gpu/window_flight.cpp)
+target_include_directories(spiral_memory PUBLIC src)
+target_compile_options(spiral_memory PRIVATE -Wall -Wextra -Wpedantic $<$<BOOL:${SPIRAL_WERROR}>:-Werror>)
+target_link_libraries(spiral_core PUBLIC spiral_memory)
 target_link_libraries(spiral_core PUBLIC ${CMAKE_DL_LIBS})
 
 set(SPIRAL_HAVE_CUDA OFF)
@@ -32,6 +40,7 @@ endif()
 if(NOT SPIRAL_HAVE_CUDA)
   message(STATUS "spiral: GPU workloads off (SPIRAL_WITH_CUDA=${SPIRAL_WITH_CUDA}, no CUDA compiler)")
   target_sources(spiral_core PRIVATE src/gpu/receive_path_stub.cpp)
+  target_sources(spiral_memory PRIVATE src/memory/cuda_memory_stub.cpp)
   return()  # SPIRAL_HAVE_CUDA stays undefined: `#if SPIRAL_HAVE_CUDA` and `#ifdef` agree
 endif()
 
@@ -65,6 +74,9 @@ target_compile_options(spiral_gpu_cuda PRIVATE
 set_target_properties(spiral_gpu_cuda PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
 
 target_sources(spiral_core PRIVATE src/gpu/cuda/receive_path_cuda.cpp)
+target_sources(spiral_memory PRIVATE src/memory/cuda_memory_cuda.cpp)
+target_link_libraries(spiral_memory PUBLIC CUDA::cudart)
+target_link_libraries(spiral_gpu_cuda PUBLIC spiral_memory)
 target_link_libraries(spiral_core PUBLIC spiral_gpu_cuda)
 target_compile_definitions(spiral_core PUBLIC SPIRAL_HAVE_CUDA=1)
 

@@ -2,7 +2,8 @@
 // The GPU receive path as a transport sees it. A receiver asks for pinned host space, receives
 // into it and says what arrived; the path assembles contiguous device windows from it and runs
 // the workload on each (docs/dataplane.md, "GPU workloads"). Two flavours: in-order streams
-// (TCP, RoCE) and sequenced datagrams (UDP; raw Ethernet later).
+// (TCP, RoCE) and sequenced datagrams (UDP, raw Ethernet). Receivers reach it through
+// gpu/receiver.hpp (GpuReceiver), processed windows leave through gpu/window_sink.hpp.
 //
 // Threading: an assembler belongs to one receive thread. Its calls return at once, except the
 // one that hands a window over while max_in_flight windows are still on the GPU (commit(),
@@ -11,12 +12,15 @@
 // CUDA-free: a build without CUDA links an open_receive_path() that refuses.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 
 #include "config/cell.hpp"
 #include "engine/phase.hpp"
 #include "gpu/report.hpp"
+#include "gpu/window_sink.hpp"
+#include "memory/region.hpp"
 
 namespace spiral::gpu {
 
@@ -39,6 +43,14 @@ struct DatagramLayout {
   uint32_t seq_offset = 0;      // offset of the 64-bit little-endian sequence number
 };
 
+// Datagrams the GPU reads where they were received (raw Ethernet's mbufs in host_pinned memory):
+// no staging copy. Every datagram lies in `region` (registered with CUDA); a received buffer is
+// handed back through `release` only once no window will read it any more.
+struct InPlace {
+  const memory::Region* region = nullptr;
+  std::function<void(std::span<void* const> frames)> release;
+};
+
 // Sequenced datagrams: window k holds sequence numbers [k*slots, (k+1)*slots), each payload in
 // its slot, holes zero-filled (the FLOPs stay constant), duplicates ignored (first arrival wins).
 class DatagramAssembler {
@@ -53,7 +65,12 @@ class DatagramAssembler {
   virtual void add(const std::byte* datagram, uint64_t seq) = 0;
   // The burst took the first `used` bytes of space(); completes windows as needed.
   virtual void end_burst(size_t used) = 0;
-  // The partial window goes to the GPU; waits for every window.
+  // In-place assemblers (made with an InPlace): one datagram of ours at `datagram` (inside
+  // InPlace::region) whose receive buffer `frame` is held until the window that reads it
+  // completed on the GPU, or released at once when no window will read it (late, overflow).
+  // Completes windows as needed. space(), add() and end_burst() are for staged assemblers.
+  virtual void add_in_place(const std::byte* datagram, uint64_t seq, void* frame) = 0;
+  // The partial window goes to the GPU; waits for every window (in place: releases every frame).
   virtual void finish() = 0;
 };
 
@@ -63,8 +80,13 @@ class ReceivePath {
   virtual std::unique_ptr<StreamAssembler> stream_assembler() = 0;
   // `stride`: bytes per receive buffer (one datagram, or several with GRO);
   // `burst_buffers`: receive buffers per burst at most.
+  // `in_place`: the datagrams are read where they were received (no staging copy).
   virtual std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
-                                                                uint32_t burst_buffers) = 0;
+                                                                uint32_t burst_buffers,
+                                                                const InPlace* in_place = nullptr) = 0;
+  // The output side: assemblers made after this call hand each processed window to `sink`
+  // (null: nobody), which must outlive them.
+  virtual void set_window_sink(WindowSink* sink) = 0;
   // GPU utilisation is sampled over the measure phase.
   virtual void set_phase(Phase phase) = 0;
   // The counters of every assembler made here (final once they finished) and the utilisation.

@@ -64,6 +64,21 @@ TEST(GpuCell, FlagsSetTheKeysOfTheSameName) {
     EXPECT_EQ(echoed[key], j[key]) << key;
 }
 
+TEST(GpuCell, RawTakesAWorkloadExceptInPlaceOverNetRing) {
+#ifndef SPIRAL_HAVE_DPDK
+  GTEST_SKIP() << "built without DPDK: every raw cell is refused";
+#endif
+  if (!gpu::kBuiltWithCuda) GTEST_SKIP() << "built without CUDA: every GPU workload is refused (GpuCell.WorkloadKindsFollowTheBuild)";
+  auto raw = [](const char* memory, const char* port) {
+    return parse_flags({"loopback", "--transport", "raw", "--tx-port", port, "--rx-port", port, "--workload", "gemm",
+                        "--memory", memory});
+  };
+  EXPECT_STREQ(to_string(parse_cell(raw("host", "net_ring0")).workload), "gemm") << "staged over net_ring";
+  EXPECT_STREQ(to_string(parse_cell(raw("host_pinned", "net_memif0,role=server")).workload), "gemm");
+  EXPECT_NE(refusal(raw("host_pinned", "net_ring0")).find("net_ring passes the sender's mbufs over"), std::string::npos)
+      << refusal(raw("host_pinned", "net_ring0"));
+}
+
 TEST(GpuCell, WorkloadKindsFollowTheBuild) {
   for (const char* kind : {"fft", "gemm", "gemm_fp16"}) {
     json j = parse_flags({"server", "--transport", "udp", "--workload", kind});

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Raw loopback over in-memory virtual devices: net_ring (one port, TX queue i is RX queue i) and a
 # net_memif pair (server and client in this one process). Queue cells (1,1) (1,2) (2,1) (2,2),
-# worker cores, pacing. Nothing here can lose a frame, so none may be lost.
+# worker cores, pacing, receive mbufs in host_pinned external memory. Nothing here can lose a frame, so none may be lost.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/raw_lib.sh"
 require_raw
@@ -24,6 +24,16 @@ for cell in "1 1" "2 2"; do
   expect "memif$t$r" '.lost == 0 and .raw.tx_driver == "net_memif"' "net_memif ($t,$r): no loss"
   echo "net_memif ($t,$r): $(brief "memif$t$r")"
 done
+
+# memory host_pinned: the receive pools' mbuf data in locked memory from the memory provider,
+# registered with DPDK as external memory (rte_extmem_register); memif writes every frame there
+raw pinned --tx-port "$MEMIF_TX" --rx-port "$MEMIF_RX" --tx-queues 2 --rx-queues 2 --payload-bytes 1000 \
+  --memory host_pinned
+accounted pinned "net_memif host_pinned"
+expect pinned '.lost == 0 and .cell.memory == "host_pinned"' "net_memif host_pinned: no loss"
+grep -q "receive mbuf data in .* KiB of host_pinned external memory" "$WORK/pinned.err" ||
+  fail "host_pinned: no external memory line on stderr: $(cat "$WORK/pinned.err")"
+echo "net_memif host_pinned (2,2): $(brief pinned)"
 
 # a poll-mode core and a worker core per queue: bursts cross a ring between them both ways
 raw workers --tx-port "$MEMIF_TX" --rx-port "$MEMIF_RX" --tx-queues 2 --rx-queues 2 --tx-cores 0 --rx-cores 0 \

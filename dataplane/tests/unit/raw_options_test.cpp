@@ -89,9 +89,9 @@ TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
       {with(json{{"transport", "tcp"}, {"role", "client"}}, "no_huge", true), "applies to transport raw only"},
   };
   for (const auto& c : cases) EXPECT_NE(refusal(c.cell).find(c.says), std::string::npos) << refusal(c.cell);
-#ifndef SPIRAL_HAVE_CUDA
-  EXPECT_NE(refusal(with(base, "memory", "host_pinned")).find("built without CUDA"), std::string::npos);
-#endif
+  const json pci = with(with(base, "tx_port", "0000:01:00.0"), "rx_port", "0000:01:00.1");
+  EXPECT_NE(refusal(with(pci, "memory", "device")).find("no gpudev path"), std::string::npos);
+  EXPECT_EQ(refusal(with(base, "memory", "host_pinned")), "(accepted)") << "host_pinned needs no CUDA without a workload";
 }
 
 TEST(RawOptions, PortsFromTheDevicePluginsVariable) {
@@ -108,11 +108,10 @@ TEST(RawOptions, PortsFromTheDevicePluginsVariable) {
   EXPECT_NE(refusal(with(raw_cell(), "tx_port", "env:PCIDEVICE_BAD")).find("bad PCI address"), std::string::npos);
 }
 
-TEST(RawOptions, NoGpuWorkloadOnRaw) {
+TEST(RawOptions, GpuWorkloadOnRawFollowsTheBuild) {
   REQUIRE_DPDK_BUILD();
 #if SPIRAL_HAVE_CUDA
-  EXPECT_NE(refusal(with(raw_cell(), "workload", json{{"kind", "fft"}})).find("no GPU receive path"),
-            std::string::npos);
+  EXPECT_EQ(refusal(with(raw_cell(), "workload", json{{"kind", "fft"}})), "(accepted)");
 #else
   EXPECT_NE(refusal(with(raw_cell(), "workload", json{{"kind", "fft"}})).find("built without CUDA"),
             std::string::npos);
@@ -202,6 +201,39 @@ TEST(RawEal, AfPacketFramesMustFitItsFrameSize) {
   }
   const auto pools = raw::pool_sizes(cell, large, large, raw::frame_bytes(8000));
   EXPECT_GE(pools.rx_data_room, 10240u - 32 + 128) << "af_packet refuses RX mbufs smaller than its frames";
+}
+
+TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
+  Cell cell;
+  cell.kind = &kind_named("raw");
+  cell.payload_bytes = 8000;
+  cell.batch = 256;
+  RawOptions options;
+  options.tx_port = "net_memif0,role=client";
+  options.rx_port = "net_memif1,role=server";
+  options.memory = BufferMemory::host_pinned;
+  cell.options = options;
+  const PortSpec tx = parse_port("tx_port", options.tx_port), rx = parse_port("rx_port", options.rx_port);
+  const auto bare = raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000));
+  EXPECT_EQ(bare.gpu_held_buffers, 0u) << "no workload: nothing held";
+  cell.workload = Workload::gemm;  // set directly: a CPU build's parser refuses GPU workloads
+  cell.workload_batch_bytes = 1 << 20;
+  cell.max_in_flight = 2;
+  const auto gpu = raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000));
+  // 1 MiB / 7976 B = 131 slots (+1), 3 windows (max_in_flight + 1) of 1 stream, plus 2 bursts
+  EXPECT_EQ(gpu.gpu_held_buffers, 3u * 132 + 2 * 256);
+  EXPECT_EQ(gpu.rx_pool_buffers, bare.rx_pool_buffers + gpu.gpu_held_buffers);
+  std::any_cast<RawOptions&>(cell.options).memory = BufferMemory::host;  // staged: mbufs freed at once
+  EXPECT_EQ(raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000)).gpu_held_buffers, 0u);
+  std::any_cast<RawOptions&>(cell.options).memory = BufferMemory::host_pinned;
+  cell.payload_bytes = 64;
+  cell.workload_batch_bytes = 64 << 20;
+  try {
+    raw::pool_sizes(cell, tx, rx, raw::frame_bytes(64));
+    FAIL() << "accepted holding millions of mbufs";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("lower workload_batch_bytes"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

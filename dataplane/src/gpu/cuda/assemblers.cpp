@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sys/errors.hpp"
+
 namespace spiral::gpu {
 
 PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterSink publish)
@@ -33,8 +35,33 @@ uint32_t PipelineDatagramAssembler::slots_for(uint64_t window_bytes, const Datag
 }
 
 PipelineDatagramAssembler::PipelineDatagramAssembler(PipelineConfig config, const DatagramLayout& layout,
-                                                     size_t stride, uint32_t burst_buffers, CounterSink publish)
+                                                     size_t stride, uint32_t burst_buffers, CounterSink publish,
+                                                     const InPlace* in_place)
     : layout_(layout), windower_(slots_for(config.window_bytes, layout)), publish_(std::move(publish)) {
+  if (in_place) {
+    if (!in_place->region || !in_place->region->device_pointer() || !in_place->region->data())
+      throw BadInput("in-place datagrams need host memory registered with CUDA (host_pinned)");
+    in_place_host_ = in_place->region->data();
+    release_ = in_place->release;
+    held_ = std::make_unique<HeldFrames>(release_);
+    // the offsets of one window plus slack for duplicates; no datagram bytes in the staging
+    max_datagrams_ = windower_.slots() + 2 * burst_buffers;
+    config.reorder = true;
+    config.slots = windower_.slots();
+    config.slot_bytes = layout.datagram_bytes - layout.header_bytes;
+    config.header_bytes = layout.header_bytes;
+    config.seq_offset = layout.seq_offset;
+    config.window_bytes = uint64_t{config.slots} * config.slot_bytes;
+    config.staging_bytes = 256;
+    config.max_datagrams = max_datagrams_;
+    config.in_place_packets = in_place->region->device_pointer();
+    HeldFrames* held = held_.get();
+    config.on_complete = [held](uint64_t token) { held->release(token); };
+    pipe_ = std::make_unique<Pipeline>(std::move(config));
+    pending_.reserve(size_t{burst_buffers} + 16);
+    waiting_.reserve(size_t{burst_buffers} + 16);
+    return;
+  }
   const uint32_t slots = windower_.slots();
   const uint64_t per_buffer = std::max<uint64_t>(1, stride / layout.datagram_bytes);
   // a whole window in order, plus two bursts of slack for duplicates and strays
@@ -127,11 +154,74 @@ void PipelineDatagramAssembler::close_window() {
 }
 
 void PipelineDatagramAssembler::finish() {
+  if (held_) {
+    if (count_) pipe_->submit(0, count_, windower_.base(), held_->seal());
+    count_ = 0;
+    for (const Pending& p : pending_) release_now(p.frame);  // their window never comes
+    pending_.clear();
+    pipe_->finish();      // every window completed: every sealed frame released
+    held_->release_all();
+    publish();
+    return;
+  }
   if (count_) pipe_->submit(used_, count_, windower_.base());
   count_ = 0;
   used_ = 0;
   pipe_->finish();
   publish();
+}
+
+// --- in place: the offsets point into the registered receive memory; frames are held ---
+
+void PipelineDatagramAssembler::release_now(void* frame) {
+  void* one[1] = {frame};
+  release_(std::span<void* const>(one, 1));
+}
+
+void PipelineDatagramAssembler::place_in_place(const std::byte* datagram, uint64_t seq, void* frame) {
+  switch (windower_.place(seq)) {
+    case DatagramWindower::Place::current:
+      if (count_ < max_datagrams_) {
+        pipe_->offsets()[count_++] = static_cast<uint32_t>(datagram - in_place_host_);
+        held_->hold(frame);
+      } else {
+        release_now(frame);  // a flood of duplicates: the window has no room for more offsets
+      }
+      break;
+    case DatagramWindower::Place::beyond:
+      pending_.push_back({datagram, seq, frame});
+      break;
+    case DatagramWindower::Place::late:
+      ++late_;
+      release_now(frame);
+      break;
+  }
+}
+
+void PipelineDatagramAssembler::add_in_place(const std::byte* datagram, uint64_t seq, void* frame) {
+  if (!held_) throw RunFailure("add_in_place on a staged datagram assembler");
+  place_in_place(datagram, seq, frame);
+  while (windower_.complete()) close_window_in_place();
+}
+
+void PipelineDatagramAssembler::close_window_in_place() {
+  if (count_) {
+    // the frames this window reads go back to their pool once its kernels completed
+    pipe_->submit(0, count_, windower_.base(), held_->seal());
+    publish();
+  }
+  count_ = 0;
+  if (pending_.empty()) {
+    windower_.advance();
+    return;
+  }
+  uint64_t first = pending_.front().seq;
+  for (const Pending& p : pending_) first = std::min(first, p.seq);
+  windower_.advance_to(first);
+  // the pending ones are placed again against the new window: current (held), later, or late
+  waiting_.swap(pending_);
+  for (const Pending& p : waiting_) place_in_place(p.data, p.seq, p.frame);
+  waiting_.clear();
 }
 
 void PipelineDatagramAssembler::publish() {

@@ -5,6 +5,7 @@
 
 #include "gpu/cuda/pipeline.hpp"
 #include "gpu/datagram_windower.hpp"
+#include "gpu/held_frames.hpp"
 #include "gpu/receive_path.hpp"
 
 namespace spiral::gpu {
@@ -29,12 +30,15 @@ class PipelineStreamAssembler final : public StreamAssembler {
 class PipelineDatagramAssembler final : public DatagramAssembler {
  public:
   // config: reorder fields are set here from the layout; window_bytes becomes slots * slot_bytes.
+  // in_place: datagrams are read where they were received (see InPlace); stride and
+  // burst_buffers then only size the slack for duplicates.
   PipelineDatagramAssembler(PipelineConfig config, const DatagramLayout& layout, size_t stride,
-                            uint32_t burst_buffers, CounterSink publish);
+                            uint32_t burst_buffers, CounterSink publish, const InPlace* in_place = nullptr);
   std::byte* space(size_t bytes) override;
   uint32_t room() const override { return windower_.room(); }
   void add(const std::byte* datagram, uint64_t seq) override;
   void end_burst(size_t used) override;
+  void add_in_place(const std::byte* datagram, uint64_t seq, void* frame) override;
   void finish() override;
   Pipeline& pipeline() { return *pipe_; }
 
@@ -47,10 +51,24 @@ class PipelineDatagramAssembler final : public DatagramAssembler {
     uint64_t seq;
   };
   void close_window();
+  void close_window_in_place();
+  void place_in_place(const std::byte* datagram, uint64_t seq, void* frame);
+  void release_now(void* frame);
   void publish();
+
+  struct Pending {  // in place: a datagram of a later window, still in its receive buffer
+    const std::byte* data;
+    uint64_t seq;
+    void* frame;
+  };
 
   DatagramLayout layout_;
   DatagramWindower windower_;
+  // in place (declared before pipe_, so it goes after the pipeline waited for the GPU)
+  const std::byte* in_place_host_ = nullptr;
+  std::function<void(std::span<void* const>)> release_;
+  std::unique_ptr<HeldFrames> held_;
+  std::vector<Pending> pending_, waiting_;
   std::unique_ptr<Pipeline> pipe_;
   CounterSink publish_;
   uint64_t capacity_ = 0;    // staging bytes

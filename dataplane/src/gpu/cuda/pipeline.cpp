@@ -1,9 +1,17 @@
 #include "gpu/cuda/pipeline.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 namespace spiral::gpu {
+
+bool Pipeline::EventCompletion::done(size_t slot) {
+  const cudaError_t e = cudaEventQuery(slots_[slot].done.get());
+  if (e == cudaErrorNotReady) return false;
+  SPIRAL_CUDA(e);
+  return true;
+}
+
+void Pipeline::EventCompletion::wait(size_t slot) { SPIRAL_CUDA(cudaEventSynchronize(slots_[slot].done.get())); }
 
 Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
   if (!config_.staging_bytes) config_.staging_bytes = config_.window_bytes;
@@ -22,15 +30,17 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
   if (config_.reorder) offsets_area_ = (uint64_t{config_.max_datagrams} * sizeof(uint32_t) + 255) / 256 * 256;
   slots_.resize(config_.max_in_flight + 1);
   for (Slot& s : slots_) {
-    s.staging = pinned_buffer(offsets_area_ + config_.staging_bytes);
+    // pinned and registered with CUDA, so the H2D copy runs on the copy engine without a bounce
+    s.staging = memory::allocate({BufferMemory::host_pinned, offsets_area_ + config_.staging_bytes,
+                                  "GPU staging buffer", memory::kRegisterCuda});
     s.window = device_buffer(device_bytes);
     SPIRAL_CUDA(cudaMemset(s.window.data(), 0, device_bytes));
     if (config_.reorder) s.staged = device_buffer(offsets_area_ + config_.staging_bytes);
     s.copied = make_event();
     s.done = make_event();
   }
-  for (size_t i = 1; i < slots_.size(); ++i) free_.push_back(i);
-  filling_ = 0;
+  flight_ = std::make_unique<WindowFlight>(config_.max_in_flight, config_.sync_interval, completion_,
+                                           [this](size_t slot) { retire(slot); });
   SPIRAL_CUDA(cudaDeviceSynchronize());  // the memsets above ran on the legacy stream
 }
 
@@ -40,70 +50,57 @@ Pipeline::~Pipeline() {
   (void)cudaStreamSynchronize(compute_.get());
 }
 
-void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base) {
-  // The cap: at most max_in_flight windows on the GPU. Only a window that would exceed it waits
-  // (a stall), so the GPU keeps max_in_flight windows while the receiver fills the next one.
-  if (++calls_ % config_.sync_interval == 0 || in_flight_.size() >= config_.max_in_flight) reap();
-  while (in_flight_.size() >= config_.max_in_flight) {
-    const auto t0 = std::chrono::steady_clock::now();
-    wait_oldest();
-    ++counters_.stalls;
-    counters_.stall_ns += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
-  }
+void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_t token) {
+  flight_->before_launch();  // waits (a stall) while max_in_flight windows are on the GPU
 
-  Slot& s = slots_[filling_];
+  Slot& s = slots_[flight_->filling()];
   const uint64_t window = config_.window_bytes;
   cudaStream_t copy = copy_.get(), compute = compute_.get();
   if (config_.reorder) {
-    // one copy moves the offsets (in front of the datagrams) and the datagrams
-    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging.data(), offsets_area_ + bytes, cudaMemcpyHostToDevice, copy));
+    // one copy moves the offsets (in front of the datagrams) and the datagrams; in place, the
+    // offsets only: the kernel reads the datagrams from mapped host memory
+    const uint64_t copied = offsets_area_ + (config_.in_place_packets ? 0 : bytes);
+    SPIRAL_CUDA(cudaMemcpyAsync(s.staged.data(), s.staging->data(), copied, cudaMemcpyHostToDevice, copy));
   } else {
     bytes = std::min(bytes, window);
-    SPIRAL_CUDA(cudaMemcpyAsync(s.window.data(), s.staging.data(), bytes, cudaMemcpyHostToDevice, copy));
+    SPIRAL_CUDA(cudaMemcpyAsync(s.window.data(), s.staging->data(), bytes, cudaMemcpyHostToDevice, copy));
     // a partial window (end of stream): the rest is zeros, not the previous window's bytes
     if (bytes < window) SPIRAL_CUDA(cudaMemsetAsync(s.window.data() + bytes, 0, window - bytes, copy));
   }
   SPIRAL_CUDA(cudaEventRecord(s.copied.get(), copy));
   SPIRAL_CUDA(cudaStreamWaitEvent(compute, s.copied.get(), 0));
   if (config_.reorder) {
-    ReorderArgs a{s.staged.data() + offsets_area_, s.staged.as<uint32_t>(), datagrams, base, config_.slots,
+    const std::byte* packets = config_.in_place_packets ? config_.in_place_packets : s.staged.data() + offsets_area_;
+    ReorderArgs a{packets, s.staged.as<uint32_t>(), datagrams, base, config_.slots,
                   config_.header_bytes, config_.slot_bytes, config_.seq_offset, owner_.as<uint32_t>(), s.window.data()};
     launch_reorder(a, compute);
   }
   if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
+  Workload::Output output{};
   if (workload_) {
     workload_->run(s.window.data());
-    if (config_.inspect_output) config_.inspect_output(workload_->output(), compute);
+    output = workload_->output();
+    if (config_.inspect_output) config_.inspect_output(output, compute);
   }
   SPIRAL_CUDA(cudaEventRecord(s.done.get(), compute));
 
-  in_flight_.push_back(filling_);
+  const uint64_t received = config_.reorder ? uint64_t{datagrams} * config_.slot_bytes : bytes;
+  s.processed = ProcessedWindow{config_.assembler, counters_.windows, s.window.data(), window,
+                                config_.reorder ? base : counters_.bytes, received, output.data, output.bytes};
+  s.token = token;
+  flight_->launched();
   ++counters_.windows;
-  counters_.bytes += config_.reorder ? uint64_t{datagrams} * config_.slot_bytes : bytes;
-  // max_in_flight + 1 slots and at most max_in_flight in flight: one is free to fill
-  filling_ = free_.back();
-  free_.pop_back();
+  counters_.bytes += received;
 }
 
-void Pipeline::reap() {
-  while (!in_flight_.empty()) {
-    const cudaError_t e = cudaEventQuery(slots_[in_flight_.front()].done.get());
-    if (e == cudaErrorNotReady) return;
-    SPIRAL_CUDA(e);
-    free_.push_back(in_flight_.front());
-    in_flight_.pop_front();
-  }
-}
-
-void Pipeline::wait_oldest() {
-  SPIRAL_CUDA(cudaEventSynchronize(slots_[in_flight_.front()].done.get()));
-  free_.push_back(in_flight_.front());
-  in_flight_.pop_front();
+void Pipeline::retire(size_t slot) {
+  Slot& s = slots_[slot];
+  if (config_.on_complete) config_.on_complete(s.token);
+  if (config_.sink) config_.sink->window_processed(s.processed);
 }
 
 void Pipeline::finish() {
-  while (!in_flight_.empty()) wait_oldest();
+  flight_->drain();
   SPIRAL_CUDA(cudaStreamSynchronize(copy_.get()));
   SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
 }

@@ -18,6 +18,9 @@
 #include <vector>
 
 #include "gpu/cuda/kernels.hpp"
+#include "gpu/window_flight.hpp"
+#include "gpu/window_sink.hpp"
+#include "memory/region.hpp"
 #include "gpu/cuda/resources.hpp"
 #include "gpu/cuda/workloads.hpp"
 #include "gpu/report.hpp"
@@ -33,12 +36,21 @@ struct PipelineConfig {
   uint32_t slots = 0;                // window_bytes = slots * slot_bytes
   uint32_t slot_bytes = 0, header_bytes = 0, seq_offset = 0;
   uint32_t max_datagrams = 0;        // offsets per staging buffer
+  // reorder in place: the datagrams are read from this device address (mapped host memory, the
+  // offsets relative to it) instead of from the staging; the staging carries only the offsets
+  const std::byte* in_place_packets = nullptr;
   uint32_t sync_interval = 2;
   uint32_t max_in_flight = 2;
   // Tests: called on the compute stream after assembly and after the workload of each window
   // (base: the window's first sequence number, reorder only).
   std::function<void(const std::byte* window, uint64_t bytes, uint64_t base, cudaStream_t)> inspect_window;
   std::function<void(Workload::Output output, cudaStream_t)> inspect_output;
+  // The output side: each processed window is handed on once its work completed (may be null).
+  WindowSink* sink = nullptr;
+  uint32_t assembler = 0;  // ProcessedWindow::assembler
+  // Called when a window's work completed, before its slot is filled again, with the `token`
+  // given to submit(): what the window read in place (raw mbufs) may be released now.
+  std::function<void(uint64_t token)> on_complete;
 };
 
 class Pipeline {
@@ -46,30 +58,47 @@ class Pipeline {
   explicit Pipeline(PipelineConfig config);  // allocates every buffer; throws CudaError
   ~Pipeline();                               // waits for what is in flight
 
-  std::byte* staging() { return slots_[filling_].staging.data() + offsets_area_; }
+  std::byte* staging() { return slots_[flight_->filling()].staging->data() + offsets_area_; }
   uint64_t staging_bytes() const { return config_.staging_bytes; }
-  uint32_t* offsets() { return slots_[filling_].staging.as<uint32_t>(); }  // reorder: max_datagrams
+  uint32_t* offsets() { return reinterpret_cast<uint32_t*>(slots_[flight_->filling()].staging->data()); }  // reorder: max_datagrams
 
   // Hands the filling buffer to the GPU: `bytes` of staging; for reorder, `datagrams` offsets
   // and the window's first sequence number. Then makes another buffer the filling one, waiting
   // (a stall) when max_in_flight windows are in flight.
-  void submit(uint64_t bytes, uint32_t datagrams = 0, uint64_t base = 0);
+  // `token` comes back to config.on_complete once the window's work completed.
+  void submit(uint64_t bytes, uint32_t datagrams = 0, uint64_t base = 0, uint64_t token = 0);
   // Waits for every window in flight and checks for errors.
   void finish();
 
   const PipelineConfig& config() const { return config_; }
-  const PipelineCounters& counters() const { return counters_; }
+  const PipelineCounters& counters() const {
+    counters_.stalls = flight_->stalls();
+    counters_.stall_ns = flight_->stall_ns();
+    return counters_;
+  }
   Workload* workload() { return workload_.get(); }
 
  private:
   struct Slot {
-    PinnedBuffer staging;  // [reorder: datagram offsets, offsets_area_ bytes][received bytes]
+    // [reorder: datagram offsets, offsets_area_ bytes][received bytes]: HostPinned memory from the
+    // memory provider, registered with CUDA
+    std::unique_ptr<memory::Region> staging;
     DeviceBuffer staged;   // reorder: the device copy of the staging
     DeviceBuffer window;
     Event copied, done;
+    ProcessedWindow processed;  // what the sink gets once `done`
+    uint64_t token = 0;
   };
-  void reap();          // retire finished windows, never waits
-  void wait_oldest();   // retire the oldest, waiting for it
+  class EventCompletion final : public CompletionSource {
+   public:
+    explicit EventCompletion(std::vector<Slot>& slots) : slots_(slots) {}
+    bool done(size_t slot) override;
+    void wait(size_t slot) override;
+
+   private:
+    std::vector<Slot>& slots_;
+  };
+  void retire(size_t slot);
 
   PipelineConfig config_;
   uint64_t offsets_area_ = 0;
@@ -77,11 +106,9 @@ class Pipeline {
   std::unique_ptr<Workload> workload_;
   DeviceBuffer owner_;  // reorder: slot claims, kept all kNoOwner between windows
   std::vector<Slot> slots_;
-  std::deque<size_t> in_flight_;
-  std::vector<size_t> free_;
-  size_t filling_ = 0;
-  uint64_t calls_ = 0;
-  PipelineCounters counters_;
+  EventCompletion completion_{slots_};
+  std::unique_ptr<WindowFlight> flight_;
+  mutable PipelineCounters counters_;
 };
 
 }  // namespace spiral::gpu

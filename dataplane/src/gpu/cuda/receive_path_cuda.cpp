@@ -28,16 +28,21 @@ class CudaReceivePath final : public ReceivePath {
   std::unique_ptr<StreamAssembler> stream_assembler() override {
     PipelineConfig config = base_config();
     window_bytes_ = config.window_bytes;
-    return std::make_unique<PipelineStreamAssembler>(std::move(config), sink());
+    CounterSink counters = sink(config.assembler);
+    return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters));
   }
 
   std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
-                                                        uint32_t burst_buffers) override {
+                                                        uint32_t burst_buffers, const InPlace* in_place) override {
     PipelineConfig config = base_config();
     window_bytes_ = uint64_t{PipelineDatagramAssembler::slots_for(config.window_bytes, layout)} *
                     (layout.datagram_bytes - layout.header_bytes);
-    return std::make_unique<PipelineDatagramAssembler>(std::move(config), layout, stride, burst_buffers, sink());
+    CounterSink counters = sink(config.assembler);
+    return std::make_unique<PipelineDatagramAssembler>(std::move(config), layout, stride, burst_buffers,
+                                                       std::move(counters), in_place);
   }
+
+  void set_window_sink(WindowSink* sink) override { sink_ = sink; }
 
   void set_phase(Phase phase) override {
     if (phase == Phase::measure) sampler_.start();
@@ -68,12 +73,14 @@ class CudaReceivePath final : public ReceivePath {
     c.window_bytes = window_bytes(cell_);
     c.sync_interval = cell_.sync_interval;
     c.max_in_flight = cell_.max_in_flight;
+    c.sink = sink_;
     return c;
   }
-  // Each assembler gets its own slot; it publishes after every window.
-  CounterSink sink() {
+  // Each assembler gets its own slot (its index goes into `assembler`); it publishes after every window.
+  CounterSink sink(uint32_t& assembler) {
     std::lock_guard guard(lock_);
     const size_t index = queues_.size();
+    assembler = static_cast<uint32_t>(index);
     queues_.emplace_back();
     return [this, index](const PipelineCounters& c) {
       std::lock_guard g(lock_);
@@ -85,6 +92,7 @@ class CudaReceivePath final : public ReceivePath {
   DeviceInfo device_;
   NvmlSampler sampler_;
   uint64_t window_bytes_ = 0;
+  WindowSink* sink_ = nullptr;
   mutable std::mutex lock_;
   std::vector<PipelineCounters> queues_;
 };

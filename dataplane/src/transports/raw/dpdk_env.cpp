@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -83,12 +84,13 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
     rx_port_ = probe(rx_spec_, "rx_port");
     tx_port_ = tx_spec_.devargs == rx_spec_.devargs ? rx_port_ : probe(tx_spec_, "tx_port");
     const RawOptions& o = raw_options(cell);
+    if (o.memory == BufferMemory::host_pinned) make_rx_memory();
     for (uint32_t q = 0; q < o.tx_queues; ++q)
-      tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room));
+      tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room, false));
     for (uint32_t q = 0; q < o.rx_queues; ++q)
-      rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room));
+      rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room, true));
     if (pools_.spare_pool_buffers)
-      spare_pool_ = make_pool("spare", pools_.spare_pool_buffers, pools_.rx_data_room);
+      spare_pool_ = make_pool("spare", pools_.spare_pool_buffers, pools_.rx_data_room, true);
     if (tx_port_ == rx_port_) {
       configure(tx_port_, tx_spec_, true, true);
     } else {
@@ -133,6 +135,7 @@ void DpdkEnvironment::release() {
   tx_pools_.clear();
   rx_pools_.clear();
   spare_pool_ = nullptr;
+  rx_memory_.reset();  // after the ports and pools that used it, before the EAL goes
   // The EAL makes its runtime directory (/var/run/dpdk/<prefix>) even with --in-memory or
   // --no-shconf, and leaves it behind, empty: remove it so runs leave nothing.
   const std::string runtime_dir = rte_eal_get_runtime_dir();
@@ -160,8 +163,32 @@ uint16_t DpdkEnvironment::probe(const PortSpec& spec, const std::string& key) {
   return port;
 }
 
-rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room) {
+void DpdkEnvironment::make_rx_memory() {
+  const uint64_t bytes =
+      uint64_t{raw_options(cell_).rx_queues} * ExternalMemory::bytes_for(pools_.rx_pool_buffers, pools_.rx_data_room) +
+      ExternalMemory::bytes_for(pools_.spare_pool_buffers, pools_.rx_data_room);
+  // registered with CUDA when a GPU reads the frames in place
+  const unsigned registrations = cell_.workload != Workload::none ? memory::kRegisterCuda : memory::kRegisterNone;
+  rx_memory_ = std::make_unique<ExternalMemory>(
+      memory::allocate({BufferMemory::host_pinned, bytes, "the receive mbuf pools' data", registrations}),
+      "host_pinned receive memory");
+  // ports that DMA (PCI) need the memory mapped; virtual devices copy with the CPU
+  for (const auto& [port, netns] : opened_) {
+    const PortSpec& spec = port == rx_port_ ? rx_spec_ : tx_spec_;
+    if (spec.kind != PortSpec::Kind::pci) continue;
+    rte_eth_dev_info info{};
+    if (rte_eth_dev_info_get(port, &info) != 0 || !info.device) continue;
+    rx_memory_->dma_map(info.device, spec.name);
+  }
+  std::fprintf(stderr, "raw: receive mbuf data in %llu KiB of host_pinned external memory%s\n",
+               static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
+               rx_memory_->region().cuda_registered() ? ", registered with CUDA" : "");
+}
+
+rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool receive) {
   const unsigned cache = std::min<unsigned>(kPoolCache, buffers / 4);
+  if (receive && rx_memory_)
+    return rx_memory_->make_pool("sp_" + name, buffers, data_room, cache, static_cast<int>(rte_socket_id()));
   rte_mempool* pool = rte_pktmbuf_pool_create(("sp_" + name).c_str(), buffers, cache, 0,
                                               static_cast<uint16_t>(data_room), rte_socket_id());
   if (!pool)

@@ -6,6 +6,7 @@
 #include <rte_mempool.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "transports/raw/raw_port.hpp"
 #include "transports/raw/raw_figures.hpp"
 #include "transports/raw/eal_plan.hpp"
+#include "transports/raw/external_memory.hpp"
 #include "transports/raw/frame.hpp"
 #include "transports/raw/raw_result.hpp"
 
@@ -44,6 +46,11 @@ class DpdkEnvironment {
   Mac tx_mac() const { return mac(tx_port_); }
   Mac rx_mac() const { return mac(rx_port_); }
   uint32_t frame_bytes() const { return frame_bytes_; }
+  // The receive pools' data when it is host_pinned memory registered with CUDA (a GPU workload
+  // reads the frames in place), else null.
+  const memory::Region* rx_memory() const {
+    return rx_memory_ && rx_memory_->region().cuda_registered() ? &rx_memory_->region() : nullptr;
+  }
   PortSnapshot snapshot() const;
   // Drivers, EAL arguments, hugepages: what the record says about how DPDK ran.
   void describe(RawFigures& f) const;
@@ -52,7 +59,9 @@ class DpdkEnvironment {
   void release();
   uint16_t probe(const PortSpec& spec, const std::string& key);
   void configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives);
-  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room);
+  // In rx_memory_ when the cell's memory is host_pinned (receive pools), else DPDK's own memory.
+  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool receive);
+  void make_rx_memory();
   static Mac mac(uint16_t port);
 
   const Cell& cell_;
@@ -66,6 +75,8 @@ class DpdkEnvironment {
   bool started_ = false;
   std::vector<rte_mempool*> tx_pools_, rx_pools_;
   rte_mempool* spare_pool_ = nullptr;
+  // memory host_pinned: the receive pools' data, from the memory provider as DPDK external memory
+  std::unique_ptr<ExternalMemory> rx_memory_;
 };
 
 }  // namespace spiral::raw

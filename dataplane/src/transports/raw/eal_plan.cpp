@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "datagram/header.hpp"
+#include "gpu/receive_path.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral::raw {
@@ -78,6 +80,20 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
   p.device_queues = std::max(o.tx_queues, o.rx_queues);
   const uint32_t per_rx_core = (p.device_queues + o.rx_queues - 1) / o.rx_queues;
   p.rx_pool_buffers = o.pool_buffers + (per_rx_core - 1) * o.ring_descriptors;
+  if (cell.workload != Workload::none && o.memory == BufferMemory::host_pinned) {
+    // In place, a window's frames stay in their mbufs until its kernels completed: up to
+    // max_in_flight + 1 windows per assembler (one per stream this RX queue may see) on top of
+    // what keeps the ring full, so holding them never starves the ring.
+    const uint64_t slots = gpu::window_bytes(cell) / (cell.payload_bytes - datagram::kHeaderBytes) + 1;
+    const uint64_t held = (uint64_t{cell.max_in_flight} + 1) * slots * o.tx_queues + 2ull * cell.batch;
+    if (held > (1u << 22))
+      throw BadInput("workload: reading " + std::to_string(cell.payload_bytes) + " B frames in place holds " +
+                     std::to_string(held) + " mbufs per RX queue (max_in_flight + 1 windows of " +
+                     std::to_string(slots) + " frames per stream): lower workload_batch_bytes or max_in_flight, or "
+                     "use memory host (staged)");
+    p.gpu_held_buffers = static_cast<uint32_t>(held);
+    p.rx_pool_buffers += p.gpu_held_buffers;
+  }
   // af_xdp fills 4096 RX descriptors whatever the ring size, and its TX copies frames into
   // buffers of that same (RX queue's) pool: the spare pool must hold both.
   p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * (o.ring_descriptors + 4096) + 1024;

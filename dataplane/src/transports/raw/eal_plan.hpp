@@ -24,6 +24,7 @@ struct PoolSizes {
   uint32_t tx_data_room = 0, rx_data_room = 0;  // mbuf data room, headroom included
   uint32_t device_queues = 0;
   uint32_t rx_pool_buffers = 0, spare_pool_buffers = 0;  // spare: 0 when TX and RX are one port
+  uint32_t gpu_held_buffers = 0;  // of rx_pool_buffers: what a GPU workload in place may hold
   uint64_t bytes = 0;                           // every pool of the run, roughly
 };
 // frame_bytes: one frame. af_packet's framesz (default 2048) bounds what it carries: frames up

@@ -33,12 +33,15 @@ if(SPIRAL_HAVE_DPDK)
   # DPDK's compile flags (-include rte_config.h, -march=corei7) stay on these files only.
   add_library(spiral_raw_dpdk OBJECT
     src/transports/raw/dpdk_env.cpp
+    src/transports/raw/external_memory.cpp
     src/transports/raw/lane_threads.cpp
     src/transports/raw/raw_sender.cpp
     src/transports/raw/raw_receiver.cpp
     src/transports/raw/raw_session.cpp
   )
   target_include_directories(spiral_raw_dpdk PRIVATE src generated)
+  # rte_dev_dma_map and rte_pktmbuf_pool_create_extbuf are still "experimental" in DPDK 22.11
+  set_source_files_properties(src/transports/raw/external_memory.cpp PROPERTIES COMPILE_DEFINITIONS ALLOW_EXPERIMENTAL_API)
   target_link_libraries(spiral_raw_dpdk PRIVATE PkgConfig::DPDK nlohmann_json::nlohmann_json)
   target_compile_options(spiral_raw_dpdk PRIVATE -Wall -Wextra $<$<BOOL:${SPIRAL_WERROR}>:-Werror>)
   target_sources(spiral_core PRIVATE $<TARGET_OBJECTS:spiral_raw_dpdk>)

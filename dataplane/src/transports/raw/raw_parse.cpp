@@ -56,9 +56,10 @@ void check_raw(const Cell& c, const ObjectReader& r) {
     refuse_key("memory", std::string("device needs a GPUDirect-capable NIC (a PCI port), but ") +
                              (tx.is_virtual() ? "tx_port " + tx.name : "rx_port " + rx.name) +
                              " is a virtual device; use host");
-  if (o.memory != BufferMemory::host && !kBuiltWithCuda)
-    refuse_key("memory", std::string("is ") + to_string(o.memory) +
-                             ", which needs CUDA: this spiral-dataplane was built without CUDA (only host)");
+  // host_pinned: locked memory as DPDK external memory; CUDA registers it only for a workload
+  if (o.memory == BufferMemory::device)
+    refuse_key("memory", "is device (mbuf data in GPU memory through DPDK's gpudev): this spiral-dataplane has no "
+                         "gpudev path; use host_pinned, which a GPU reads in place");
   if (c.batch > o.ring_descriptors)
     refuse_key("batch", std::to_string(c.batch) + " is larger than the ring: ring_descriptors is " +
                             std::to_string(o.ring_descriptors));
@@ -67,9 +68,11 @@ void check_raw(const Cell& c, const ObjectReader& r) {
                                    " cannot keep a ring full: needs at least ring_descriptors + 2 x batch = " +
                                    std::to_string(o.ring_descriptors + 2ull * c.batch));
   if (r.has("pairs") && c.pairs != 1) refuse_key("pairs", "must be 1 for raw: use tx_queues and rx_queues");
-  if (c.workload != Workload::none)
-    refuse_key("workload.kind", std::string("is ") + to_string(c.workload) +
-                                    ": the raw transport has no GPU receive path yet (tcp and udp have)");
+  // net_ring hands the sender's mbufs to the receiver: their data is not in the receive memory
+  if (c.workload != Workload::none && o.memory == BufferMemory::host_pinned &&
+      (rx.driver == "net_ring" || tx.driver == "net_ring"))
+    refuse_key("memory", "host_pinned with a GPU workload reads frames in the receive pools' memory, but net_ring "
+                         "passes the sender's mbufs over: use memory host (staged), or net_memif / net_af_packet");
   if (c.socket_buffer_bytes) refuse_key("socket_buffer_bytes", "applies to socket transports only");
   if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
   if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");

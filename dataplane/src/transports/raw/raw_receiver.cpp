@@ -6,6 +6,9 @@
 #include <rte_pause.h>
 #include <rte_prefetch.h>
 
+#include <cstring>
+
+#include "datagram/header.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral::raw {
@@ -26,6 +29,7 @@ struct RawReceiver::Lane {
     for (uint32_t s = 0; s < streams; ++s) trackers.emplace_back(kTrackerWindowLog2);
   }
   std::vector<datagram::SequenceTracker> trackers;  // by stream
+  std::vector<gpu::DatagramAssembler*> gpu;          // by stream; empty without a workload
   QueueCounters c;
   uint32_t bursts = 0;
 };
@@ -40,8 +44,26 @@ RawReceiver::~RawReceiver() {
 }
 
 void RawReceiver::open() {
-  for (uint16_t r = 0; r < raw_options(cell_).rx_queues; ++r) {
-    lanes_.push_back(std::make_unique<Lane>(raw_options(cell_).tx_queues));
+  const RawOptions& o = raw_options(cell_);
+  if (cell_.workload != Workload::none) {
+    const gpu::DatagramLayout layout{cell_.payload_bytes, datagram::kHeaderBytes, offsetof(datagram::DatagramHeader, seq)};
+    const uint32_t assemblers = o.rx_queues * o.tx_queues;
+    if (const memory::Region* region = env_.rx_memory()) {
+      // in place: the mbufs' data is registered with CUDA; each goes back once read
+      in_place_ = true;
+      const gpu::InPlace in_place{region, [](std::span<void* const> frames) {
+                                    rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(const_cast<void**>(frames.data())),
+                                                          static_cast<unsigned>(frames.size()));
+                                  }};
+      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, cell_.batch, nullptr, &in_place);
+    } else {
+      // staged: one frame at a time into pinned staging
+      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, 1);
+    }
+  }
+  for (uint16_t r = 0; r < o.rx_queues; ++r) {
+    lanes_.push_back(std::make_unique<Lane>(o.tx_queues));
+    for (uint32_t s = 0; gpu_.active() && s < o.tx_queues; ++s) lanes_.back()->gpu.push_back(gpu_.datagram(r * o.tx_queues + s));
     poller_done_[r] = false;
     if (!cell_.cores.rx_workers.empty()) {
       rte_ring* ring = rte_ring_create(("sp_rxw" + std::to_string(r)).c_str(), ring_size(cell_.batch),
@@ -85,15 +107,45 @@ uint16_t RawReceiver::receive(uint16_t r, uint16_t& next_queue, rte_mbuf** burst
   return rte_eth_rx_burst(env_.rx_port(), queue, burst, static_cast<uint16_t>(cell_.batch));
 }
 
-void RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
+// The frame's UDP payload (a sequenced datagram) to its stream's assembler: in place (kept: the
+// assembler frees the mbuf once its window completed) or copied into staging.
+void RawReceiver::gpu_frame(Lane& lane, rte_mbuf* m, uint16_t stream, uint64_t seq, bool& kept) const {
+  gpu::DatagramAssembler* a = lane.gpu[stream];
+  const std::byte* datagram = rte_pktmbuf_mtod_offset(m, const std::byte*, kHeadersBytes);
+  if (in_place_) {
+    const memory::Region& region = *env_.rx_memory();
+    if (datagram < region.data() || datagram + cell_.payload_bytes > region.data() + region.mapped())
+      throw RunFailure("raw: a received frame lies outside the registered receive memory (pool " +
+                       std::string(m->pool ? m->pool->name : "?") + "): the GPU cannot read it in place; use memory host");
+    a->add_in_place(datagram, seq, m);
+    kept = true;
+    return;
+  }
+  std::byte* at = a->space(cell_.payload_bytes);
+  std::memcpy(at, datagram, cell_.payload_bytes);
+  a->add(at, seq);
+  a->end_burst(cell_.payload_bytes);
+}
+
+void RawReceiver::finish_gpu(Lane& lane) const {
+  for (gpu::DatagramAssembler* a : lane.gpu) a->finish();
+}
+
+uint16_t RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
   const uint32_t expected = env_.frame_bytes();
   const uint16_t streams = static_cast<uint16_t>(raw_options(cell_).tx_queues);
   QueueCounters& c = lane.c;
+  uint16_t to_free = 0;
   for (uint16_t i = 0; i < n; ++i) {
     if (i + 1 < n) rte_prefetch0(rte_pktmbuf_mtod(burst[i + 1], void*));
-    const rte_mbuf* m = burst[i];
+    rte_mbuf* m = burst[i];
+    bool kept = false;
     const ParsedFrame f =
         parse_frame(rte_pktmbuf_mtod(m, const uint8_t*), m->data_len, m->pkt_len, expected, run_id_, streams);
+    // ours and whole: the GPU gets warm-up frames too (it is warm when the window opens)
+    if (!lane.gpu.empty() && f.kind != FrameKind::foreign && f.kind != FrameKind::malformed && m->nb_segs == 1)
+      gpu_frame(lane, m, f.stream, f.seq, kept);
+    if (!kept) burst[to_free++] = m;
     if (f.kind == FrameKind::foreign) {
       ++c.foreign;
       continue;
@@ -120,6 +172,7 @@ void RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
       ++c.stale;
     }
   }
+  return to_free;
 }
 
 void RawReceiver::run_alone(uint16_t r, std::stop_token stop) {
@@ -135,10 +188,10 @@ void RawReceiver::run_alone(uint16_t r, std::stop_token stop) {
       }
       continue;
     }
-    account(lane, burst.data(), n);
-    rte_pktmbuf_free_bulk(burst.data(), n);
+    rte_pktmbuf_free_bulk(burst.data(), account(lane, burst.data(), n));
     if (++lane.bursts % kPublishEvery == 0) slots_.publish(r, lane.c);
   }
+  finish_gpu(lane);
   lane.c.finished = true;
   slots_.publish(r, lane.c);
 }
@@ -176,10 +229,10 @@ void RawReceiver::run_worker(uint16_t r, std::stop_token) {
       rte_pause();
       continue;
     }
-    account(lane, burst.data(), static_cast<uint16_t>(n));
-    rte_pktmbuf_free_bulk(burst.data(), n);
+    rte_pktmbuf_free_bulk(burst.data(), account(lane, burst.data(), static_cast<uint16_t>(n)));
     if (++lane.bursts % kPublishEvery == 0) slots_.publish(r, lane.c);
   }
+  finish_gpu(lane);
   lane.c.finished = true;
   slots_.publish(r, lane.c);
 }

@@ -3,6 +3,11 @@
 // port with rte_eth_rx_burst, checks every frame (frame.hpp) and accounts its stream's sequence
 // number. With a worker core the poll-mode thread only receives and hands bursts over a
 // single-producer/single-consumer ring; the worker checks, accounts and frees.
+// With a GPU workload every frame of ours also goes to the GPU receive path (gpu/receiver.hpp):
+// one sequenced-datagram assembler per (RX queue, TX stream), the frame's UDP payload being the
+// datagram. memory host_pinned: the assembler reads it in place from the mbuf, which is held
+// until the window's kernels completed; memory host: it is copied into pinned staging (staged)
+// and the mbuf freed at once (docs/dataplane.md, "Raw Ethernet GPU receive path").
 #include <rte_ring.h>
 
 #include <atomic>
@@ -10,6 +15,7 @@
 
 #include "config/cell.hpp"
 #include "engine/engine.hpp"
+#include "gpu/receiver.hpp"
 #include "transports/raw/counter_slots.hpp"
 #include "transports/raw/dpdk_env.hpp"
 #include "transports/raw/lane_threads.hpp"
@@ -19,14 +25,18 @@ struct rte_mbuf;
 
 namespace spiral::raw {
 
-class RawReceiver : public Engine {
+class RawReceiver : public Engine, public gpu::GpuReporting {
  public:
   RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id);
   ~RawReceiver() override;
 
   void open() override;  // sequence trackers and worker rings
   void start() override;
-  void set_phase(Phase phase) override { phase_.store(phase, std::memory_order_release); }
+  void set_phase(Phase phase) override {
+    phase_.store(phase, std::memory_order_release);
+    gpu_.set_phase(phase);
+  }
+  gpu::GpuReport gpu_report() const override { return gpu_.report(); }
   std::vector<QueueCounters> counters() const override { return slots_.read(); }
   std::optional<std::string> failure() const override { return threads_.failure(); }
   void stop() override;
@@ -39,7 +49,11 @@ class RawReceiver : public Engine {
   void run_poller(uint16_t r, std::stop_token stop);
   void run_worker(uint16_t r, std::stop_token stop);
   uint16_t receive(uint16_t r, uint16_t& next_queue, rte_mbuf** burst) const;
-  void account(Lane& lane, rte_mbuf** burst, uint16_t n) const;
+  // Checks and accounts a burst; returns how many mbufs it left at the front of `burst` to free
+  // (the GPU path in place keeps the others until their window completed).
+  uint16_t account(Lane& lane, rte_mbuf** burst, uint16_t n) const;
+  void gpu_frame(Lane& lane, rte_mbuf* m, uint16_t stream, uint64_t seq, bool& kept) const;
+  void finish_gpu(Lane& lane) const;
 
   const Cell& cell_;
   DpdkEnvironment& env_;
@@ -49,6 +63,8 @@ class RawReceiver : public Engine {
   std::vector<std::unique_ptr<Lane>> lanes_;
   std::vector<rte_ring*> rings_;
   std::unique_ptr<std::atomic<bool>[]> poller_done_;
+  gpu::GpuReceiver gpu_;  // workload != none: assembler stream s of RX queue r at r * tx_queues + s
+  bool in_place_ = false;
   LaneThreads threads_;
 };
 

@@ -1,13 +1,15 @@
 #pragma once
-// One queue pair's registered memory: anonymous pages mapped and faulted in at open(), locked
-// for host_pinned, registered with the NIC. Registration pins pages against RLIMIT_MEMLOCK
+// One queue pair's registered memory: a Region from the memory provider (host pages faulted in
+// at open(), locked for host_pinned) registered with the NIC's protection domain (ibv_reg_mr):
+// the provider's ibverbs adapter. Locking and registration pin pages against RLIMIT_MEMLOCK
 // unless the process has CAP_IPC_LOCK; a refusal names the limit and its value.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "config/buffer_memory.hpp"
-#include "config/cell.hpp"
+#include "memory/region.hpp"
 #include "transports/roce/verbs.hpp"
 
 namespace spiral::roce {
@@ -17,28 +19,22 @@ class RegisteredBuffer {
   RegisteredBuffer() = default;
   // `access`: IBV_ACCESS_* flags; `what` names the buffer in errors ("queue pair 0").
   RegisteredBuffer(ibv_pd* pd, size_t bytes, BufferMemory memory, int access, const std::string& what);
-  RegisteredBuffer(RegisteredBuffer&& other) noexcept;
+  RegisteredBuffer(RegisteredBuffer&& other) noexcept = default;
   RegisteredBuffer& operator=(RegisteredBuffer&& other) noexcept;
-  RegisteredBuffer(const RegisteredBuffer&) = delete;
-  RegisteredBuffer& operator=(const RegisteredBuffer&) = delete;
   ~RegisteredBuffer();
 
-  char* data() const { return data_; }
-  size_t size() const { return size_; }
+  char* data() const { return reinterpret_cast<char*>(region_->data()); }
+  size_t size() const { return region_->size(); }
   uint32_t lkey() const { return mr_->lkey; }
   uint32_t rkey() const { return mr_->rkey; }
-  uint64_t address() const { return reinterpret_cast<uintptr_t>(data_); }
+  uint64_t address() const { return reinterpret_cast<uintptr_t>(region_->data()); }
 
  private:
   void release() noexcept;
-  char* data_ = nullptr;
-  size_t size_ = 0;
-  size_t mapped_ = 0;
-  MemoryRegion mr_;
+  std::unique_ptr<memory::Region> region_;
+  MemoryRegion mr_;  // deregistered before region_ goes
 };
 
-// "the locked-memory limit RLIMIT_MEMLOCK (ulimit -l) is 8192 KiB and this process lacks
-// CAP_IPC_LOCK": the part of a registration refusal that says what to raise.
-std::string memlock_explanation();
+using memory::memlock_explanation;
 
 }  // namespace spiral::roce

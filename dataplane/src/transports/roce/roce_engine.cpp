@@ -54,10 +54,7 @@ void RoceEngine::open() {
     link.qp = std::make_unique<RcQueuePair>(*device_, pd_.get(), rdma_options(cell_), cell_.payload_bytes, shape_, access, q);
     links_.push_back(std::move(link));
   }
-  if (!client_ && cell_.workload != Workload::none) {
-    gpu_ = gpu::open_receive_path(cell_);
-    for (uint32_t q = 0; q < cell_.pairs; ++q) assemblers_.push_back(gpu_->stream_assembler());
-  }
+  if (!client_) gpu_ = gpu::GpuReceiver::streams(cell_, cell_.pairs);
   if (client_) open_client();
   else open_server();
   describe_to_stderr();
@@ -135,7 +132,7 @@ void RoceEngine::set_phase(Phase phase) {
     retries_in_window_ = retries_.read() - retries_at_start_;
   }
   EngineBase::set_phase(phase);
-  if (gpu_) gpu_->set_phase(phase);
+  gpu_.set_phase(phase);
 }
 
 std::vector<QueueCounters> RoceEngine::counters() const {

@@ -21,7 +21,7 @@
 #include "control/channel.hpp"
 #include "engine/engine_base.hpp"
 #include "engine/engine_factory.hpp"
-#include "gpu/receive_path.hpp"
+#include "gpu/receiver.hpp"
 #include "sys/fd.hpp"
 #include "transports/roce/device.hpp"
 #include "transports/roce/latency_histogram.hpp"
@@ -40,7 +40,7 @@ class RoceEngine final : public EngineBase, public gpu::GpuReporting {
   void open() override;
   void set_phase(Phase phase) override;
   std::vector<QueueCounters> counters() const override;
-  gpu::GpuReport gpu_report() const override { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
+  gpu::GpuReport gpu_report() const override { return gpu_.report(); }
 
  private:
   struct Link {
@@ -82,8 +82,7 @@ class RoceEngine final : public EngineBase, public gpu::GpuReporting {
   std::atomic<uint64_t> retries_at_start_{0}, retries_in_window_{0};
   // Server with a GPU workload (send, write): each message is copied from its slot into the
   // queue pair's in-order window (docs/dataplane.md, "GPU workloads").
-  std::unique_ptr<gpu::ReceivePath> gpu_;
-  std::vector<std::unique_ptr<gpu::StreamAssembler>> assemblers_;
+  gpu::GpuReceiver gpu_;
 };
 
 }  // namespace spiral::roce

@@ -23,7 +23,7 @@ void RoceEngine::sink(size_t q, std::stop_token stop) {
   QueueCounters c;
   uint64_t received = 0;  // every message so far: the next one's sequence number
   std::optional<uint64_t> announced;
-  gpu::StreamAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
+  gpu::StreamAssembler* gpu = gpu_.stream(q);
 
   while (!stop.stop_requested()) {
     const int k = ibv_poll_cq(qp.cq(), kPollBatch, wc.data());

@@ -26,18 +26,15 @@ void TcpReceiver::open() {
     p.buffer = PageBuffer(std::max<size_t>(kReadBytes, cell_.payload_bytes));
     ports_.push_back(std::move(p));
   }
-  if (cell_.workload != Workload::none) {
-    gpu_ = gpu::open_receive_path(cell_);
-    for (uint32_t i = 0; i < cell_.pairs; ++i) assemblers_.push_back(gpu_->stream_assembler());
-  }
+  gpu_ = gpu::GpuReceiver::streams(cell_, cell_.pairs);
 }
 
 void TcpReceiver::set_phase(Phase phase) {
   EngineBase::set_phase(phase);
-  if (gpu_) gpu_->set_phase(phase);
+  gpu_.set_phase(phase);
 }
 
-gpu::GpuReport TcpReceiver::gpu_report() const { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
+gpu::GpuReport TcpReceiver::gpu_report() const { return gpu_.report(); }
 
 void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
   Port& port = ports_[q];
@@ -50,7 +47,7 @@ void TcpReceiver::run_queue(size_t q, std::stop_token stop) {
   }
   const int fd = port.connection.get();
   set_io_timeout(fd, 100);
-  gpu::StreamAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
+  gpu::StreamAssembler* gpu = gpu_.stream(q);
   QueueCounters c;
   uint64_t total = 0;  // messages are counted as whole payload_bytes units of the stream
   while (!stop.stop_requested()) {

@@ -7,7 +7,7 @@
 
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
-#include "gpu/receive_path.hpp"
+#include "gpu/receiver.hpp"
 #include "sys/fd.hpp"
 #include "sys/page_buffer.hpp"
 
@@ -31,8 +31,7 @@ class TcpReceiver final : public EngineBase, public gpu::GpuReporting {
   };
   Cell cell_;
   std::vector<Port> ports_;
-  std::unique_ptr<gpu::ReceivePath> gpu_;                       // workload != none
-  std::vector<std::unique_ptr<gpu::StreamAssembler>> assemblers_;  // one per pair, after gpu_
+  gpu::GpuReceiver gpu_;  // one stream assembler per pair; inactive without a workload
 };
 
 }  // namespace spiral::tcp

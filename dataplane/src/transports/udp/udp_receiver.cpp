@@ -54,20 +54,16 @@ void UdpReceiver::open() {
     s.messages.resize(cell_.batch);
     sockets_.push_back(std::move(s));
   }
-  if (cell_.workload != Workload::none) {
-    gpu_ = gpu::open_receive_path(cell_);
-    const gpu::DatagramLayout layout{cell_.payload_bytes, kHeaderBytes, offsetof(DatagramHeader, seq)};
-    for (uint32_t i = 0; i < cell_.pairs; ++i)
-      assemblers_.push_back(gpu_->datagram_assembler(layout, buffer_bytes_, cell_.batch));
-  }
+  const gpu::DatagramLayout layout{cell_.payload_bytes, kHeaderBytes, offsetof(DatagramHeader, seq)};
+  gpu_ = gpu::GpuReceiver::datagrams(cell_, cell_.pairs, layout, buffer_bytes_, cell_.batch);
 }
 
 void UdpReceiver::set_phase(Phase phase) {
   EngineBase::set_phase(phase);
-  if (gpu_) gpu_->set_phase(phase);
+  gpu_.set_phase(phase);
 }
 
-gpu::GpuReport UdpReceiver::gpu_report() const { return gpu_ ? gpu_->report() : gpu::GpuReport{}; }
+gpu::GpuReport UdpReceiver::gpu_report() const { return gpu_.report(); }
 
 void UdpReceiver::rearm(Socket& s, uint32_t used, char* area) const {
   for (uint32_t i = 0; i < used; ++i) {
@@ -113,7 +109,7 @@ void UdpReceiver::run_queue(size_t q, std::stop_token stop) {
   Socket& s = sockets_[q];
   SequenceTracker seq;
   QueueCounters c;
-  gpu::DatagramAssembler* gpu = assemblers_.empty() ? nullptr : assemblers_[q].get();
+  gpu::DatagramAssembler* gpu = gpu_.datagram(q);
   // Datagrams one receive buffer holds: one, or up to 64 KiB of them with GRO.
   const uint32_t per_buffer = static_cast<uint32_t>(std::max<size_t>(1, buffer_bytes_ / cell_.payload_bytes));
   rearm(s, cell_.batch, s.buffers.data());

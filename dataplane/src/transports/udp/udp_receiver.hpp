@@ -11,7 +11,7 @@
 
 #include "config/cell.hpp"
 #include "engine/engine_base.hpp"
-#include "gpu/receive_path.hpp"
+#include "gpu/receiver.hpp"
 #include "sys/fd.hpp"
 #include "sys/page_buffer.hpp"
 #include "datagram/sequence_tracker.hpp"
@@ -48,8 +48,7 @@ class UdpReceiver final : public EngineBase, public gpu::GpuReporting {
   uint32_t run_id_;
   size_t buffer_bytes_;
   std::vector<Socket> sockets_;
-  std::unique_ptr<gpu::ReceivePath> gpu_;                         // workload != none
-  std::vector<std::unique_ptr<gpu::DatagramAssembler>> assemblers_;  // one per pair, after gpu_
+  gpu::GpuReceiver gpu_;  // one datagram assembler per pair; inactive without a workload
 };
 
 }  // namespace spiral::udp

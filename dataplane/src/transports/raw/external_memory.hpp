@@ -1,0 +1,46 @@
+#pragma once
+// The memory provider's DPDK adapter: a Region (src/memory/region.hpp) registered with the EAL
+// as external memory (rte_extmem_register) and, for ports that DMA (PCI devices), mapped for
+// each of them (rte_dev_dma_map), so mbuf pools can keep their data in it
+// (rte_pktmbuf_pool_create_extbuf): the PMD writes frames there and, when the Region is
+// registered with CUDA, GPU kernels read them in place. Virtual devices (net_ring, net_memif,
+// net_af_packet, ...) copy with the CPU and need no DMA mapping.
+#include <rte_mempool.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "memory/region.hpp"
+
+struct rte_device;
+
+namespace spiral::raw {
+
+class ExternalMemory {
+ public:
+  // Takes a host or host_pinned Region; registers it with the EAL. Throws BadInput/RunFailure.
+  ExternalMemory(std::unique_ptr<memory::Region> region, std::string what);
+  ExternalMemory(const ExternalMemory&) = delete;
+  ExternalMemory& operator=(const ExternalMemory&) = delete;
+  ~ExternalMemory();  // unmaps, unregisters, then the Region goes (pools made here must be freed first)
+
+  // The port DMAs into this memory: map it for the device (IOVA = VA).
+  void dma_map(rte_device* device, const std::string& who);
+  // An mbuf pool of `buffers` mbufs whose data rooms (data_room bytes each) are in this memory.
+  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, unsigned cache, int socket);
+  const memory::Region& region() const { return *region_; }
+
+  // Bytes of external memory a pool of `buffers` data rooms needs.
+  static uint64_t bytes_for(uint32_t buffers, uint32_t data_room);
+
+ private:
+  std::unique_ptr<memory::Region> region_;
+  std::string what_;
+  bool registered_ = false;
+  std::vector<rte_device*> mapped_;
+  uint64_t used_ = 0;  // bytes handed to pools so far
+};
+
+}  // namespace spiral::raw
