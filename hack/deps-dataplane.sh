@@ -12,24 +12,5 @@ PACKAGES+=(libibverbs-dev librdmacm-dev ibverbs-providers)
 # raw transport (issue 5): DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
 PACKAGES+=(dpdk dpdk-dev libdpdk-dev)
 
-missing=()
-for p in "${PACKAGES[@]}"; do
-  # ${Status} is "install ok installed" for an installed package
-  [[ $(dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == "install ok installed" ]] || missing+=("$p")
-done
-((${#missing[@]} == 0)) && exit 0
-
-if [[ $(id -u) != 0 ]]; then
-  echo "deps-dataplane: missing ${missing[*]}; run as root (or install them) first" >&2
-  exit 1
-fi
-echo "deps-dataplane: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-log=$(mktemp); trap 'rm -f "$log"' EXIT
-install() { apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >>"$log" 2>&1; }
-# a concurrent apt run can clean the archive cache under us: one retry fixes that
-if ! { apt-get update -qq >>"$log" 2>&1 && { install || install; }; }; then
-  tail -n 20 "$log" >&2
-  echo "deps-dataplane: apt-get failed" >&2
-  exit 1
-fi
+source "$(dirname "$0")/lib/apt.sh"
+apt_ensure deps-dataplane "${PACKAGES[@]}"
