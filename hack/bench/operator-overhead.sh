@@ -16,7 +16,8 @@ env_file="$ROOT/build/stack.env"
 # shellcheck disable=SC1090
 source "$env_file"
 payloads=$(seq -s, 8000 8 $((8000 + 8 * (CELLS - 1))))
-kubectl delete spiralbench overhead --ignore-not-found --wait=true >/dev/null
+# the full name: "spiralbench" is also the category of both kinds, which kubectl resolves first
+kubectl delete spiralbenches.spiralbench.io overhead --ignore-not-found --wait=true >/dev/null
 kubectl apply -f - <<YAML
 apiVersion: spiralbench.io/v1alpha1
 kind: SpiralBench
@@ -26,8 +27,8 @@ spec:
   matrix: {payloadBytes: [$payloads], pairs: [1]}
   run: {seconds: $SECONDS_PER_CELL, warmupSeconds: $WARMUP, repeats: $REPEATS}
 YAML
-kubectl wait --for=condition=Completed spiralbench/overhead --timeout=$((CELLS * REPEATS * (SECONDS_PER_CELL + WARMUP + 60)))s >/dev/null
-kubectl get spiralbench overhead -o json | python3 -c '
+kubectl wait --for=condition=Completed spiralbenches.spiralbench.io/overhead --timeout=$((CELLS * REPEATS * (SECONDS_PER_CELL + WARMUP + 60)))s >/dev/null
+kubectl get spiralbenches.spiralbench.io overhead -o json | python3 -c '
 import json, sys
 sb = json.load(sys.stdin)
 warmup = sb["spec"]["run"]["warmupSeconds"] * 1000
