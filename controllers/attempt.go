@@ -128,8 +128,8 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, present...)})
 	case len(missing) > 0:
 		return r.startPeers(ctx, sb, in, rendezvous, wait)
-	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0):
-		// A pod of several repeats that lost its peer ends on its own soon (its control
+	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods)):
+		// A running pod of several repeats that lost its peer ends on its own soon (its control
 		// connection breaks) with the repeats it finished in its summary: wait for it.
 		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a))
 	case wait <= 0:

@@ -160,3 +160,15 @@ func TestRawRepeatsStayOnePerAttempt(t *testing.T) {
 		t.Fatalf("DPDK starts once per process: one repeat per attempt, got %+v", a)
 	}
 }
+
+func TestGroupedAttemptDoesNotWaitForAPeerThatNeverRan(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("pending", "lab").Repeats(3).UID("g5").Obj()
+	sb.Spec.Run.RetriesPerCell = ptr.To[int32](1)
+	h := newHarness(t, sb, readyNode("spark-a"))
+	srv, _ := startPair(t, h) // the client pod exists but never started (Pending)
+	h.setStatus(sbtesting.WrapPod(srv).Exited(1, sbtesting.Lines(rx(1000))).Obj())
+	got := h.reconcile()
+	if res := cell0(got); got.Status.ActiveAttempt != nil || res.FailedAttempts != 1 || len(res.RepeatResults) != 0 {
+		t.Fatalf("no summary can come from a pod that never ran: judged at once, %+v", res)
+	}
+}

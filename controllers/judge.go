@@ -52,6 +52,16 @@ func anyFailed(pods []*corev1.Pod) bool {
 	return false
 }
 
+// anyRunning: some pod runs (and may still write its summary lines).
+func anyRunning(pods []*corev1.Pod) bool {
+	for _, p := range pods {
+		if p.Status.Phase == corev1.PodRunning {
+			return true
+		}
+	}
+	return false
+}
+
 func allEnded(pods []*corev1.Pod) bool {
 	for _, p := range pods {
 		if !ended(p) {
