@@ -58,7 +58,9 @@ run_one() {  # transport workload rep
   [[ $t == udp ]] && server_extra=(--udp-gro) && client_extra=(--udp-gso)
   if [[ $w == none_span ]]; then  # the GPU path's receive memory (max_in_flight + 1 windows), no GPU
     wl=none
-    span=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * (t == tcp_w1m ? 1048576 : 8388608))))
+    local window=8388608
+    [[ $t == tcp_w1m ]] && window=1048576
+    span=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * window)))
   fi
   local common=("${args[@]}" --base-port "$port" --seconds "$SECONDS_CELL" --warmup-seconds "$WARMUP")
   port=$((port + 10))

@@ -22,15 +22,11 @@ export CMAKE_POLICY_VERSION_MINIMUM=3.5 NCCL_NVLS_ENABLE=0
 NVCC=/usr/local/cuda/bin/nvcc
 [[ -x $NVCC ]] || NVCC=$(command -v nvcc || true)
 [[ -n $NVCC ]] || { echo "no nvcc on this machine"; exit 1; }
-# ip from the carry when the machine lacks it (as hack/gpu/device-run.sh does)
-if ! command -v ip >/dev/null && [[ -x $DEPS/bin/ip || -x $DEPS/sbin/ip ]]; then
-  mkdir -p /tmp/spiral-gap-tools
-  ipbin=$DEPS/bin/ip; [[ -x $ipbin ]] || ipbin=$DEPS/sbin/ip
-  libs=$DEPS/lib/x86_64-linux-gnu:$DEPS/usr/lib/x86_64-linux-gnu
-  printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$libs" "$ipbin" >/tmp/spiral-gap-tools/ip
-  chmod +x /tmp/spiral-gap-tools/ip
-  export PATH=/tmp/spiral-gap-tools:$PATH
-fi
+TOOLS=/tmp/spiral-gap-tools
+# shellcheck source=hack/gpu/carried-tools.sh
+source "$ROOT/hack/gpu/carried-tools.sh"
+setup_tools >"$OUT/tools.log" 2>&1
+export PATH=$TOOLS/bin:$PATH
 GEN=(-G Ninja); command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
 PREFIX=(); [[ -d $DEPS/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$DEPS/usr")
 {
@@ -77,7 +73,7 @@ for cell in dict.fromkeys(r["transport"] for r in runs):
         kib_call = med([r["rx_bytes_all"] / 1024 / max(r["rx_recv_calls"], 1) for r in rs])
         wins = med([r["windows"] for r in rs])
         submit = "-" if not wins else f"{med([r['submit_ns'] / 1e3 / max(r['windows'], 1) for r in rs]):.1f}"
-        stall = "-" if w == "none" else f"{med([r['stall_ns'] / 1e6 for r in rs]):.1f}"
+        stall = "-" if w.startswith("none") else f"{med([r['stall_ns'] / 1e6 for r in rs]):.1f}"
         print(f"| {cell} | {w} | {' / '.join('%.2f' % r['rx_gbps'] for r in rs)} | {g:.2f} | {ratio:.3f} | {recv_us_mib:.1f} | "
               f"{kib_call:.0f} | {submit} | {wins:.0f} | {stall} | {med([r['cpu_rx_mpct'] for r in rs]) / 1000:.0f} | "
               f"{med([r['cpu_tx_mpct'] for r in rs]) / 1000:.0f} |")
