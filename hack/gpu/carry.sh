@@ -5,6 +5,9 @@
 #   build:  nlohmann-json3-dev, libcli11-dev, libgtest-dev (header-only or static, relocatable CMake configs)
 #   wire:   iproute2 (ip) and iputils-ping with their libraries; device-run.sh puts on
 #           LD_LIBRARY_PATH only the ones the GPU machine lacks
+#   dpdk:   this host's DPDK 22.11 (libdpdk-dev) under .deps/dpdk: headers, the shared libraries
+#           and what they need (not glibc/libstdc++), the vdev plugins and a relocatable
+#           libdpdk.pc, so the device build has the raw transport (hack/gpu/dpdk-env.sh)
 # Usage: hack/gpu/carry.sh DEST     (e.g. .carry/gpu of the checkout the device tool sends)
 # The .deb files are cached under ${SPIRAL_CACHE:-~/.cache/spiralbench}/gpu-carry-debs.
 set -euo pipefail
@@ -27,6 +30,33 @@ mkdir -p "$DEST/.deps/root"
 (cd "$ROOT" && git ls-files -z dataplane hack/netns-wire.sh hack/gpu hack/cuda-toolkit.sh | xargs -0 tar -cf -) |
   tar -C "$DEST" -xf -
 for deb in "$CACHE"/*.deb; do dpkg -x "$deb" "$DEST/.deps/root"; done
+# DPDK: a sysroot the device's CMake finds through PKG_CONFIG_PATH (hack/gpu/dpdk-env.sh)
+source "$ROOT/hack/lib/carry.sh"
+D=$DEST/.deps/dpdk
+mkdir -p "$D/include/x86_64-linux-gnu" "$D/lib/pkgconfig" "$D/pmds"
+cp -r /usr/include/dpdk "$D/include/"
+cp -r /usr/include/x86_64-linux-gnu/dpdk "$D/include/x86_64-linux-gnu/"
+for lib in /usr/lib/x86_64-linux-gnu/librte_*.so; do
+  real=$(readlink -f "$lib")
+  cp "$real" "$D/lib/"
+  soname=$(objdump -p "$real" | awk '/SONAME/ { print $2 }')
+  ln -sf "$(basename "$real")" "$D/lib/$soname"
+  ln -sf "$soname" "$D/lib/$(basename "$lib")"
+done
+for p in "${CARRY_DPDK_PMDS[@]}"; do cp "$(readlink -f "$CARRY_DPDK_PMD_DIR/$p.so")" "$D/pmds/$p.so"; done
+carry_libs "$D/lib" /usr/lib/x86_64-linux-gnu/librte_*.so "$D"/pmds/*.so
+libs=$(sed -n 's/^Libs: //p' /usr/lib/x86_64-linux-gnu/pkgconfig/libdpdk-libs.pc | sed 's/-L${libdir}//')
+cat >"$D/lib/pkgconfig/libdpdk.pc" <<PC
+prefix=\${pcfiledir}/../..
+includedir=\${prefix}/include/dpdk
+libdir=\${prefix}/lib
+
+Name: DPDK
+Description: DPDK $(pkg-config --modversion libdpdk) carried from $(hostname) (hack/gpu/carry.sh)
+Version: $(pkg-config --modversion libdpdk)
+Libs: -L\${libdir} -Wl,-rpath-link,\${libdir} $libs
+Cflags: -I\${includedir}/../x86_64-linux-gnu/dpdk -I\${includedir} -include rte_config.h -march=corei7
+PC
 echo "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo +dirty)" >"$DEST/.carry-commit"
 rm -rf "$DEST/.deps/root/usr/share/doc" "$DEST/.deps/root/usr/share/man" "$DEST/.deps/root/usr/share/locale"
 echo "carry: $(du -sh "$DEST" | cut -f1) in $DEST ($(cat "$DEST/.carry-commit"))"

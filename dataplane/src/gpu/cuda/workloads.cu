@@ -90,7 +90,7 @@ class SgemmWorkload final : public GemmBase {
     // FP32 arithmetic: no TF32 tensor-core shortcut, so the result is an FP32 GEMM's
     SPIRAL_CUDA(cublasSetMathMode(blas_.get(), CUBLAS_DEFAULT_MATH));
     b_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1).data());
+    set_b(gemm_b_matrix(n).data());
   }
   void set_b(const float* host) override {
     SPIRAL_CUDA(cudaMemcpyAsync(b_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
@@ -113,7 +113,7 @@ class HgemmWorkload final : public GemmBase {
     a16_ = device_buffer(elements() * sizeof(__half));
     b16_ = device_buffer(elements() * sizeof(__half));
     staging_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1).data());
+    set_b(gemm_b_matrix(n).data());
   }
   void set_b(const float* host) override {
     SPIRAL_CUDA(cudaMemcpyAsync(staging_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
@@ -134,6 +134,8 @@ class HgemmWorkload final : public GemmBase {
 };
 
 }  // namespace
+
+std::vector<float> gemm_b_matrix(uint32_t n) { return random_matrix(n, 1); }
 
 std::unique_ptr<Workload> make_workload(const WorkloadShape& shape, uint64_t window_bytes, cudaStream_t stream) {
   switch (shape.kind) {

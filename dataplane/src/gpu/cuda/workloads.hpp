@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace spiral::gpu {
 
@@ -42,6 +43,10 @@ class Workload {
   // FLOPs of one call (the usual 5 N log2 N per FFT, 2 n^3 per GEMM).
   virtual double flops() const = 0;
 };
+
+// The B every GEMM workload starts with (n*n floats, column-major, fixed seed): a check can
+// recompute C = A * B on the CPU from the window alone.
+std::vector<float> gemm_b_matrix(uint32_t n);
 
 // window_bytes: the assembled bytes one call covers. Returns nullptr for none.
 std::unique_ptr<Workload> make_workload(const WorkloadShape& shape, uint64_t window_bytes, cudaStream_t stream);
