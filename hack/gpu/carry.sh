@@ -36,7 +36,10 @@ D=$DEST/.deps/dpdk
 mkdir -p "$D/include/x86_64-linux-gnu" "$D/lib/pkgconfig" "$D/pmds"
 cp -r /usr/include/dpdk "$D/include/"
 cp -r /usr/include/x86_64-linux-gnu/dpdk "$D/include/x86_64-linux-gnu/"
-for lib in /usr/lib/x86_64-linux-gnu/librte_*.so; do
+libs=$(sed -n 's/^Libs: //p' /usr/lib/x86_64-linux-gnu/pkgconfig/libdpdk-libs.pc | sed 's/-L${libdir}//')
+core=()  # the libraries libdpdk links (the drivers are plugins: only the vdev ones come, in pmds/)
+for l in $libs; do [[ $l == -lrte_* ]] && core+=("/usr/lib/x86_64-linux-gnu/lib${l#-l}.so"); done
+for lib in "${core[@]}"; do
   real=$(readlink -f "$lib")
   cp "$real" "$D/lib/"
   soname=$(objdump -p "$real" | awk '/SONAME/ { print $2 }')
@@ -44,8 +47,7 @@ for lib in /usr/lib/x86_64-linux-gnu/librte_*.so; do
   ln -sf "$soname" "$D/lib/$(basename "$lib")"
 done
 for p in "${CARRY_DPDK_PMDS[@]}"; do cp "$(readlink -f "$CARRY_DPDK_PMD_DIR/$p.so")" "$D/pmds/$p.so"; done
-carry_libs "$D/lib" /usr/lib/x86_64-linux-gnu/librte_*.so "$D"/pmds/*.so
-libs=$(sed -n 's/^Libs: //p' /usr/lib/x86_64-linux-gnu/pkgconfig/libdpdk-libs.pc | sed 's/-L${libdir}//')
+carry_libs "$D/lib" "${core[@]}" "$D"/pmds/*.so
 cat >"$D/lib/pkgconfig/libdpdk.pc" <<PC
 prefix=\${pcfiledir}/../..
 includedir=\${prefix}/include/dpdk
