@@ -2,7 +2,8 @@
 # Makes the folder a GPU machine needs for hack/gpu/device-run.sh when it can install nothing
 # (the workplace's device tool): the data plane's sources and scripts from this checkout, plus
 # Debian bookworm packages unpacked with dpkg -x under .deps/root:
-#   build:  nlohmann-json3-dev, libcli11-dev, libgtest-dev (header-only or static, relocatable CMake configs)
+#   build:  nlohmann-json3-dev, libcli11-dev, libgtest-dev (header-only or static, relocatable CMake configs),
+#           libbsd-dev (DPDK's rte_string_fns.h includes bsd/string.h)
 #   wire:   iproute2 (ip) and iputils-ping with their libraries; device-run.sh puts on
 #           LD_LIBRARY_PATH only the ones the GPU machine lacks
 #   dpdk:   this host's DPDK 22.11 (libdpdk-dev) under .deps/dpdk: headers, the shared libraries
@@ -14,7 +15,7 @@ set -euo pipefail
 DEST=${1:?usage: hack/gpu/carry.sh DEST}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${SPIRAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench}/gpu-carry-debs
-PACKAGES=(nlohmann-json3-dev libcli11-dev libgtest-dev iproute2 iputils-ping libbpf1 libelf1 libmnl0 libbsd0 libcap2
+PACKAGES=(nlohmann-json3-dev libcli11-dev libgtest-dev libbsd-dev iproute2 iputils-ping libbpf1 libelf1 libmnl0 libbsd0 libcap2
           libmd0 zlib1g libidn2-0 libunistring2 libxtables12 libtirpc3)
 
 mkdir -p "$CACHE"

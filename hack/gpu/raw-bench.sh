@@ -8,6 +8,8 @@
 #            host_pinned (in place) and host (staged), RAW_ROUNDS interleaved rounds
 #   afp      the same over net_af_packet on the veth wire, host_pinned
 #   sweep    gemm_fp16, host_pinned, memif: GPU window 512 KiB .. 8 MiB (DAQIRI's batch sweep)
+#   knobs    fft in place over memif with max_in_flight 4, and with an RX worker core (the GPU
+#            path on its own core, the poll-mode core only receiving): where the time goes
 # Prints Markdown; with RAW_JSON=FILE also one JSON object per benchmark run.
 # Usage: hack/gpu/raw-bench.sh BUILD_DIR (spiral-dataplane and tests/gpu/raw_gpu_correctness)
 # Environment: RAW_PARTS ("correct memif afp sweep"), RAW_SECONDS (3), RAW_ROUNDS (3),
@@ -20,7 +22,7 @@ BIN=$BUILD/spiral-dataplane
 CHECK=$BUILD/tests/gpu/raw_gpu_correctness
 HERE=$(cd "$(dirname "$0")" && pwd)
 WIRE=$HERE/../netns-wire.sh
-PARTS=" ${RAW_PARTS:-correct memif afp sweep} "
+PARTS=" ${RAW_PARTS:-correct memif afp sweep knobs} "
 T=${RAW_SECONDS:-3}
 ROUNDS=${RAW_ROUNDS:-3}
 CORES=(--tx-cores "${RAW_TX_CORE:-4}" --rx-cores "${RAW_RX_CORE:-2}" --master-core "${RAW_MAIN_CORE:-6}")
@@ -64,37 +66,45 @@ if has correct; then
   echo '```'
 fi
 
-# run DEV MEMORY WORKLOAD WINDOW_BYTES -> appends "key rx_gbps lost windows stalls sm_pct state" to $WORK/runs
+# run DEV MEMORY WORKLOAD WINDOW_BYTES [KNOB] -> appends "key rx_gbps lost windows stalls stall_ms
+# sm_pct rx_cpu_pct state" to $WORK/runs. KNOB: "" | inflight4 | worker (an RX worker core)
 run() {
-  local dev=$1 memory=$2 workload=$3 window=$4 ports out=$WORK/run.out
+  local dev=$1 memory=$2 workload=$3 window=$4 knob=${5:-} ports out=$WORK/run.out extra=()
+  case $knob in
+    inflight4) extra=(--max-in-flight 4) ;;
+    worker) extra=(--rx-workers "${RAW_WORKER_CORE:-8}") ;;
+  esac
   ports=$(memif_ports "b$RANDOM"); [[ $dev == afp ]] && ports=$(afp_ports)
   # shellcheck disable=SC2086
   timeout 60 "$BIN" loopback --transport raw --no-huge --memory "$memory" --workload "$workload" $ports \
     --payload-bytes 8000 --batch 256 --seconds "$T" --warmup-seconds 1 --workload-batch-bytes "$window" \
-    "${CORES[@]}" >"$out" 2>"$out.err"
+    "${CORES[@]}" "${extra[@]}" >"$out" 2>"$out.err"
   local rc=$? rec
   rec=$(grep '^{"event":"result"' "$out" | tail -n 1)
   if [[ -z $rec ]]; then
-    echo "$dev $memory $workload $window: no record (exit $rc): $(tail -n 2 "$out.err" | tr '\n' ' ')" >&2
+    echo "$dev $memory $workload $window $knob: no record (exit $rc): $(tail -n 2 "$out.err" | tr '\n' ' ')" >&2
     FAILS=$((FAILS + 1))
     return
   fi
   [[ -n $JSON ]] && echo "$rec" >>"$JSON"
-  python3 - "$rec" "$dev|$memory|$workload|$window" >>"$WORK/runs" <<'PY'
+  python3 - "$rec" "$dev|$memory|$workload|$window|${knob:--}" >>"$WORK/runs" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1]); g = r.get("gpu") or {}
-sm = r.get("gpu_sm_mpct", -1)
+sm = r.get("gpu_sm_mpct", -1); rx = r.get("cpu_rx_mpct", -1)
 print(sys.argv[2], "%.3f" % r["rx_gbps"], r.get("lost", 0), g.get("windows", 0), g.get("stalls", 0),
-      "%.0f" % (sm / 1000) if sm >= 0 else "-", r["state"])
+      g.get("stall_ms", 0), "%.0f" % (sm / 1000) if sm >= 0 else "-", "%.0f" % (rx / 1000) if rx >= 0 else "-",
+      r["state"])
 PY
 }
 
-# table TITLE DEV MEMORIES WORKLOADS WINDOWS: rounds interleaved (every cell once per round)
+# table TITLE DEV MEMORIES WORKLOADS WINDOWS [KNOBS]: rounds interleaved (every cell once per round)
 table() {
-  local title=$1 dev=$2 memories=$3 workloads=$4 windows=$5 r m w b
+  local title=$1 dev=$2 memories=$3 workloads=$4 windows=$5 knobs=${6:--} r m w b k
   : >"$WORK/runs"
   for ((r = 0; r < ROUNDS; r++)); do
-    for m in $memories; do for b in $windows; do for w in $workloads; do run "$dev" "$m" "$w" "$b"; done; done; done
+    for k in $knobs; do for m in $memories; do for b in $windows; do for w in $workloads; do
+      run "$dev" "$m" "$w" "$b" "${k#-}"
+    done; done; done; done
   done
   echo
   echo "### $title ($T s cells, 8000 B, batch 256, median of $ROUNDS interleaved rounds)"
@@ -103,18 +113,19 @@ table() {
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
-    key, gbps, lost, windows, stalls, sm, state = line.split()
-    rows.setdefault(key, []).append((float(gbps), int(lost), int(windows), int(stalls), sm, state))
-print("| device | memory | workload | window | RX Gb/s (median) | vs none | lost (max) | windows | stalls | SM % | states | RX Gb/s of every run |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    key, gbps, lost, windows, stalls, stall_ms, sm, rxcpu, state = line.split()
+    rows.setdefault(key, []).append((float(gbps), int(lost), int(windows), int(stalls), int(stall_ms), sm, rxcpu, state))
+print("| device | memory | workload | window | knob | RX Gb/s (median) | vs none | lost (max) | windows | stalls | stall ms | SM % | RX core % | states | RX Gb/s of every run |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for key, runs in rows.items():
-    dev, memory, workload, window = key.split("|")
+    dev, memory, workload, window, knob = key.split("|")
     med = statistics.median(r[0] for r in runs)
-    base = rows.get("|".join([dev, memory, "none", window]))
+    base = rows.get("|".join([dev, memory, "none", window, "-"]))
     ratio = "%.3f" % (med / statistics.median(r[0] for r in base)) if base and workload != "none" else ""
-    print("| %s | %s | %s | %d KiB | %.2f | %s | %d | %d | %d | %s | %s | %s |" % (
-        dev, memory, workload, int(window) // 1024, med, ratio, max(r[1] for r in runs), runs[-1][2],
-        max(r[3] for r in runs), runs[-1][4], ",".join(sorted(set(r[5] for r in runs))),
+    last = runs[-1]
+    print("| %s | %s | %s | %d KiB | %s | %.2f | %s | %d | %d | %d | %d | %s | %s | %s | %s |" % (
+        dev, memory, workload, int(window) // 1024, knob, med, ratio, max(r[1] for r in runs), last[2],
+        max(r[3] for r in runs), last[4], last[5], last[6], ",".join(sorted(set(r[7] for r in runs))),
         " ".join("%.2f" % r[0] for r in runs)))
 PY
 }
@@ -126,6 +137,7 @@ if has afp; then
 fi
 has sweep && table "GPU window sweep, gemm_fp16 in place over memif" memif host_pinned "none gemm_fp16" \
   "524288 1048576 2097152 4194304 8388608"
+has knobs && table "knobs: fft in place over memif" memif host_pinned "none fft" 8388608 "- inflight4 worker"
 echo
 echo "raw-bench: $FAILS failure(s)"
 ((FAILS == 0))

@@ -141,10 +141,15 @@ int main(int argc, char** argv) {
     std::printf("SKIP: %s\n", why.c_str());
     return 77;
   }
-  std::vector<const char*> args = {"spiral-dataplane", "loopback", "--transport", "raw", "--no-huge",
-                                   "--payload-bytes", "8000", "--batch", "32", "--workload-batch-bytes", "1048576",
-                                   "--gemm-n", "256", "--memory", "host_pinned", "--workload", "fft"};
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);  // later flags win
+  // the defaults, each unless the command line gives it (a flag may appear once)
+  const std::vector<std::pair<const char*, const char*>> defaults = {
+      {"--payload-bytes", "8000"}, {"--batch", "32"}, {"--workload-batch-bytes", "1048576"},
+      {"--gemm-n", "256"}, {"--memory", "host_pinned"}, {"--workload", "fft"}};
+  std::vector<const char*> args = {"spiral-dataplane", "loopback", "--transport", "raw", "--no-huge"};
+  for (const auto& [flag, value] : defaults)
+    if (std::none_of(argv + 1, argv + argc, [&](const char* a) { return std::strcmp(a, flag) == 0; }))
+      args.insert(args.end(), {flag, value});
+  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
   std::ostringstream cli_out;
   const auto flags = parse_command_line(static_cast<int>(args.size()), args.data(), cli_out);
   if (!flags) return fail("flags: " + cli_out.str());
