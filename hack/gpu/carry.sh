@@ -60,6 +60,14 @@ Version: $(pkg-config --modversion libdpdk)
 Libs: -L\${libdir} -Wl,-rpath-link,\${libdir} $libs
 Cflags: -I\${includedir}/../x86_64-linux-gnu/dpdk -I\${includedir} -include rte_config.h -march=corei7
 PC
+# CARRY_PERF=1: this host's perf (linux-perf) too, for hack/gpu/raw-bench.sh's profile part
+if [[ ${CARRY_PERF:-0} == 1 ]]; then
+  mkdir -p "$DEST/.deps/perf/bin"
+  cp "$(readlink -f "$(command -v perf)")" "$DEST/.deps/perf/perf.real"
+  carry_libs "$DEST/.deps/perf/lib" "$DEST/.deps/perf/perf.real"
+  printf '#!/bin/sh\nC=$(cd "$(dirname "$0")/.." && pwd)\nLD_LIBRARY_PATH="$C/lib" exec "$C/perf.real" "$@"\n' >"$DEST/.deps/perf/bin/perf"
+  chmod +x "$DEST/.deps/perf/bin/perf"
+fi
 echo "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo +dirty)" >"$DEST/.carry-commit"
 rm -rf "$DEST/.deps/root/usr/share/doc" "$DEST/.deps/root/usr/share/man" "$DEST/.deps/root/usr/share/locale"
 echo "carry: $(du -sh "$DEST" | cut -f1) in $DEST ($(cat "$DEST/.carry-commit"))"

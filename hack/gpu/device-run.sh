@@ -118,6 +118,7 @@ setup_tools() {
 }
 setup_tools >>"$OUT/build.log" 2>&1
 export PATH=$TOOLS/bin:$PATH
+[[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH
 # DPDK carried from the development machine, when this one has none (the raw transport)
 source "$ROOT/hack/gpu/dpdk-env.sh"
 DPDK=(-DSPIRAL_WITH_DPDK=AUTO)

@@ -10,6 +10,8 @@
 #   sweep    gemm_fp16, host_pinned, memif: GPU window 512 KiB .. 8 MiB (DAQIRI's batch sweep)
 #   knobs    fft in place over memif with max_in_flight 4, and with an RX worker core (the GPU
 #            path on its own core, the poll-mode core only receiving): where the time goes
+#   profile  (when perf is there: CARRY_PERF=1 hack/gpu/carry.sh) the RX core's hottest
+#            functions, memif in place, workload none vs fft, and staged fft (perf, cpu-clock)
 # Prints Markdown; with RAW_JSON=FILE also one JSON object per benchmark run.
 # Usage: hack/gpu/raw-bench.sh BUILD_DIR (spiral-dataplane and tests/gpu/raw_gpu_correctness)
 # Environment: RAW_PARTS ("correct memif afp sweep"), RAW_SECONDS (3), RAW_ROUNDS (3),
@@ -22,7 +24,7 @@ BIN=$BUILD/spiral-dataplane
 CHECK=$BUILD/tests/gpu/raw_gpu_correctness
 HERE=$(cd "$(dirname "$0")" && pwd)
 WIRE=$HERE/../netns-wire.sh
-PARTS=" ${RAW_PARTS:-correct memif afp sweep knobs} "
+PARTS=" ${RAW_PARTS:-correct memif afp sweep knobs profile} "
 T=${RAW_SECONDS:-3}
 ROUNDS=${RAW_ROUNDS:-3}
 CORES=(--tx-cores "${RAW_TX_CORE:-4}" --rx-cores "${RAW_RX_CORE:-2}" --master-core "${RAW_MAIN_CORE:-6}")
@@ -137,6 +139,27 @@ if has afp; then
 fi
 has sweep && table "GPU window sweep, gemm_fp16 in place over memif" memif host_pinned "none gemm_fp16" \
   "524288 1048576 2097152 4194304 8388608"
+if has profile; then
+  if command -v perf >/dev/null; then
+    for c in host_pinned:none host_pinned:fft host:fft; do
+      IFS=: read -r memory workload <<<"$c"
+      # shellcheck disable=SC2046
+      "$BIN" loopback --transport raw --no-huge --memory "$memory" --workload "$workload" $(memif_ports "prof") \
+        --payload-bytes 8000 --batch 256 --seconds 5 --warmup-seconds 1 "${CORES[@]}" >"$WORK/prof.out" 2>&1 &
+      pid=$!
+      sleep 3
+      perf record -q -e cpu-clock -C "${RAW_RX_CORE:-2}" -o "$WORK/perf.data" -- sleep 2 >/dev/null 2>&1
+      wait "$pid"
+      echo
+      echo "### RX core profile: memif, $memory, $workload ($(grep -o '"rx_gbps":[0-9.]*' "$WORK/prof.out" | tail -1))"
+      echo '```'
+      perf report -i "$WORK/perf.data" --stdio --no-children --sort dso,sym 2>/dev/null | grep -v '^#' | grep -v '^$' | head -n 22
+      echo '```'
+    done
+  else
+    echo; echo "profile: skipped (no perf: carry it with CARRY_PERF=1 hack/gpu/carry.sh)"
+  fi
+fi
 has knobs && table "knobs: fft in place over memif" memif host_pinned "none fft" 8388608 "- inflight4 worker"
 echo
 echo "raw-bench: $FAILS failure(s)"

@@ -30,14 +30,17 @@ class Workload {
   virtual ~Workload() = default;
   // Device bytes the window must have (zero-padded beyond the assembled data).
   virtual uint64_t input_bytes() const = 0;
-  // Enqueues one call on the window.
-  virtual void run(const std::byte* window) = 0;
-  // The result of the last call (device): FFT spectra or C.
+  // The workload's own output buffer (device): FFT spectra or C, output().bytes long.
   struct Output {
     std::byte* data;
     size_t bytes;
   };
   virtual Output output() = 0;
+  // Enqueues one call on the window, writing its result to `out` (output().bytes, device). The
+  // pipeline gives each window in flight its own, so a window's result outlives later launches.
+  virtual void run_into(const std::byte* window, std::byte* out) = 0;
+  // Enqueues one call into the workload's own output buffer.
+  void run(const std::byte* window) { run_into(window, output().data); }
   // GEMMs: replaces B with n*n floats from the host (column-major); others ignore it.
   virtual void set_b(const float* /*host*/) {}
   // FLOPs of one call (the usual 5 N log2 N per FFT, 2 n^3 per GEMM).
