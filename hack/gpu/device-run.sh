@@ -94,28 +94,8 @@ say "commit: $(cat "$ROOT/.carry-commit" 2>/dev/null || git -C "$ROOT" rev-parse
 say ""
 
 # --- carried tools: ip and ping with only the libraries this machine lacks --------------------
-setup_tools() {
-  mkdir -p "$TOOLS/bin" "$TOOLS/lib"
-  local tool bin lib src
-  for tool in ip ping; do
-    command -v "$tool" >/dev/null && continue
-    bin=
-    for d in bin sbin usr/bin usr/sbin; do [[ -x $DEPS/$d/$tool ]] && bin=$DEPS/$d/$tool && break; done
-    [[ -n $bin ]] || { echo "no $tool carried"; continue; }
-    for _ in 1 2 3 4; do  # a carried library may need another one
-      for lib in $(LD_LIBRARY_PATH=$TOOLS/lib ldd "$bin" | awk '/not found/ {print $1}'); do
-        for src in "$DEPS/lib/x86_64-linux-gnu/$lib" "$DEPS/usr/lib/x86_64-linux-gnu/$lib"; do
-          [[ -e $src ]] && cp -L "$src" "$TOOLS/lib/" && echo "$tool: carried $lib" && break
-        done
-      done
-    done
-    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
-    chmod +x "$TOOLS/bin/$tool"
-    echo "$tool -> $bin"
-  done
-  export PATH=$TOOLS/bin:$PATH
-  ip -V
-}
+# shellcheck source=hack/gpu/carried-tools.sh
+source "$ROOT/hack/gpu/carried-tools.sh"
 setup_tools >>"$OUT/build.log" 2>&1
 export PATH=$TOOLS/bin:$PATH
 [[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH

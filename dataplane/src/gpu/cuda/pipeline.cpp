@@ -1,6 +1,7 @@
 #include "gpu/cuda/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace spiral::gpu {
 
@@ -53,6 +54,7 @@ Pipeline::~Pipeline() {
 
 void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_t token) {
   flight_->before_launch();  // waits (a stall) while max_in_flight windows are on the GPU
+  const auto launch_start = std::chrono::steady_clock::now();
 
   Slot& s = slots_[flight_->filling()];
   const uint64_t window = config_.window_bytes;
@@ -92,6 +94,8 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   flight_->launched();
   ++counters_.windows;
   counters_.bytes += received;
+  counters_.submit_ns += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - launch_start).count());
 }
 
 void Pipeline::retire(size_t slot) {
