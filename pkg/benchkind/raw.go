@@ -22,7 +22,11 @@ func init() {
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},
 		Flags:              rawFlags,
 		Describe: func(p sbv1.CellParameters) string {
-			return fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
+			s := fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
+			if p.ForwardWork != "" { // the forward mode: its work mode and the forwarder's memory
+				s += fmt.Sprintf(" fwd %s %s", p.ForwardWork, p.Memory)
+			}
+			return s
 		},
 	})
 }
