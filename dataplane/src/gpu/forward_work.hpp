@@ -49,6 +49,10 @@ class BurstWork {
 // errors. `device_of(host)` maps the frame memory: the caller passes device addresses.
 std::unique_ptr<BurstWork> make_burst_work(const BurstWorkConfig& config);
 
+// Throws BadInput "<what> needs a GPU: <why>" unless a usable GPU is there (or the build has no
+// CUDA); run before anything else of the cell is set up, so the refusal is the run's one line.
+void require_burst_work_gpu(const std::string& what);
+
 // The CUDA device's PCI bus id for NVML ("" where unknown or without CUDA).
 std::string burst_work_device_bus_id();
 

@@ -9,6 +9,10 @@ std::unique_ptr<BurstWork> make_burst_work(const BurstWorkConfig&) {
   throw BadInput("forward_work on the GPU needs a GPU: this spiral-dataplane was built without CUDA");
 }
 
+void require_burst_work_gpu(const std::string& what) {
+  throw BadInput(what + " needs a GPU: this spiral-dataplane was built without CUDA");
+}
+
 std::string burst_work_device_bus_id() { return ""; }
 
 }  // namespace spiral::gpu

@@ -178,6 +178,11 @@ std::unique_ptr<BurstWork> make_burst_work(const BurstWorkConfig& config) {
   }
 }
 
+void require_burst_work_gpu(const std::string& what) {
+  std::string why;
+  if (!probe_device(why)) throw BadInput(what + " needs a GPU: " + why);
+}
+
 std::string burst_work_device_bus_id() {
   std::string why;
   auto device = probe_device(why);

@@ -72,7 +72,8 @@ class ForwardChain : public Engine {
 class RawSession : public LocalSession {
  public:
   RawSession(const Cell& cell, uint32_t run_id)
-      : cell_(cell), env_((install_crash_report(), cell)), tx_(cell, env_, run_id), rx_(cell, env_, run_id) {
+      : cell_(cell), env_((install_crash_report(), require_gpu(cell), cell)), tx_(cell, env_, run_id),
+        rx_(cell, env_, run_id) {
     if (env_.forwarding()) {
       fwd_ = std::make_unique<Forwarder>(cell, env_);
       chain_ = std::make_unique<ForwardChain>(*fwd_, rx_);
@@ -155,6 +156,13 @@ class RawSession : public LocalSession {
     } else {
       f.gpu_sm_mpct = nvml_->figures().sm_mpct;
     }
+  }
+
+  // GPU forward work without a usable GPU: refused before DPDK or CUDA memory is touched.
+  static int require_gpu(const Cell& cell) {
+    const ForwardWork w = raw_options(cell).forward.work;
+    if (on_gpu(w)) gpu::require_burst_work_gpu(std::string("forward_work ") + to_string(w));
+    return 0;
   }
 
   static void install_crash_report() {
