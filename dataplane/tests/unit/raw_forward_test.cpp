@@ -5,6 +5,7 @@
 #include "config/cell_parse.hpp"
 #include "transports/raw/eal_plan.hpp"
 #include "transports/raw/forward_result.hpp"
+#include "transports/raw/frame.hpp"
 #include "transports/raw/raw_options.hpp"
 
 #include "cell_refusal.hpp"

@@ -107,7 +107,6 @@ void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) 
     j["forwarded_mpps"] = f.forward.forwarded_mpps;
     j["offered_gbps"] = f.forward.offered_gbps;
     j["forwarded_gbps"] = f.forward.forwarded_gbps;
-    j["gpu_sm_mpct"] = f.forward.gpu_sm_mpct;
   }
 }
 

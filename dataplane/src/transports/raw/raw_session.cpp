@@ -134,7 +134,9 @@ class RawSession : public LocalSession {
   }
 
  private:
-  void forward_figures(const Cell& cell, const PortDeltas& ports, const RunResult& r, ForwardFigures& f) const {
+  // The forward figures; NVML's utilisation also goes into the run's GPU figures (gpu_sm_mpct
+  // of the record, summary and CSV), as a receive-path workload's does.
+  void forward_figures(const Cell& cell, const PortDeltas& ports, RunResult& r, ForwardFigures& f) const {
     const ForwardOptions& o = raw_options(cell).forward;
     f.enabled = true;
     f.work = to_string(o.work);
@@ -154,8 +156,12 @@ class RawSession : public LocalSession {
     } else if (!nvml_->available()) {
       f.gpu_note = nvml_->status();
     } else {
-      f.gpu_sm_mpct = nvml_->figures().sm_mpct;
+      const gpu::NvmlSampler::Figures g = nvml_->figures();
+      f.gpu_sm_mpct = r.gpu.sm_mpct = g.sm_mpct;
+      r.gpu.mem_mpct = g.mem_mpct;
+      r.gpu.samples = g.samples;
     }
+    if (nvml_) r.gpu.nvml = nvml_->status();
   }
 
   // GPU forward work without a usable GPU: refused before DPDK or CUDA memory is touched.
