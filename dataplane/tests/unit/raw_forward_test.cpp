@@ -66,7 +66,9 @@ TEST(RawForward, RefusalsSayWhatToChange) {
             std::string::npos);
   EXPECT_NE(refusal(with(base, "forward_pipelines", 2)).find("must equal tx_queues (1) and rx_queues (1)"),
             std::string::npos);
-  EXPECT_NE(refusal(with(base, "batch", 2048)).find("is above 1024 for the forward mode"), std::string::npos);
+  EXPECT_NE(refusal(with(with(with(base, "batch", 2048), "ring_descriptors", 4096), "pool_buffers", 16383))
+                .find("is above 1024 for the forward mode"),
+            std::string::npos);
   EXPECT_NE(refusal(with(base, "forward_rx_port", base["rx_port"])).find("needs four distinct ports"),
             std::string::npos);
   json plain = {{"transport", "raw"}, {"role", "loopback"}, {"tx_port", "net_ring0"}, {"rx_port", "net_ring0"}};

@@ -77,7 +77,8 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
                      " carries frames up to " + std::to_string(framesz - std::min(framesz, kAfPacketOverhead)) +
                      " bytes, payload_bytes " + std::to_string(cell.payload_bytes) + " makes " +
                      std::to_string(frame_bytes) + "-byte frames: add framesz=10240,blocksz=20480");
-    if (port != &tx) rx_room = std::max(rx_room, framesz - kAfPacketOverhead + kHeadroom);
+    const bool receives = port != &tx || &tx == &rx;  // every port but the sender's receives into its pool
+    if (receives) rx_room = std::max(rx_room, framesz - kAfPacketOverhead + kHeadroom);
   }
   p.tx_data_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
   p.rx_data_room = rx_room;
