@@ -58,6 +58,11 @@ hugepages_off() {
 }
 trap 'hugepages_off; rm -rf "$WORK"; rmdir /var/run/dpdk/fwdtp* 2>/dev/null || true' EXIT
 [[ -x $BIN ]] || { echo "no spiral-dataplane in $BUILD" >&2; exit 1; }
+# a machine without DPDK: the libraries and plugins hack/gpu/carry.sh packed (as device-run.sh)
+source "$ROOT/hack/gpu/dpdk-env.sh"
+if ! pkg-config --exists libdpdk 2>/dev/null && dpdk_env "$ROOT/.deps/dpdk" "$WORK/dpdk-lib"; then
+  echo "forward-run: DPDK from $ROOT/.deps/dpdk (SPIRAL_EAL_ARGS=$SPIRAL_EAL_ARGS)"
+fi
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 1; }
 say() { echo "$*" | tee -a "$MD"; }
 

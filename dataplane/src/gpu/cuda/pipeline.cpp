@@ -36,6 +36,7 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
     s.window = device_buffer(device_bytes);
     SPIRAL_CUDA(cudaMemset(s.window.data(), 0, device_bytes));
     if (config_.reorder) s.staged = device_buffer(offsets_area_ + config_.staging_bytes);
+    if (workload_) s.output = device_buffer(workload_->output().bytes);
     s.copied = make_event();
     s.done = make_event();
   }
@@ -78,8 +79,8 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
   Workload::Output output{};
   if (workload_) {
-    workload_->run(s.window.data());
-    output = workload_->output();
+    workload_->run_into(s.window.data(), s.output.data());
+    output = {s.output.data(), s.output.size()};
     if (config_.inspect_output) config_.inspect_output(output, compute);
   }
   SPIRAL_CUDA(cudaEventRecord(s.done.get(), compute));
