@@ -82,6 +82,12 @@ type CellParameters struct {
 	// workloadBatchBytes fed to one compute call; 0 is the receive window.
 	// +optional
 	WorkloadBatchBytes int32 `json:"workloadBatchBytes,omitempty"`
+	// forwardWork of a RawEthernet forward cell; empty elsewhere.
+	// +optional
+	ForwardWork ForwardWork `json:"forwardWork,omitempty"`
+	// memory of the forwarder's mbuf pool in a RawEthernet forward cell; empty elsewhere.
+	// +optional
+	Memory MemoryKind `json:"memory,omitempty"`
 }
 
 // Statistic is the mean and sample standard deviation over repeats.

@@ -15,6 +15,9 @@ type dimensions struct {
 	// workloads and workloadBatches come from the spec, never from a preset.
 	workloads       []sbv1.WorkloadKind
 	workloadBatches []int32
+	// works and memories vary in the RawEthernet forward mode only; one empty entry elsewhere.
+	works    []sbv1.ForwardWork
+	memories []sbv1.MemoryKind
 }
 
 // dropCurveTargetsMbps are DAQIRI's drop-curve steps: 1..100 Gb/s, then unpaced.
@@ -32,6 +35,8 @@ func presetDimensions(p sbv1.Preset, kind benchkind.Profile) dimensions {
 		pairs:    []int32{h.Pairs},
 		queues:   []sbv1.QueueCell{h.Queues},
 		targets:  []int32{0},
+		works:    []sbv1.ForwardWork{""},
+		memories: []sbv1.MemoryKind{""},
 	}
 	switch p {
 	case sbv1.PresetSweep:

@@ -88,6 +88,11 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 			files[name] = data
 		}
 	}
+	if data, err := ForwardCSV(sb); err != nil {
+		return nil, err
+	} else if data != nil {
+		files[ForwardFile] = data
+	}
 	if sb.Spec.Matrix.Preset == sbv1.PresetQueueScaling {
 		if files[QueueScalingFile], err = QueueScalingCSV(sb); err != nil {
 			return nil, err

@@ -21,6 +21,7 @@ struct CoreMap {
   int master = -1;              // -1: unpinned
   std::vector<int> tx, rx;      // queue (pair) i uses list[i % size]; empty: unpinned
   std::vector<int> tx_workers, rx_workers;  // raw: queue i's worker core, list[i % size]; empty: none
+  std::vector<int> forward_rx, forward_tx;  // raw forward mode: pipeline i's RX and TX core, list[i % size]
 
   // Core for queue `index` from `list`, -1 when the list is empty.
   static int for_queue(const std::vector<int>& list, uint32_t index) {

@@ -32,13 +32,15 @@ std::vector<int> core_list(const ObjectReader& r, const std::string& key) {
 }
 
 CoreMap parse_cores(const json& j) {
-  ObjectReader r(j, "cores", {"master", "tx", "rx", "tx_workers", "rx_workers"});
+  ObjectReader r(j, "cores", {"master", "tx", "rx", "tx_workers", "rx_workers", "forward_rx", "forward_tx"});
   CoreMap c;
   c.master = static_cast<int>(r.integer("master", -1, 4095, -1));
   c.tx = core_list(r, "tx");
   c.rx = core_list(r, "rx");
   c.tx_workers = core_list(r, "tx_workers");
   c.rx_workers = core_list(r, "rx_workers");
+  c.forward_rx = core_list(r, "forward_rx");
+  c.forward_tx = core_list(r, "forward_tx");
   return c;
 }
 

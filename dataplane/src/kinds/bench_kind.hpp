@@ -57,6 +57,7 @@ class LocalSession {
   virtual void ready_fields(nlohmann::json& ready) const = 0;
   // The measured window starts (before the phase moves) / the receiver's drain has ended.
   virtual void window_started() {}
+  virtual void window_ended() {}  // right after the window (the sender's phase moved to drain)
   virtual void drained() {}
   // True once the sender's workers returned by themselves after the window (the driver waits
   // up to 2 s for it before stopping them).

@@ -59,6 +59,8 @@ RunResult run_in_process(const Cell& cell) {
   require_cores_available(cell.cores.rx, "cores.rx");
   require_cores_available(cell.cores.tx_workers, "cores.tx_workers");
   require_cores_available(cell.cores.rx_workers, "cores.rx_workers");
+  require_cores_available(cell.cores.forward_rx, "cores.forward_rx");
+  require_cores_available(cell.cores.forward_tx, "cores.forward_tx");
   auto session = cell.kind->make_session(cell, std::random_device{}());
   Engine& tx = session->sender();
   Engine& rx = session->receiver();
@@ -78,6 +80,7 @@ RunResult run_in_process(const Cell& cell) {
     wait_until(Clock::now() + Millis(cell.duration_ms), tx, rx, [] { return false; });
     tx.set_phase(Phase::drain);
     meter.end();
+    session->window_ended();
     // The sender's threads return by themselves once their last burst is out.
     wait_until(Clock::now() + Millis(2000), tx, rx, [&] { return session->sender_finished(); });
     tx.stop();

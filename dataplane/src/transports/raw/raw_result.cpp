@@ -111,6 +111,7 @@ RunResult combine_raw(const Cell& cell, const RawMeasurement& m) {
 
 std::string raw_invalid_reason(const RunResult& r) {
   const RawFigures& f = raw_figures(r);
+  if (std::string why = forward_invalid_reason(f.forward); !why.empty()) return why;
   if (!f.phy_checked || r.tx_packets == 0) return "";
   // The PHY counters run over the same window as the flags, give or take a burst: 90 % is proof.
   if (f.tx_packets_phy * 10 < r.tx_packets * 9 || f.rx_packets_phy * 10 < r.rx_packets * 9)

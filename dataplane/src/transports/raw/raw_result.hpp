@@ -15,6 +15,7 @@ namespace spiral::raw {
 struct PortDeltas {
   uint64_t imissed = 0, ierrors = 0, rx_nombuf = 0;  // RX port
   uint64_t oerrors = 0;                              // TX port
+  uint64_t forward_imissed = 0, forward_rx_nombuf = 0, forward_oerrors = 0;  // forward mode's ports
   bool phy = false;                                  // both ports have PHY counters
   uint64_t tx_packets_phy = 0, rx_packets_phy = 0;   // TX port's tx, RX port's rx
 };
