@@ -12,7 +12,7 @@ const (
 )
 
 // Preset names one of DAQIRI's matrices; it fills the matrix lists left empty.
-// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve
+// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve;NoDropRate
 type Preset string
 
 const (
@@ -25,6 +25,10 @@ const (
 	PresetQueueScaling Preset = "QueueScaling"
 	// PresetDropCurve is the headline cell at target rates 1, 5, 10, 25, 50, 75, 100 Gb/s and unpaced.
 	PresetDropCurve Preset = "DropCurve"
+	// PresetNoDropRate is DAQIRI's payload matrix of the transport (raw: 8000, 4096, 1024, 256
+	// and 64 bytes; UDP: 8000 and 1000) at the headline batch and pairs, each cell a no-drop-rate
+	// search: it needs run.search (UDP and RawEthernet).
+	PresetNoDropRate Preset = "NoDropRate"
 )
 
 // QueueCell is a number of TX queues and RX queues, each served by its own poll-mode core.

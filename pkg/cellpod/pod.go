@@ -69,12 +69,12 @@ func Name(bench string, cell, attempt int32, role string) string {
 	return fmt.Sprintf("%s-c%d-a%d-%s", bench, cell, attempt, role)
 }
 
-// DeadlineSeconds bounds one attempt, pod start included.
+// DeadlineSeconds bounds one attempt, pod start included; a rate search adds its trials.
 func DeadlineSeconds(run sbv1.RunSpec) int64 {
 	if run.CellDeadlineSeconds != nil {
 		return int64(*run.CellDeadlineSeconds)
 	}
-	return int64(ptr.Deref(run.WarmupSeconds, 0)) + int64(run.Seconds) + StartupAllowanceSeconds
+	return int64(ptr.Deref(run.WarmupSeconds, 0)) + int64(run.Seconds) + StartupAllowanceSeconds + searchSeconds(run)
 }
 
 // NewInput looks up the bench's kind and ranks; it fails only for a transport no kind has.

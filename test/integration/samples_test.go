@@ -66,6 +66,8 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"gpucopy":                  1,
 		"raw-gpu-workloads":        4, // 8000 B x batch 10240: none, fft, gemm, gemm_fp16
 		"raw-workload-batch-sweep": 5, // gemm_fp16 x 5 workload batches
+		"udp-ndr":                  2, // 2 payloads, each a no-drop-rate search
+		"raw-ndr":                  5, // 5 payloads at batch 10240, each a search
 	}
 	samples := readManifests(t, filepath.Join(repoRoot, "config", "samples", "*.yaml"))
 	if len(samples) != len(want) {

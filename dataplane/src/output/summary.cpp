@@ -4,6 +4,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "output/search_json.hpp"
+
 namespace spiral {
 
 std::string summary_text(const Cell& cell, const RunResult& r) {
@@ -39,6 +41,7 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_mem_mpct", r.gpu.mem_mpct},
       {"gpu_stalls", r.gpu.counters.stalls},
   };
+  if (r.search) j["search"] = search_summary(*r.search);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;

@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <nlohmann/json.hpp>
+#include <memory>
 #include <optional>
 
 #include "sys/clock.hpp"
@@ -34,16 +35,32 @@ void report_crash(int sig) {
 
 class RawSession : public LocalSession {
  public:
-  RawSession(const Cell& cell, uint32_t run_id)
-      : cell_(cell), env_((install_crash_report(), cell)), tx_(cell, env_, run_id), rx_(cell, env_, run_id) {}
+  RawSession(const Cell& cell, uint32_t run_id) : cell_(cell), env_((install_crash_report(), cell)) {
+    tx_.emplace(cell, env_, run_id);
+    rx_.emplace(cell, env_, run_id);
+  }
 
-  Engine& sender() override { return tx_; }
-  Engine& receiver() override { return rx_; }
+  Engine& sender() override { return *tx_; }
+  Engine& receiver() override { return *rx_; }
 
   void open() override {
-    tx_.open();
-    rx_.open();
+    tx_->open();
+    rx_->open();
     env_.start_ports(Millis(cell_.connect_timeout_ms));
+  }
+
+  // The ports stay started: frames still in flight from the last trial reach the new receiver
+  // with the old run id and count as foreign there.
+  void renew(const Cell& trial, uint32_t run_id) override {
+    tx_.reset();  // frees their worker rings, whose names the new engines take again
+    rx_.reset();
+    trial_ = std::make_unique<Cell>(trial);
+    tx_.emplace(*trial_, env_, run_id);
+    rx_.emplace(*trial_, env_, run_id);
+    tx_->open();
+    rx_->open();
+    before_.reset();
+    after_.reset();
   }
 
   void ready_fields(nlohmann::json& ready) const override {
@@ -56,7 +73,7 @@ class RawSession : public LocalSession {
 
   void window_started() override { before_ = env_.snapshot(); }
   void drained() override { after_ = env_.snapshot(); }
-  bool sender_finished() const override { return tx_.finished(); }
+  bool sender_finished() const override { return tx_->finished(); }
 
   void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
                RunResult& r) const override {
@@ -64,7 +81,7 @@ class RawSession : public LocalSession {
     m.window_ms = sender.window_ms;
     m.tx = sender.queues;
     m.rx = receiver.queues;
-    m.rx_streams = rx_.stream_stats();
+    m.rx_streams = rx_->stream_stats();
     if (before_ && after_) m.ports = deltas(*before_, *after_);
     m.cores = sender.cores;
     for (const CoreBusy& c : m.cores)
@@ -81,8 +98,9 @@ class RawSession : public LocalSession {
 
   const Cell& cell_;
   DpdkEnvironment env_;
-  RawSender tx_;
-  RawReceiver rx_;
+  std::unique_ptr<Cell> trial_;  // the cell of the current search trial (renew), which the engines read
+  std::optional<RawSender> tx_;
+  std::optional<RawReceiver> rx_;
   std::optional<PortSnapshot> before_, after_;
 };
 
