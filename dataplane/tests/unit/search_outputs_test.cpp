@@ -4,6 +4,7 @@
 
 #include "output/csv_row.hpp"
 #include "output/record_json.hpp"
+#include "output/search_json.hpp"
 #include "output/summary.hpp"
 #include "report_builders.hpp"
 
