@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what hack/bench/raw-vs-testpmd.sh needs on a machine that has no DPDK and installs
 # nothing (the 16-core GPU machine of the device tool): this host's Debian binaries
-# (spiral-dataplane, dpdk-testpmd, ip, ping, jq), the shared libraries they use except glibc and
+# (spiral-dataplane, dpdk-testpmd, ip, ping, jq, tc), the shared libraries they use except glibc and
 # libstdc++ (the target's are newer), six DPDK plugins, libxdp's BPF objects, small wrappers that
 # point each binary at those libraries only, the two scripts, and run.sh, which runs the bench.
 # Usage: hack/bench/raw-carry.sh DEST [spiral-dataplane]   (DEST: e.g. .carry/raw, git-ignored)
@@ -15,7 +15,7 @@ BIN=${2:-$ROOT/build/dataplane/spiral-dataplane}
 PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
 rm -rf "$DEST"
 mkdir -p "$DEST"/{bin,real,lib,pmds,pmds-testpmd,bpf,hack/bench}
-cp "$BIN" "$(command -v dpdk-testpmd)" "$(command -v ip)" "$(command -v ping)" "$(command -v jq)" "$DEST/real/"
+cp "$BIN" "$(command -v dpdk-testpmd)" "$(command -v ip)" "$(command -v ping)" "$(command -v jq)" "$(command -v tc)" "$DEST/real/"
 for p in librte_bus_vdev librte_mempool_ring librte_net_memif librte_net_af_packet librte_net_af_xdp librte_net_ring; do
   cp "$(readlink -f "$PMDS/$p.so")" "$DEST/pmds/$p.so"
   # testpmd links the vdev bus itself: loading it twice would register it twice
