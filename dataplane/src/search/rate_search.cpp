@@ -143,6 +143,11 @@ SearchOutcome search_rate(const RateSearchSpec& spec, uint64_t verify_ms, const 
   // The upper bound: given, or what an unpaced sender reaches.
   if (!s.trial(spec.upper_mbps, spec.trial_ms, TrialPurpose::upper)) return out;
   out.upper_mbps = s.last().rate_mbps;
+  if (out.upper_mbps == 0) {  // an unpaced trial that sent nothing gives no bound to search below
+    out.failure = "trial 0 (unpaced) sent nothing: no upper bound to search below" +
+                  (s.last().measure.reason.empty() ? std::string() : " (" + s.last().measure.reason + ")");
+    return out;
+  }
   out.lower_mbps = std::min(spec.lower_mbps, out.upper_mbps);
   out.resolution_mbps = spec.resolution_mbps
                             ? spec.resolution_mbps

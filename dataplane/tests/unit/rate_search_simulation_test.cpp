@@ -188,6 +188,21 @@ TEST(SimulatedLinkSearchMethods, AFailedTrialStopsTheSearchWithItsReason) {
   EXPECT_EQ(o.trials.back().verdict, "failed");
 }
 
+TEST(SimulatedLinkSearchMethods, AnUnpacedFirstTrialThatSentNothingStopsTheSearch) {
+  uint32_t calls = 0;
+  SearchOutcome o = search_rate(spec_of(SearchMethod::receive_rate), 1000, [&](uint64_t, uint64_t, TrialPurpose) {
+    ++calls;
+    TrialMeasure m;
+    m.counts = false;
+    m.reason = "no bytes sent in the measured window";
+    return m;
+  });
+  EXPECT_EQ(calls, 1u);
+  EXPECT_FALSE(o.ndr_mbps);
+  EXPECT_FALSE(o.ndr_below_lower);
+  EXPECT_NE(o.failure.find("sent nothing"), std::string::npos) << o.failure;
+}
+
 TEST(SimulatedLinkSearchMethods, ATrialWhoseSenderMissedTheRateDoesNotCountAsHeld) {
   SimulatedLink link{1e9};
   RateSearchSpec spec = spec_of(SearchMethod::binary);
