@@ -18,6 +18,8 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=hack/bench/lib.sh
+source "$HERE/lib.sh"
 BIN=${1:-$ROOT/build/dataplane/spiral-dataplane}
 TRANSPORTS=${TRANSPORTS:-udp raw}
 PAYLOAD=${PAYLOAD:-8000} RAW_PAYLOAD=${RAW_PAYLOAD:-1000} PAIRS=${PAIRS:-1}
@@ -36,8 +38,7 @@ WORK=$(mktemp -d)
 for tool in jq ip awk tc; do command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }; done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 cleanup() {
-  jobs -p | xargs -r kill 2>/dev/null || true
-  wait 2>/dev/null || true
+  kill_descendants
   "$ROOT/hack/netns-wire.sh" down >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -114,13 +115,18 @@ for t in $TRANSPORTS; do
   [[ $t == udp ]] || payload=$RAW_PAYLOAD
   ndrs=() sndrs=() ratios=()
   for ((rep = 1; rep <= REPEATS; rep++)); do
-    rec=$(search "$t")
+    # in the background and waited for, so that Ctrl-C ends the bench at once (wait is interruptible)
+    search "$t" >"$WORK/search.json" &
+    wait $!
+    rec=$(cat "$WORK/search.json")
     if ! jq -e '.search.upper_mbps > 0' >/dev/null 2>&1 <<<"$rec"; then
       echo "| $t | $payload | $rep | search failed: $(jq -r '.reason // "no record"' <<<"$rec" 2>/dev/null || echo "no record") | | | | | | | | |"
       continue
     fi
     read -r upper ndr trials verified step < <(jq -r '.search | "\(.upper_mbps) \(.ndr_mbps // "none") \(.search_trials) \(.verified) \(.resolution_mbps)"' <<<"$rec")
-    read -r sndr strials < <(sweep "$t" "$upper")
+    sweep "$t" "$upper" >"$WORK/sweep.txt" &
+    wait $!
+    read -r sndr strials <"$WORK/sweep.txt"
     apart=- within=no
     if [[ $ndr != none && $sndr != none ]]; then
       apart=$((ndr > sndr ? ndr - sndr : sndr - ndr))

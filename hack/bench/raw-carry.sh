@@ -35,7 +35,7 @@ WRAP
   chmod +x "$DEST/bin/$(basename "$tool")"
 done
 cp "$ROOT/hack/netns-wire.sh" "$DEST/hack/"
-cp "$HERE/raw-vs-testpmd.sh" "$HERE/ndr-vs-sweep.sh" "$DEST/hack/bench/"
+cp "$HERE/raw-vs-testpmd.sh" "$HERE/ndr-vs-sweep.sh" "$HERE/lib.sh" "$DEST/hack/bench/"
 cat >"$DEST/run.sh" <<'RUN'
 #!/bin/bash
 # hack/bench/raw-vs-testpmd.sh with the carried binaries; results and the machine's facts in $OUT
