@@ -49,16 +49,16 @@ ordered_json search_record(const SearchOutcome& s) {
   return j;
 }
 
-ordered_json search_summary(const SearchOutcome& s) {
+ordered_json search_summary(const SearchOutcome& s, size_t max_trials) {
   ordered_json j = found(s);
   j.erase("failure");  // the summary's reason carries it
   ordered_json trials = ordered_json::array();
-  for (size_t i = 0; i < s.trials.size() && i < kSummaryMaxTrials; ++i) {
+  for (size_t i = 0; i < s.trials.size() && i < max_trials; ++i) {
     const Trial& t = s.trials[i];
     trials.push_back({t.rate_mbps, t.measure.sent, t.measure.received, t.loss_ppm, t.verdict});
   }
   j["trials"] = trials;
-  if (s.trials.size() > kSummaryMaxTrials) j["trials_left_out"] = s.trials.size() - kSummaryMaxTrials;
+  if (s.trials.size() > max_trials) j["trials_left_out"] = s.trials.size() - max_trials;
   return j;
 }
 

@@ -10,7 +10,8 @@ namespace spiral {
 constexpr size_t kSummaryMaxTrials = 16;
 
 nlohmann::ordered_json search_record(const SearchOutcome& s);
-// Compact: trials as [rate_mbps, sent, received, loss_ppm, verdict], the first kSummaryMaxTrials.
-nlohmann::ordered_json search_summary(const SearchOutcome& s);
+// Compact: trials as [rate_mbps, sent, received, loss_ppm, verdict], the first max_trials
+// (summary.cpp lowers it to fit a repeat's share of the termination message).
+nlohmann::ordered_json search_summary(const SearchOutcome& s, size_t max_trials = kSummaryMaxTrials);
 
 }  // namespace spiral

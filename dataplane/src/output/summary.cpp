@@ -48,6 +48,12 @@ std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes)
     j["reason"] = reason;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
+  // A search's compact trial list gives way first (the record keeps every trial), leaving room
+  // for 100 characters of the reason: halve it until the summary fits its share.
+  for (size_t keep = kSummaryMaxTrials; r.search && keep > 0 && dump_with(r.reason.substr(0, 100)).size() > max_bytes;) {
+    keep = keep > 4 ? keep / 2 : keep - 1;
+    j["search"] = search_summary(*r.search, keep);
+  }
   std::string text = dump_with(r.reason);
   if (text.size() <= max_bytes) return text;
   // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes

@@ -56,6 +56,21 @@ TEST(SearchOutputs, RecordHasEveryTrialSummaryACompactBoundedList) {
   EXPECT_EQ(summary["search"]["pdr_mbps"], 12'345'679);
 }
 
+TEST(SearchOutputs, TheTrialListGivesWayToFitARepeatsShareOfTheSummary) {
+  Cell cell = udp_cell();
+  RunResult r;
+  r.state = RunState::valid;
+  r.pairs.resize(1);
+  r.search = long_search(40);
+  const size_t share = kSummaryMaxBytes / 3 - 1;  // three repeats in one process
+  const std::string text = summary_text(cell, r, share);
+  EXPECT_LE(text.size(), share);
+  const auto summary = nlohmann::json::parse(text);
+  EXPECT_LT(summary["search"]["trials"].size(), kSummaryMaxTrials);
+  EXPECT_EQ(summary["search"]["trials"].size() + summary["search"]["trials_left_out"].get<size_t>(), 40u);
+  EXPECT_EQ(summary["search"]["ndr_mbps"], 12'345'678) << "the found rates always stay";
+}
+
 TEST(SearchOutputs, NdrBelowTheLowerBoundIsNullInJsonAndZeroInTheCsv) {
   Cell cell = udp_cell();
   RunResult r;
