@@ -12,7 +12,7 @@ const (
 )
 
 // Preset names one of DAQIRI's matrices; it fills the matrix lists left empty.
-// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve;ForwardPacketSize;ForwardBurst
+// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve;ForwardPacketSize;ForwardBurst;NoDropRate
 type Preset string
 
 const (
@@ -32,6 +32,10 @@ const (
 	// 32, 64 and 128 packets of 1024 bytes for work GPUKernel, GPUPersistent and GPUGraphs, in
 	// HostPinned memory.
 	PresetForwardBurst Preset = "ForwardBurst"
+	// PresetNoDropRate is DAQIRI's payload matrix of the transport (raw: 8000, 4096, 1024, 256
+	// and 64 bytes; UDP: 8000 and 1000) at the headline batch and pairs, each cell a no-drop-rate
+	// search: it needs run.search (UDP and RawEthernet).
+	PresetNoDropRate Preset = "NoDropRate"
 )
 
 // QueueCell is a number of TX queues and RX queues, each served by its own poll-mode core.

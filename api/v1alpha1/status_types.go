@@ -185,6 +185,9 @@ type CellResult struct {
 	// of the medians, the highest p99 and the highest maximum.
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
+	// search is what run.search found over the repeats: the NDR (and PDR) mean and standard deviation.
+	// +optional
+	Search *SearchStatistics `json:"search,omitempty"`
 	// message explains an Invalid or Failed state.
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
@@ -270,6 +273,10 @@ type RepeatResult struct {
 	// copies is a GPUCopy cell's sweep: a row per GPU, direction, host memory and size.
 	// +optional
 	Copies *CopyResult `json:"copies,omitempty"`
+	// search is what this repeat's run.search found; its other figures are those of the
+	// verification trial at the NDR.
+	// +optional
+	Search *SearchResult `json:"search,omitempty"`
 	// message explains an Invalid state.
 	// +kubebuilder:validation:MaxLength=512
 	// +optional

@@ -48,6 +48,9 @@ func presetDimensions(p sbv1.Preset, kind benchkind.Profile) dimensions {
 		d.queues = []sbv1.QueueCell{{TX: 1, RX: 1}, {TX: 1, RX: 2}, {TX: 2, RX: 1}, {TX: 2, RX: 2}}
 	case sbv1.PresetDropCurve:
 		d.targets = dropCurveTargetsMbps
+	case sbv1.PresetNoDropRate:
+		// DAQIRI's drop curves step the rate by hand at each payload; the search finds it.
+		d.payloads = orDefault(kind.Sweep.PayloadBytes, d.payloads)
 	}
 	return d
 }

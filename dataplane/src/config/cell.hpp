@@ -4,9 +4,11 @@
 #include <any>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "config/rate_search_spec.hpp"
 #include "kinds/bench_kind.hpp"
 
 namespace spiral {
@@ -68,6 +70,9 @@ struct Cell {
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
+  // The NDR/PDR search (search/rate_search.hpp): trials at rates it picks instead of one run at
+  // target_mbps; the cell's duration is that of the final verification trial.
+  std::optional<RateSearchSpec> search;
   // The kind's own options (its keys), stored by its parse() as one type of its own and read back
   // with std::any_cast (e.g. transports/roce/rdma_options.hpp). Empty for kinds without keys.
   std::any options;

@@ -1,5 +1,7 @@
 #include "config/cell_json.hpp"
 
+#include "config/rate_search_parse.hpp"
+
 namespace spiral {
 
 const char* to_string(Role r) {
@@ -64,6 +66,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"csv_file", c.csv_file},
       {"labels", c.labels},
   };
+  if (c.search) j["search"] = rate_search_to_json(*c.search);
   if (c.kind->cell_json) c.kind->cell_json(c, j);  // its own keys only where parse_cell accepts them
   return j;
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/object_reader.hpp"
+#include "config/rate_search_parse.hpp"
 #include "kinds/registry.hpp"
 #include "sys/errors.hpp"
 
@@ -89,7 +90,7 @@ const std::set<std::string> kCommonKeys = {
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
     "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro", "socket_buffer_bytes", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
-    "summary_file", "csv", "csv_file", "labels"};
+    "summary_file", "csv", "csv_file", "labels", "search"};
 
 std::set<std::string> every_key() {
   std::set<std::string> keys = kCommonKeys;
@@ -191,8 +192,10 @@ Cell parse_cell(const json& j) {
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
+  if (const json* search = r.get("search")) parse_rate_search(*search, c);
   if (c.kind->parse) c.kind->parse(r, c);
   check_combinations(c, r);
+  check_rate_search(c);
   return c;
 }
 

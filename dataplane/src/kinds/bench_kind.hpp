@@ -62,6 +62,10 @@ class LocalSession {
   // True once the sender's workers returned by themselves after the window (the driver waits
   // up to 2 s for it before stopping them).
   virtual bool sender_finished() const = 0;
+  // Rate search (run/search_run.cpp): replaces both engines with new, opened ones for `trial`
+  // (the trial's rate and window), tagged run_id, keeping what they share (the links) up. The
+  // session keeps its own copy of `trial`.
+  virtual void renew(const Cell& trial, uint32_t run_id) = 0;
   // The kind's own figures for RunResult::figures, from both sides' reports and what the
   // session measured (port counters), after both engines stopped.
   virtual void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
@@ -90,6 +94,9 @@ struct BenchKind {
   bool sequenced = false;
   bool socket_retrans = false;
   RunMode run_mode = RunMode::two_sided;
+  // The cell may carry a rate search (config/rate_search_spec.hpp): the kind paces its sender to
+  // target_mbps and its per-run accounting is exact (sent = received + lost), so one run is one trial.
+  bool rate_search = false;
 
   // --- cell (config/cell_parse.cpp) ---
   std::set<std::string> keys;  // its own keys; refused on kinds that do not own them

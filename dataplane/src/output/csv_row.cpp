@@ -101,6 +101,8 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       k.sequenced ? std::to_string(r.lost) : "",
       k.socket_retrans ? std::to_string(r.retrans) : "",
       unknown,
+      r.search ? std::to_string(r.search->ndr_mbps.value_or(0)) : "",
+      r.search && r.search->pdr_ppm ? std::to_string(r.search->pdr_mbps.value_or(0)) : "",
   };
   static_assert(std::size(cols) == std::size(kColumns), "one value per column of runs_csv_columns.def");
   std::string row = cols[0];

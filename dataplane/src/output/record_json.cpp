@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include "config/cell_json.hpp"
+#include "output/search_json.hpp"
 
 namespace spiral {
 
@@ -83,6 +84,7 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"pair_results", pairs},
           {"cell", json(cell_to_json(cell))},
           {"host", host_info()}};
+  if (r.search) record["search"] = search_record(*r.search);
   if (cell.kind->record_fields) cell.kind->record_fields(cell, r, record);
   return record;
 }

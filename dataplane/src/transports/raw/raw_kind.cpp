@@ -117,6 +117,7 @@ BenchKind describe() {
   k.backend = "dpdk";
   k.drops_kind = kDropsKind;
   k.daqiri_counts_receiver = true;
+  k.rate_search = true;  // paced, and sequence numbers give each run exact loss
   k.sequenced = true;  // DAQIRI's packets/bytes/gbps are "RX complete" counts
   k.run_mode = RunMode::in_process;
   k.keys = kRawKeys;

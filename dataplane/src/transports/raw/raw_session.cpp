@@ -9,9 +9,11 @@
 #include <csignal>
 #include <nlohmann/json.hpp>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "sys/clock.hpp"
+#include "sys/errors.hpp"
 #include "gpu/nvml_sampler.hpp"
 #include "transports/raw/dpdk_env.hpp"
 #include "transports/raw/forward_result.hpp"
@@ -72,26 +74,43 @@ class ForwardChain : public Engine {
 class RawSession : public LocalSession {
  public:
   RawSession(const Cell& cell, uint32_t run_id)
-      : cell_(cell), env_((install_crash_report(), require_gpu(cell), cell)), tx_(cell, env_, run_id),
-        rx_(cell, env_, run_id) {
+      : cell_(cell), env_((install_crash_report(), require_gpu(cell), cell)) {
+    tx_.emplace(cell, env_, run_id);
+    rx_.emplace(cell, env_, run_id);
     if (env_.forwarding()) {
       fwd_ = std::make_unique<Forwarder>(cell, env_);
-      chain_ = std::make_unique<ForwardChain>(*fwd_, rx_);
+      chain_ = std::make_unique<ForwardChain>(*fwd_, *rx_);
     }
   }
 
-  Engine& sender() override { return tx_; }
-  Engine& receiver() override { return chain_ ? static_cast<Engine&>(*chain_) : rx_; }
+  Engine& sender() override { return *tx_; }
+  Engine& receiver() override { return chain_ ? static_cast<Engine&>(*chain_) : *rx_; }
 
   void open() override {
-    tx_.open();
-    rx_.open();
+    tx_->open();
+    rx_->open();
     if (fwd_) {
       fwd_->open();
       if (on_gpu(raw_options(cell_).forward.work))
         nvml_ = std::make_unique<gpu::NvmlSampler>(gpu::burst_work_device_bus_id());
     }
     env_.start_ports(Millis(cell_.connect_timeout_ms));
+  }
+
+  // A rate-search trial (run/search_run.cpp): new engines on the same DPDK session. The ports
+  // stay started: frames still in flight from the last trial reach the new receiver with the old
+  // run id and count as foreign there.
+  void renew(const Cell& trial, uint32_t run_id) override {
+    if (fwd_) throw BadInput("the forward mode has no rate search yet: remove search (run.search) or forward");
+    tx_.reset();  // frees their worker rings, whose names the new engines take again
+    rx_.reset();
+    trial_ = std::make_unique<Cell>(trial);
+    tx_.emplace(*trial_, env_, run_id);
+    rx_.emplace(*trial_, env_, run_id);
+    tx_->open();
+    rx_->open();
+    before_.reset();
+    after_.reset();
   }
 
   void ready_fields(nlohmann::json& ready) const override {
@@ -114,7 +133,7 @@ class RawSession : public LocalSession {
     if (nvml_) nvml_->stop();
   }
   void drained() override { after_ = env_.snapshot(); }
-  bool sender_finished() const override { return tx_.finished(); }
+  bool sender_finished() const override { return tx_->finished(); }
 
   void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
                RunResult& r) const override {
@@ -122,7 +141,7 @@ class RawSession : public LocalSession {
     m.window_ms = sender.window_ms;
     m.tx = sender.queues;
     m.rx = receiver.queues;
-    m.rx_streams = rx_.stream_stats();
+    m.rx_streams = rx_->stream_stats();
     if (before_ && after_) m.ports = deltas(*before_, *after_);
     m.cores = sender.cores;
     for (const CoreBusy& c : m.cores)
@@ -145,7 +164,7 @@ class RawSession : public LocalSession {
     f.burst = cell.batch;
     f.work_ns = o.work_ns;
     fwd_->fill(f);
-    rx_.mac_counts(f);
+    rx_->mac_counts(f);
     f.sender_mac = mac_text(env_.tx_mac());
     f.receiver_mac = mac_text(env_.rx_mac());
     f.imissed = ports.forward_imissed;
@@ -179,8 +198,9 @@ class RawSession : public LocalSession {
 
   const Cell& cell_;
   DpdkEnvironment env_;
-  RawSender tx_;
-  RawReceiver rx_;
+  std::unique_ptr<Cell> trial_;  // the cell of the current search trial (renew), which the engines read
+  std::optional<RawSender> tx_;
+  std::optional<RawReceiver> rx_;
   std::unique_ptr<Forwarder> fwd_;       // forward mode
   std::unique_ptr<ForwardChain> chain_;  // forward mode: what the driver sees as the receiver
   std::unique_ptr<gpu::NvmlSampler> nvml_;  // GPU forward work
