@@ -88,7 +88,7 @@ RunResult run_local_session(const Cell& cell, LocalSession& session) {
     wait_until(Clock::now() + Millis(cell.duration_ms), tx, rx, [] { return false; });
     tx.set_phase(Phase::drain);
     meter.end();
-    session->window_ended();
+    session.window_ended();
     // The sender's threads return by themselves once their last burst is out.
     wait_until(Clock::now() + Millis(2000), tx, rx, [&] { return session.sender_finished(); });
     tx.stop();
