@@ -96,6 +96,7 @@ struct BenchKind {
   uint32_t batch_default = 1;  // "batch" when the cell leaves it out
   uint32_t max_batch = 1024;
   bool worker_cores = false;   // accepts cores.tx_workers / cores.rx_workers
+  bool multi_link = false;     // spreads pairs over several server_addresses (Cell::server_addresses)
   // Reads the kind's own keys into cell.options and checks the rules that involve them; called
   // once the common keys are read, before the foreign keys are refused. Null: no keys of its own.
   void (*parse)(const ObjectReader& r, Cell& c) = nullptr;

@@ -4,6 +4,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "output/environment_json.hpp"
+#include "output/record_json.hpp"
+
 namespace spiral {
 
 std::string summary_text(const Cell& cell, const RunResult& r) {
@@ -39,6 +42,12 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_mem_mpct", r.gpu.mem_mpct},
       {"gpu_stalls", r.gpu.counters.stalls},
   };
+  j["wire"] = r.wire;
+  j["wire_note"] = r.wire_note.substr(0, 200);
+  j["tx_bytes_phy"] = phy_total(r.wire_checks, true);
+  j["rx_bytes_phy"] = phy_total(r.wire_checks, false);
+  if (r.links.size() > 1) j["links"] = links_json(r.links);
+  if (!r.environment.is_null()) j["env"] = compact_environment(r.environment);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
@@ -46,6 +55,10 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
   };
   std::string text = dump_with(r.reason);
   if (text.size() <= kSummaryMaxBytes) return text;
+  // Past the budget even without a reason: the environment, then the per-link rows, go first
+  // (the record on stdout keeps both).
+  for (const char* bulky : {"env", "links"})
+    if (dump_with("").size() > kSummaryMaxBytes) j.erase(bulky);
   // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes
   // the cost per character uneven, so search on the dumped size.
   size_t fits = 0, too_long = r.reason.size();

@@ -2,6 +2,7 @@
 
 #include "metrics/verdict.hpp"
 #include "output/csv_row.hpp"
+#include "output/environment_json.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 
@@ -27,7 +28,13 @@ RunResult failed_result(const Cell& cell, const std::string& reason) {
   return r;
 }
 
-bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out) {
+bool emit_outputs(const Cell& cell, const RunResult& measured, std::ostream& out) {
+  RunResult captured;
+  if (cell.environment) {  // once, for the record and the summary alike
+    captured = measured;
+    captured.environment = environment_json(side_netdevs(cell, measured));
+  }
+  const RunResult& r = cell.environment ? captured : measured;
   out << result_record(cell, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (cell.csv) out << csv_header() << "\n" << csv_row(cell, r) << "\n";
   out.flush();

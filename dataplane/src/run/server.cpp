@@ -14,6 +14,7 @@
 #include "run/outcome.hpp"
 #include "run/roles.hpp"
 #include "run/side_meter.hpp"
+#include "run/wire_links.hpp"
 #include "sys/affinity.hpp"
 #include "sys/socket.hpp"
 
@@ -96,6 +97,7 @@ RunResult run_server(const Cell& cell, std::ostream& out, const std::function<vo
   }
 
   SideMeter meter(cell, Direction::receive);
+  meter.watch(server_links(cell, hello));
   std::optional<SideReport> sender;
   std::string failure;
   try {

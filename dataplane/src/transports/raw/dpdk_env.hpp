@@ -23,8 +23,8 @@ namespace spiral::raw {
 // Snapshot of the counters the result needs from both ports.
 struct PortSnapshot {
   rte_eth_stats rx{}, tx{};
-  bool phy = false;
-  uint64_t tx_packets_phy = 0, rx_packets_phy = 0;
+  std::string tx_name, rx_name;  // the ports' device names (PCI address or vdev)
+  PhySample tx_phy, rx_phy;      // their PHY counters, read as ethtool -S names them
 };
 PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after);
 

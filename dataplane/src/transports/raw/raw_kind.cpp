@@ -31,7 +31,6 @@ void cell_json(const Cell& c, nlohmann::json& j) {
 
 std::optional<std::string> verdict(const Cell& c, const RunResult& r) {
   if (auto why = datagram_verdict(c, r)) return why;
-  if (std::string why = raw_invalid_reason(r); !why.empty()) return why;
   return std::nullopt;
 }
 

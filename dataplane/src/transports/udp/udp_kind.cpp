@@ -62,6 +62,7 @@ BenchKind describe() {
   k.drops_kind = "udp-proc-net-udp-drops";
   k.run_mode = RunMode::two_sided;
   k.sequenced = true;
+  k.multi_link = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
   k.batch_default = 64;
