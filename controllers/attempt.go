@@ -136,7 +136,7 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	if !podReady(rendezvous) {
 		return wait, nil
 	}
-	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec))
+	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec), sb.Spec.Topology.Links)
 	if addr == "" {
 		return time.Second, nil
 	}
@@ -161,6 +161,7 @@ func (r *SpiralBenchReconciler) finishAttempt(sb *sbv1.SpiralBench, cell plan.Ce
 	res.Attempts++
 	sb.Status.ActiveAttempt = nil
 	if o.result != nil {
+		recordCapturedEnvironment(sb, o)
 		res.RepeatResults = append(res.RepeatResults, *o.result)
 		if int32(len(res.RepeatResults)) >= max(sb.Spec.Run.Repeats, 1) {
 			aggregate.Fill(res)

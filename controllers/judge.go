@@ -18,6 +18,10 @@ type outcome struct {
 	result *sbv1.RepeatResult // set when the run completed (Valid or Invalid)
 	reason string             // why it failed otherwise
 	final  bool               // retrying cannot help (bad input)
+	// What rank 0 captured of its host (summary "env", asked for by --environment) and the
+	// digest of the image its kubelet ran: the run's environment, recorded once.
+	env         *summary.Env
+	imageDigest string
 }
 
 // peersMissing names the ranks after rank 0 whose pods do not exist, and returns the pods
@@ -96,7 +100,7 @@ func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt) ou
 	}
 	res := summary.Merge(parts, a.Repeat, a.Attempt)
 	res.StartupMilliseconds, res.WallMilliseconds = timing(pods)
-	return outcome{result: &res}
+	return outcome{result: &res, env: summary.Environment(parts), imageDigest: imageDigest(pods[0])}
 }
 
 // timing measures an attempt from its pods' own timestamps: rank 0's creation, the last

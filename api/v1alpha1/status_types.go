@@ -173,6 +173,10 @@ type CellResult struct {
 	// of the medians, the highest p99 and the highest maximum.
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
+
+	// wire is the worst wire verdict of the cell's repeats (wire_types.go).
+	// +optional
+	Wire WireVerdict `json:"wire,omitempty"`
 	// message explains an Invalid or Failed state.
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
@@ -255,6 +259,10 @@ type RepeatResult struct {
 	// copies is a GPUCopy cell's sweep: a row per GPU, direction, host memory and size.
 	// +optional
 	Copies *CopyResult `json:"copies,omitempty"`
+
+	// wire is the proof that the bytes crossed the cable (PHY counters), with per-link rows.
+	// +optional
+	Wire *WireProof `json:"wire,omitempty"`
 	// message explains an Invalid state.
 	// +kubebuilder:validation:MaxLength=512
 	// +optional
@@ -312,6 +320,9 @@ type Environment struct {
 	// node the server side ran on.
 	// +optional
 	Node string `json:"node,omitempty"`
+
+	// What the data plane captured on the server rank (environment_types.go).
+	EnvironmentDetail `json:",inline"`
 }
 
 // Artifacts locates the uploaded results.

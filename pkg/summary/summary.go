@@ -48,6 +48,14 @@ type Summary struct {
 	// The sweep of an NCCL cell (rank 0 only, merged over every NCCL rank) or of a copy bench.
 	NCCL    *NCCL    `json:"nccl,omitempty"`
 	GPUCopy *GPUCopy `json:"gpucopy,omitempty"`
+	// Wire proof (wire.go): crossed, did-not-cross, unverified; "" where the kind does not check.
+	Wire       string `json:"wire,omitempty"`
+	WireNote   string `json:"wire_note,omitempty"`
+	TXBytesPHY int64  `json:"tx_bytes_phy,omitempty"`
+	RXBytesPHY int64  `json:"rx_bytes_phy,omitempty"`
+	Links      []Link `json:"links,omitempty"`
+	// The host environment, on the rank asked to capture it (environment.go).
+	Env *Env `json:"env,omitempty"`
 }
 
 func (s *Summary) latency() *sbv1.Latency {
@@ -162,6 +170,7 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 			r.Copies = s.GPUCopy.copies()
 		}
 	}
+	r.Wire = mergeWire(parts)
 	for _, p := range parts {
 		if s := p.Summary; s.State != "Valid" {
 			r.State = sbv1.CellInvalid
