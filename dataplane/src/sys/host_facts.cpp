@@ -96,10 +96,10 @@ NetdevFacts read_netdev_facts(const std::string& root, const std::string& netdev
   // device -> ../../../0000:01:00.0 for a PCI NIC; virtual devices have no device link.
   std::error_code ec;
   const auto target = std::filesystem::read_symlink(root + dir + "device", ec);
-  if (!ec) {
-    const std::string name = target.filename().string();
-    if (name.size() >= 12 && name[4] == ':' && name[7] == ':') f.pci_address = name;
-  }
+  auto pci_like = [](const std::string& name) { return name.size() >= 12 && name[4] == ':' && name[7] == ':'; };
+  if (!ec && pci_like(target.filename().string())) f.pci_address = target.filename().string();
+  // A DPDK port named by its PCI address has no netdev: its PCI device is the name itself.
+  if (ec && pci_like(netdev)) f.pci_address = netdev;
   f.pci = read_pci_link(root, f.pci_address);
   return f;
 }

@@ -91,6 +91,9 @@ TEST_F(SparkRoot, NicLinkPcieAndNuma) {
   const NetdevFacts missing = read_netdev_facts(root(), "sbw2-none");
   EXPECT_EQ(missing.mtu, -1);
   EXPECT_EQ(missing.pci_address, "");
+  const NetdevFacts dpdk_port = read_netdev_facts(root(), "0000:01:00.0");  // raw: ports by PCI address
+  EXPECT_EQ(dpdk_port.pci_address, "0000:01:00.0");
+  EXPECT_EQ(dpdk_port.pci.generation, 5);
   const PciLink gpu = read_pci_link(root(), "000f:01:00.0");
   EXPECT_EQ(gpu.width, 16);
   EXPECT_EQ(gpu.generation, -1);  // "Unknown": not trained, or not on PCIe
