@@ -50,7 +50,8 @@ json queue_to_json(const QueueCounters& q) {
           {"max_seq", q.max_seq},     {"duplicated", q.duplicated},       {"reordered", q.reordered},
           {"stale", q.stale},         {"malformed", q.malformed},         {"foreign", q.foreign},
           {"kernel_drops", q.kernel_drops}, {"retrans", q.retrans},       {"segs_out", q.segs_out},
-          {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.completion)}};
+          {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.completion)},
+          {"recv_calls", q.recv_calls},     {"recv_ns", q.recv_ns}};
 }
 
 QueueCounters queue_from_json(const json& j) {
@@ -77,6 +78,8 @@ QueueCounters queue_from_json(const json& j) {
   j.at("segs_out").get_to(q.segs_out);
   j.at("send_errors").get_to(q.send_errors);
   j.at("finished").get_to(q.finished);
+  q.recv_calls = j.value("recv_calls", uint64_t{0});  // absent from peers older than the field
+  q.recv_ns = j.value("recv_ns", uint64_t{0});
   q.completion = completion_counters_from_json(j.at("rdma"));
   return q;
 }

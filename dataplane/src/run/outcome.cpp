@@ -28,18 +28,20 @@ RunResult failed_result(const Cell& cell, const std::string& reason) {
   return r;
 }
 
-bool emit_outputs(const Cell& cell, const RunResult& measured, std::ostream& out) {
+bool emit_outputs(const Cell& cell, const RunResult& measured, std::ostream& out, uint32_t repeat_index) {
+  // The environment once, on the first repeat, for the record and the summary alike.
+  const bool capture = cell.environment && repeat_index == 0;
   RunResult captured;
-  if (cell.environment) {  // once, for the record and the summary alike
+  if (capture) {
     captured = measured;
     captured.environment = environment_json(side_netdevs(cell, measured));
   }
-  const RunResult& r = cell.environment ? captured : measured;
+  const RunResult& r = capture ? captured : measured;
   out << result_record(cell, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (cell.csv) out << csv_header() << "\n" << csv_row(cell, r) << "\n";
   out.flush();
   bool csv_ok = append_csv(cell, r);
-  bool summary_ok = write_summary(cell, r);
+  bool summary_ok = write_summary(cell, r, repeat_index);
   return csv_ok && summary_ok;
 }
 
