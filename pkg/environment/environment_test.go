@@ -22,10 +22,7 @@ func spark() *sbv1.Environment {
 func TestEveryEnumKeyHasAReader(t *testing.T) {
 	// The enum of sbv1.EnvironmentKey, as its kubebuilder marker lists it.
 	enum := "gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie"
-	var want []string
-	for _, k := range strings.Split(enum, ";") {
-		want = append(want, k)
-	}
+	want := strings.Split(enum, ";")
 	var got []string
 	for _, k := range Keys() {
 		got = append(got, string(k))
