@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include "cell_refusal.hpp"
+#include "config/cell_parse.hpp"
 #include "kinds/registry.hpp"
 #include "metrics/run_result.hpp"
 #include "metrics/verdict.hpp"
@@ -205,6 +207,25 @@ TEST(LinkResults, NoLinksReportedLeavesTheWireUnsaid) {
   account_links(&tx, &rx, r);
   EXPECT_TRUE(r.links.empty());
   EXPECT_EQ(r.wire, "");
+}
+
+// The links' cell keys: a list per link, refused where the kind drives one link.
+TEST(LinkKeys, ServerAddressesAndNetdevsPerLink) {
+  using spiral::testing::refusal;
+  const nlohmann::json tcp = {{"transport", "tcp"}, {"role", "client"}, {"pairs", 4}};
+  Cell c = parse_cell(testing::with(tcp, "server_addresses", {"10.79.1.2", "10.79.2.2"}));
+  EXPECT_EQ(link_count(c), 2u);
+  EXPECT_EQ(pair_server_address(c, 0), "10.79.1.2");
+  EXPECT_EQ(pair_server_address(c, 3), "10.79.2.2");
+  EXPECT_EQ(link_count(parse_cell(tcp)), 1u);
+  EXPECT_EQ(pair_server_address(parse_cell(tcp), 1), "127.0.0.1");
+  EXPECT_EQ(refusal(testing::with(testing::with(tcp, "server_addresses", {"a", "b"}), "netdevs", {"p0"})),
+            "cell: \"netdevs\" names 1 interfaces for 2 server_addresses: give one per link");
+  EXPECT_EQ(refusal(testing::with(tcp, "netdevs", {"p0", "p1"})),
+            "cell: \"netdevs\" names several interfaces, but the client drives one link: give server_addresses, one per interface");
+  const nlohmann::json roce = {{"transport", "roce"}, {"role", "client"}, {"server_addresses", {"10.0.0.1", "10.0.0.2"}}};
+  EXPECT_NE(refusal(roce).find("drives one link per run"), std::string::npos) << refusal(roce);
+  EXPECT_NE(refusal(testing::with(tcp, "netdevs", {"an-interface-name-too-long"})).find("1 to 15 characters"), std::string::npos);
 }
 
 }  // namespace
