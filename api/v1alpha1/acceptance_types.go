@@ -118,7 +118,7 @@ type BaselineSpec struct {
 	RequireSameEnvironment bool `json:"requireSameEnvironment,omitempty"`
 
 	// environmentKeys are the status.environment fields that must match for requireSameEnvironment
-	// (docs/api.md "Comparable environment"); empty: gpuDriver, nicFirmware, kernel and image.
+	// (docs/wire.md "Comparable environment"); empty: gpuDriver, nicFirmware, kernel and image.
 	// +kubebuilder:validation:MaxItems=16
 	// +listType=set
 	// +optional

@@ -115,7 +115,7 @@ type HistoryBaselineSpec struct {
 	MinRegressionPercent int32 `json:"minRegressionPercent,omitempty"`
 
 	// environmentKeys are the status.environment fields a history run must share with this one
-	// to count (docs/api.md "Comparable environment"); empty: gpuDriver, nicDriver,
+	// to count (docs/wire.md "Comparable environment"); empty: gpuDriver, nicDriver,
 	// nicFirmware, kernel and image.
 	// +kubebuilder:validation:MaxItems=16
 	// +listType=set

@@ -145,7 +145,7 @@ void check_combinations(const Cell& c, const ObjectReader& r) {
     refuse_key("netdevs", "names several interfaces, but the client drives one link: give server_addresses, one per interface");
   if ((c.server_addresses.size() > 1 || c.netdevs.size() > 1) && !c.kind->multi_link)
     refuse_key(c.server_addresses.size() > 1 ? "server_addresses" : "netdevs", "names several links, but transport " + c.kind->name +
-                                       " drives one link per run (docs/dataplane.md \"Several links\"): give one");
+                                       " drives one link per run (docs/wire.md \"Several links\"): give one");
   if (c.repeats > 1 && (!c.kind->repeats_in_one_process || c.role == Role::rank))
     refuse_key("repeats", "must be 1 for transport " + c.kind->name + ": it runs one repeat per process");
   if (c.kind->run_mode != RunMode::two_sided) return;  // no data or control ports
