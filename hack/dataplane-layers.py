@@ -9,7 +9,8 @@ Prints four counts and the offending files, and exits 1 unless all four are 0:
      1 kinds        the bench-kind descriptor and the registry's interface (kinds/*.hpp):
                     forward declarations only, so every layer may look a kind up
      2 config       the cell and its parsing
-     3 engine, memory, datagram, gpu   the hot-path interface and what engines share
+     3 engine, memory, datagram, gpu, search   the hot-path interface and what engines share;
+                    the rate search (trials through a function, no engines)
      4 metrics      combining and judging results
      5 control, output   the control channel's messages, the record, CSV, summary, ready file
      6 transports   one directory per transport, each with the file that registers its kind;
@@ -34,7 +35,7 @@ LAYERS = [
     ("sys",),
     ("kinds",),
     ("config",),
-    ("engine", "memory", "datagram", "gpu"),
+    ("engine", "memory", "datagram", "gpu", "search"),
     ("metrics",),
     ("control", "output"),
     ("transports", "kinds/registry.cpp"),

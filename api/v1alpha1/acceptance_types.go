@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Metric is a per-cell result an acceptance rule checks; its unit is in its name.
-// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps
 type Metric string
 
 const (
@@ -16,6 +16,13 @@ const (
 	MetricGPUSMMilliPercent     Metric = "GPUSMMilliPercent"
 	MetricLatencyP50Nanoseconds Metric = "LatencyP50Nanoseconds"
 	MetricLatencyP99Nanoseconds Metric = "LatencyP99Nanoseconds"
+	// MetricNDRMbps is the no-drop rate a run.search found (mean over repeats; 0 for a repeat
+	// below the lower bound). Cells without a search have none, and a rule on them fails.
+	MetricNDRMbps Metric = "NDRMbps"
+	// MetricNDRMbpsStdDev is its standard deviation over the repeats.
+	MetricNDRMbpsStdDev Metric = "NDRMbpsStdDev"
+	// MetricPDRMbps is the partial drop rate (run.search.pdrTolerancePPM), mean over repeats.
+	MetricPDRMbps Metric = "PDRMbps"
 )
 
 // Operator compares an observed metric with a rule's value.

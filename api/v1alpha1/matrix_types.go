@@ -12,7 +12,7 @@ const (
 )
 
 // Preset names one of DAQIRI's matrices; it fills the matrix lists left empty.
-// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve
+// +kubebuilder:validation:Enum=Smoke;Sweep;QueueScaling;DropCurve;ForwardPacketSize;ForwardBurst;NoDropRate
 type Preset string
 
 const (
@@ -25,6 +25,17 @@ const (
 	PresetQueueScaling Preset = "QueueScaling"
 	// PresetDropCurve is the headline cell at target rates 1, 5, 10, 25, 50, 75, 100 Gb/s and unpaced.
 	PresetDropCurve Preset = "DropCurve"
+	// PresetForwardPacketSize is l2fwd-nv's first table (RawEthernet forward mode): payloads
+	// 64, 128, 256, 512 and 1024 bytes, forwarder pool in Host and in HostPinned memory.
+	PresetForwardPacketSize Preset = "ForwardPacketSize"
+	// PresetForwardBurst is l2fwd-nv's second table (RawEthernet forward mode): bursts of 16,
+	// 32, 64 and 128 packets of 1024 bytes for work GPUKernel, GPUPersistent and GPUGraphs, in
+	// HostPinned memory.
+	PresetForwardBurst Preset = "ForwardBurst"
+	// PresetNoDropRate is DAQIRI's payload matrix of the transport (raw: 8000, 4096, 1024, 256
+	// and 64 bytes; UDP: 8000 and 1000) at the headline batch and pairs, each cell a no-drop-rate
+	// search: it needs run.search (UDP and RawEthernet).
+	PresetNoDropRate Preset = "NoDropRate"
 )
 
 // QueueCell is a number of TX queues and RX queues, each served by its own poll-mode core.
@@ -112,4 +123,18 @@ type MatrixSpec struct {
 	// +listType=set
 	// +optional
 	WorkloadBatchBytes []int32 `json:"workloadBatchBytes,omitempty"`
+
+	// forwardWorks are the forward mode's work modes to sweep (RawEthernet with
+	// rawEthernet.forward only); empty takes rawEthernet.forward.work or the preset's.
+	// +kubebuilder:validation:MaxItems=5
+	// +listType=set
+	// +optional
+	ForwardWorks []ForwardWork `json:"forwardWorks,omitempty"`
+
+	// memories are where the forwarder's mbuf pool lives, to sweep (RawEthernet forward mode
+	// only); empty takes rawEthernet.memory or the preset's.
+	// +kubebuilder:validation:MaxItems=3
+	// +listType=set
+	// +optional
+	Memories []MemoryKind `json:"memories,omitempty"`
 }

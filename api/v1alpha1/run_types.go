@@ -39,4 +39,10 @@ type RunSpec struct {
 	// +kubebuilder:validation:Maximum=10
 	// +optional
 	RetriesPerCell *int32 `json:"retriesPerCell,omitempty"`
+
+	// search, when set, makes each cell a search for its no-drop rate (NDR) and, with a
+	// tolerance, its partial drop rate (PDR) instead of one run at the matrix's target rate.
+	// Paced transports only (UDP, RawEthernet).
+	// +optional
+	Search *RateSearchSpec `json:"search,omitempty"`
 }

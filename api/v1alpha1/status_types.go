@@ -82,6 +82,12 @@ type CellParameters struct {
 	// workloadBatchBytes fed to one compute call; 0 is the receive window.
 	// +optional
 	WorkloadBatchBytes int32 `json:"workloadBatchBytes,omitempty"`
+	// forwardWork of a RawEthernet forward cell; empty elsewhere.
+	// +optional
+	ForwardWork ForwardWork `json:"forwardWork,omitempty"`
+	// memory of the forwarder's mbuf pool in a RawEthernet forward cell; empty elsewhere.
+	// +optional
+	Memory MemoryKind `json:"memory,omitempty"`
 }
 
 // Statistic is the mean and sample standard deviation over repeats.
@@ -179,6 +185,9 @@ type CellResult struct {
 	// of the medians, the highest p99 and the highest maximum.
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
+	// search is what run.search found over the repeats: the NDR (and PDR) mean and standard deviation.
+	// +optional
+	Search *SearchStatistics `json:"search,omitempty"`
 
 	// wire is the worst wire verdict of the cell's repeats (wire_types.go).
 	// +optional
@@ -268,6 +277,10 @@ type RepeatResult struct {
 	// copies is a GPUCopy cell's sweep: a row per GPU, direction, host memory and size.
 	// +optional
 	Copies *CopyResult `json:"copies,omitempty"`
+	// search is what this repeat's run.search found; its other figures are those of the
+	// verification trial at the NDR.
+	// +optional
+	Search *SearchResult `json:"search,omitempty"`
 
 	// wire is the proof that the bytes crossed the cable (PHY counters), with per-link rows.
 	// +optional

@@ -126,6 +126,11 @@ type RawEthernetSpec struct {
 	// +kubebuilder:validation:Maximum=4194304
 	// +optional
 	PoolBuffers int32 `json:"poolBuffers,omitempty"`
+
+	// forward turns the run into the forward mode (l2fwd-nv): a forwarder between the two
+	// ports (forward_types.go); memory is then where the forwarder's mbuf pool lives.
+	// +optional
+	Forward *RawForwardSpec `json:"forward,omitempty"`
 }
 
 // UDPOffload selects UDP segmentation offloads.

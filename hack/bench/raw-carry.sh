@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Packs what hack/bench/raw-vs-testpmd.sh needs on a machine that has no DPDK and installs
 # nothing (the 16-core GPU machine of the device tool): this host's Debian binaries
-# (spiral-dataplane, dpdk-testpmd, ip, ping, jq), the shared libraries they use except glibc and
+# (spiral-dataplane, dpdk-testpmd, ip, ping, jq, tc), the shared libraries they use except glibc and
 # libstdc++ (the target's are newer), six DPDK plugins, libxdp's BPF objects, small wrappers that
 # point each binary at those libraries only, the two scripts, and run.sh, which runs the bench.
 # Usage: hack/bench/raw-carry.sh DEST [spiral-dataplane]   (DEST: e.g. .carry/raw, git-ignored)
 # On the target: bash DEST/run.sh   (OUT=dir for the results; TX_CORE, RX_CORE, CELL_SECONDS, ...)
+#                bash DEST/run-ndr.sh   (hack/bench/ndr-vs-sweep.sh: the NDR search against a 1 % sweep)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -15,7 +16,7 @@ source "$ROOT/hack/lib/carry.sh"
 PMDS=$CARRY_DPDK_PMD_DIR
 rm -rf "$DEST"
 mkdir -p "$DEST"/{bin,real,lib,pmds,pmds-testpmd,bpf,hack/bench}
-cp "$BIN" "$(command -v dpdk-testpmd)" "$(command -v ip)" "$(command -v ping)" "$(command -v jq)" "$DEST/real/"
+cp "$BIN" "$(command -v dpdk-testpmd)" "$(command -v ip)" "$(command -v ping)" "$(command -v jq)" "$(command -v tc)" "$DEST/real/"
 for p in "${CARRY_DPDK_PMDS[@]}"; do
   cp "$(readlink -f "$PMDS/$p.so")" "$DEST/pmds/$p.so"
   # testpmd links the vdev bus itself: loading it twice would register it twice
@@ -33,7 +34,7 @@ WRAP
   chmod +x "$DEST/bin/$(basename "$tool")"
 done
 cp "$ROOT/hack/netns-wire.sh" "$DEST/hack/"
-cp "$HERE/raw-vs-testpmd.sh" "$DEST/hack/bench/"
+cp "$HERE/raw-vs-testpmd.sh" "$HERE/ndr-vs-sweep.sh" "$HERE/lib.sh" "$DEST/hack/bench/"
 cat >"$DEST/run.sh" <<'RUN'
 #!/bin/bash
 # hack/bench/raw-vs-testpmd.sh with the carried binaries; results and the machine's facts in $OUT
@@ -50,4 +51,16 @@ TX_CORE=${TX_CORE:-2} RX_CORE=${RX_CORE:-3} TX_CORES_MQ=${TX_CORES_MQ:-2,4} RX_C
 echo "bench exit ${PIPESTATUS[0]}" >>"$OUT/env.txt"
 RUN
 chmod +x "$DEST/run.sh"
+cat >"$DEST/run-ndr.sh" <<'RUN'
+#!/bin/bash
+# hack/bench/ndr-vs-sweep.sh with the carried binaries (UDP over veth; raw over af_packet on it)
+C=$(cd "$(dirname "$0")" && pwd)
+export PATH="$C/bin:$PATH" SPIRAL_EAL_ARGS="-d $C/pmds"
+OUT=${OUT:-/tmp/ndr-bench}; mkdir -p "$OUT"
+{ uname -a; nproc; cat /proc/loadavg; grep -m1 "model name" /proc/cpuinfo; head -2 /etc/os-release; } >"$OUT/env.txt" 2>&1
+timeout -s INT "${BENCH_LIMIT:-540}" bash "$C/hack/bench/ndr-vs-sweep.sh" "$C/bin/spiral-dataplane" 2>"$OUT/bench.err" |
+  tee "$OUT/bench.md"
+echo "bench exit ${PIPESTATUS[0]}" >>"$OUT/env.txt"
+RUN
+chmod +x "$DEST/run-ndr.sh"
 du -sh "$DEST"

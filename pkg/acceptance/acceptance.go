@@ -130,6 +130,8 @@ func Value(m sbv1.Metric, c sbv1.CellResult) (int64, bool) {
 			return 0, false
 		}
 		return c.Latency.P99Nanoseconds, true
+	case sbv1.MetricNDRMbps, sbv1.MetricNDRMbpsStdDev, sbv1.MetricPDRMbps:
+		return searchValue(m, c.Search)
 	}
 	return 0, false
 }
@@ -162,4 +164,19 @@ func symbol(op sbv1.Operator) string {
 		sbv1.OperatorGreaterThanOrEqual: ">=", sbv1.OperatorGreaterThan: ">",
 		sbv1.OperatorLessThanOrEqual: "<=", sbv1.OperatorLessThan: "<", sbv1.OperatorEqual: "==",
 	}[op]
+}
+
+// searchValue reads the rates a run.search found; false for a cell without a search (or a PDR
+// without a tolerance).
+func searchValue(m sbv1.Metric, s *sbv1.SearchStatistics) (int64, bool) {
+	switch {
+	case s == nil:
+		return 0, false
+	case m == sbv1.MetricNDRMbps:
+		return s.NDRMbps.Mean, true
+	case m == sbv1.MetricNDRMbpsStdDev:
+		return s.NDRMbps.StdDev, true
+	default:
+		return statMean(s.PDRMbps)
+	}
 }

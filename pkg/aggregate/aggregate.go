@@ -78,6 +78,7 @@ func Fill(cell *sbv1.CellResult) {
 		cell.CPU = meanCPU(pick)
 		cell.GPU = meanGPU(pick)
 		cell.Latency = combineLatency(pick)
+		cell.Search = searchStats(pick)
 	}
 	cell.Wire = ""
 	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
@@ -143,4 +144,35 @@ func meanGPU(rs []sbv1.RepeatResult) *sbv1.GPUBusy {
 		return nil
 	}
 	return &sbv1.GPUBusy{SMMilliPercent: int32(Stat(sm).Mean), MemoryMilliPercent: int32(Stat(mem).Mean)}
+}
+
+// searchStats: the found rates over the repeats that searched (a repeat below the lower bound
+// counts 0, so a gate on the mean sees it).
+func searchStats(rs []sbv1.RepeatResult) *sbv1.SearchStatistics {
+	var ndr, pdr []int64
+	out := &sbv1.SearchStatistics{}
+	for _, r := range rs {
+		if r.Search == nil {
+			continue
+		}
+		ndr = append(ndr, r.Search.NDRMbps)
+		if r.Search.PDRMbps != nil {
+			pdr = append(pdr, *r.Search.PDRMbps)
+		}
+		if r.Search.NDRBelowLower {
+			out.BelowLower++
+		}
+		if r.Search.NDRAtUpper {
+			out.AtUpper++
+		}
+	}
+	if len(ndr) == 0 {
+		return nil
+	}
+	out.NDRMbps = Stat(ndr)
+	if len(pdr) > 0 {
+		p := Stat(pdr)
+		out.PDRMbps = &p
+	}
+	return out
 }

@@ -22,7 +22,11 @@ func init() {
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},
 		Flags:              rawFlags,
 		Describe: func(p sbv1.CellParameters) string {
-			return fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
+			s := fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
+			if p.ForwardWork != "" { // the forward mode: its work mode and the forwarder's memory
+				s += fmt.Sprintf(" fwd %s %s", p.ForwardWork, p.Memory)
+			}
+			return s
 		},
 	})
 }
@@ -38,7 +42,7 @@ func rawFlags(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []strin
 	a := []string{"--batch", Itoa(p.Batch), "--tx-queues", Itoa(p.Queues.TX), "--rx-queues", Itoa(p.Queues.RX),
 		"--tx-port", port(r.TXPort, spec.Topology.Client),
 		"--rx-port", port(r.RXPort, spec.Topology.Server),
-		"--memory", MemoryFlag(r.Memory),
+		"--memory", MemoryFlag(cellMemory(r, p)),
 	}
 	if spec.Topology.Server.Hugepages == nil && spec.Topology.Client.Hugepages == nil {
 		a = append(a, "--no-huge") // no huge pages are mounted: DPDK uses ordinary memory
@@ -47,7 +51,7 @@ func rawFlags(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []strin
 	a = append(a, "--ring-descriptors", Itoa(ring), "--pool-buffers", Itoa(pool))
 	a = append(a, workers(spec.Topology.Client.Cores, "--tx-workers")...)
 	a = append(a, workers(spec.Topology.Server.Cores, "--rx-workers")...)
-	return a
+	return append(a, forwardFlags(r, p)...)
 }
 
 func port(p *sbv1.PortSource, side sbv1.SideSpec) string {

@@ -42,6 +42,7 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if t := AggregateTargetMbps(sb.Spec.Matrix.TargetRateScope, p); t > 0 {
 		a = append(a, "--target-mbps", itoa(t))
 	}
+	a = append(a, searchArgs(run.Search)...)
 	a = append(a, rendezvousArgs(in, rank, rendezvous)...)
 	for i, s := range rank.Sides {
 		flag := "--rx-cores"

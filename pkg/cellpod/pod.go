@@ -77,14 +77,14 @@ func DeadlineSeconds(run sbv1.RunSpec) int64 {
 }
 
 // AttemptDeadlineSeconds bounds an attempt that runs `repeats` repeats in one set of pods:
-// cellDeadlineSeconds per repeat when set, else each repeat's warm-up and window plus one
-// start-up allowance.
+// cellDeadlineSeconds per repeat when set, else each repeat's warm-up and window (and a rate
+// search's trials) plus one start-up allowance.
 func AttemptDeadlineSeconds(run sbv1.RunSpec, repeats int32) int64 {
 	n := int64(max(repeats, 1))
 	if run.CellDeadlineSeconds != nil {
 		return n * int64(*run.CellDeadlineSeconds)
 	}
-	return n*(int64(ptr.Deref(run.WarmupSeconds, 0))+int64(run.Seconds)) + StartupAllowanceSeconds
+	return n*(int64(ptr.Deref(run.WarmupSeconds, 0))+int64(run.Seconds)+searchSeconds(run)) + StartupAllowanceSeconds
 }
 
 // Deadline bounds this attempt (AttemptDeadlineSeconds).

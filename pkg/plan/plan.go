@@ -22,7 +22,7 @@ type Cell struct {
 }
 
 // Expand returns the cells of spec in DAQIRI's run order: queue cell, payload, batch, pairs,
-// target rate, workload, workload batch, the last varying fastest (run_spark_mq_bench.sh runs
+// target rate, workload, workload batch, (forward mode) memory, work, the last varying fastest (run_spark_mq_bench.sh runs
 // every payload of a queue cell before the next cell; run_spark_bench.sh nests payload, batch,
 // pairs, target). Lists left empty take the preset's values for the transport.
 func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
@@ -51,13 +51,14 @@ func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
 			d.workloadBatches = []int32{w.BatchBytes}
 		}
 	}
+	forwardDimensions(spec, preset, &d)
 	// As DAQIRI: with a GPU workload the preset sweeps only the headline payload, the one
 	// I/O unit large enough for the fixed GEMM operand.
 	if len(m.PayloadBytes) == 0 && anyWorkload(d.workloads) {
 		d.payloads = []int32{kind.Headline.PayloadBytes}
 	}
 
-	n := len(d.payloads) * len(d.batches) * len(d.pairs) * len(d.queues) * len(d.targets) * len(d.workloads) * len(d.workloadBatches)
+	n := len(d.payloads) * len(d.batches) * len(d.pairs) * len(d.queues) * len(d.targets) * len(d.workloads) * len(d.workloadBatches) * len(d.works) * len(d.memories)
 	if n > MaxCells {
 		return nil, fmt.Errorf("the matrix expands to %d cells, more than %d: shorten the lists or split the sweep", n, MaxCells)
 	}
@@ -69,13 +70,18 @@ func Expand(spec *sbv1.SpiralBenchSpec) ([]Cell, error) {
 					for _, target := range d.targets {
 						for _, w := range d.workloads {
 							for _, wb := range d.workloadBatches {
-								cells = append(cells, Cell{
-									Index: int32(len(cells)),
-									CellParameters: sbv1.CellParameters{
-										PayloadBytes: payload, Batch: batch, Pairs: pairs, Queues: q,
-										TargetRateMbps: target, Workload: w, WorkloadBatchBytes: wb,
-									},
-								})
+								for _, mem := range d.memories {
+									for _, work := range d.works {
+										cells = append(cells, Cell{
+											Index: int32(len(cells)),
+											CellParameters: sbv1.CellParameters{
+												PayloadBytes: payload, Batch: batch, Pairs: pairs, Queues: q,
+												TargetRateMbps: target, Workload: w, WorkloadBatchBytes: wb,
+												ForwardWork: work, Memory: mem,
+											},
+										})
+									}
+								}
 							}
 						}
 					}

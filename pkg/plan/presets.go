@@ -15,6 +15,9 @@ type dimensions struct {
 	// workloads and workloadBatches come from the spec, never from a preset.
 	workloads       []sbv1.WorkloadKind
 	workloadBatches []int32
+	// works and memories vary in the RawEthernet forward mode only; one empty entry elsewhere.
+	works    []sbv1.ForwardWork
+	memories []sbv1.MemoryKind
 }
 
 // dropCurveTargetsMbps are DAQIRI's drop-curve steps: 1..100 Gb/s, then unpaced.
@@ -32,6 +35,8 @@ func presetDimensions(p sbv1.Preset, kind benchkind.Profile) dimensions {
 		pairs:    []int32{h.Pairs},
 		queues:   []sbv1.QueueCell{h.Queues},
 		targets:  []int32{0},
+		works:    []sbv1.ForwardWork{""},
+		memories: []sbv1.MemoryKind{""},
 	}
 	switch p {
 	case sbv1.PresetSweep:
@@ -43,6 +48,9 @@ func presetDimensions(p sbv1.Preset, kind benchkind.Profile) dimensions {
 		d.queues = []sbv1.QueueCell{{TX: 1, RX: 1}, {TX: 1, RX: 2}, {TX: 2, RX: 1}, {TX: 2, RX: 2}}
 	case sbv1.PresetDropCurve:
 		d.targets = dropCurveTargetsMbps
+	case sbv1.PresetNoDropRate:
+		// DAQIRI's drop curves step the rate by hand at each payload; the search finds it.
+		d.payloads = orDefault(kind.Sweep.PayloadBytes, d.payloads)
 	}
 	return d
 }

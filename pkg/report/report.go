@@ -25,7 +25,7 @@ var CSVColumns = []string{
 	"cpu_rx_pct", "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync",
 	"cell", "headline", "state", "attempt", "tx_queues", "rx_queues", "loss_ppm",
 	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans",
-	"wire", "tx_bytes_phy", "rx_bytes_phy", "links", "unknown",
+	"wire", "tx_bytes_phy", "rx_bytes_phy", "links", "unknown", "ndr_mbps", "pdr_mbps",
 }
 
 // DAQIRIColumns is how many of CSVColumns are DAQIRI's.
@@ -89,6 +89,11 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 		if data != nil {
 			files[name] = data
 		}
+	}
+	if data, err := ForwardCSV(sb); err != nil {
+		return nil, err
+	} else if data != nil {
+		files[ForwardFile] = data
 	}
 	if sb.Spec.Matrix.Preset == sbv1.PresetQueueScaling {
 		if files[QueueScalingFile], err = QueueScalingCSV(sb); err != nil {
@@ -181,6 +186,13 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 	if kind.SocketRetrans {
 		retrans = itoa(r.SocketRetrans)
 	}
+	ndr, pdr := "", ""
+	if r.Search != nil {
+		ndr = itoa(r.Search.NDRMbps)
+		if r.Search.PDRMbps != nil {
+			pdr = itoa(*r.Search.PDRMbps)
+		}
+	}
 	return []string{
 		"cpp", Backend(sb.Spec.Transport), p.Workload.DataplaneName(), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
 		itoa(int64(p.Pairs)), TargetGbps(perPairMbps(sb.Spec.Matrix.TargetRateScope, p)), itoa(int64(r.Repeat) + 1),
@@ -191,7 +203,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 		itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(r.LossPPM),
 		itoa(r.TXPackets), itoa(r.TXBytes), itoa(r.RXPackets), itoa(r.RXBytes), seqGaps, retrans,
 		wire, itoa(phyTX), itoa(phyRX), itoa(int64(links)),
-		strings.Join(unknown, ";"),
+		strings.Join(unknown, ";"), ndr, pdr,
 	}
 }
 

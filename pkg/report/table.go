@@ -15,7 +15,12 @@ import (
 // coordinates, RX (and TX) Gb/s as mean ± std, loss, drops and CPU per role.
 func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tWIRE\tREPEATS")
+	searched := sb.Spec.Run.Search != nil
+	header := "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tWIRE\tREPEATS"
+	if searched { // a rate search's findings; RX/TX/loss are then the verification trial's
+		header += "\tNDR Gb/s\tPDR Gb/s"
+	}
+	fmt.Fprintln(tw, header)
 	for _, c := range sb.Status.CellResults {
 		mark := ""
 		if c.Headline {
@@ -32,8 +37,12 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if c.Repeats > 0 {
 			drops = fmt.Sprintf("%d %s", c.Drops, c.DropsKind)
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\n", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
 			c.State, gbps(c.RXMbps), gbps(c.TXMbps), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts)
+		if searched {
+			fmt.Fprintf(tw, "\t%s\t%s", ndr(c.Search), pdr(c.Search))
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -89,4 +98,27 @@ func loss(c sbv1.CellResult) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f", float64(c.LossPPM)/10000)
+}
+
+// ndr is the found no-drop rate as mean ± std, with how many repeats lost even at the lower
+// bound or held the upper bound (the cell may hold more).
+func ndr(s *sbv1.SearchStatistics) string {
+	if s == nil {
+		return "-"
+	}
+	out := gbps(&s.NDRMbps)
+	if s.BelowLower > 0 {
+		out += fmt.Sprintf(" (%d below lower bound)", s.BelowLower)
+	}
+	if s.AtUpper > 0 {
+		out += fmt.Sprintf(" (%d at upper bound)", s.AtUpper)
+	}
+	return out
+}
+
+func pdr(s *sbv1.SearchStatistics) string {
+	if s == nil || s.PDRMbps == nil {
+		return "-"
+	}
+	return gbps(s.PDRMbps)
 }

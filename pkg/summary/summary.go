@@ -57,6 +57,35 @@ type Summary struct {
 	Links      []Link `json:"links,omitempty"`
 	// The host environment, on the rank asked to capture it (environment.go).
 	Env *Env `json:"env,omitempty"`
+	// A rate search's findings (the side that ran the trials: the client, or the in-process rank).
+	Search *Search `json:"search,omitempty"`
+}
+
+// Search is the summary's "search" object (docs/ndr-search.md); its trial list is not kept here.
+type Search struct {
+	NDRMbps        *int64 `json:"ndr_mbps"`
+	NDRBelowLower  bool   `json:"ndr_below_lower"`
+	NDRAtUpper     bool   `json:"ndr_at_upper"`
+	PDRPPM         int64  `json:"pdr_ppm"`
+	PDRMbps        *int64 `json:"pdr_mbps"`
+	Verified       bool   `json:"verified"`
+	SearchTrials   int32  `json:"search_trials"`
+	ResolutionMbps int64  `json:"resolution_mbps"`
+}
+
+func (s *Search) result() *sbv1.SearchResult {
+	r := &sbv1.SearchResult{NDRBelowLower: s.NDRBelowLower, NDRAtUpper: s.NDRAtUpper, Verified: s.Verified,
+		Trials: s.SearchTrials, ResolutionMbps: s.ResolutionMbps}
+	if s.NDRMbps != nil {
+		r.NDRMbps = *s.NDRMbps
+	}
+	if s.PDRPPM > 0 {
+		r.PDRMbps = new(int64)
+		if s.PDRMbps != nil {
+			*r.PDRMbps = *s.PDRMbps
+		}
+	}
+	return r
 }
 
 func (s *Summary) latency() *sbv1.Latency {
@@ -97,7 +126,7 @@ func Parse(msg string) (Summary, error) {
 	// Counters and rates are summed over ranks: beyond 2^53 (JSON's exact integers, and
 	// petabytes per cell) a sum could wrap an int64, so such a figure is no measurement.
 	for _, v := range []int64{s.SecondsMilli, s.TXPackets, s.TXBytes, s.RXPackets, s.RXBytes, s.PPS,
-		s.TXMbps, s.RXMbps, s.Drops, s.LossPPM} {
+		s.TXMbps, s.RXMbps, s.Drops, s.LossPPM, s.searchFigure()} {
 		if v > maxFigure || v < -maxFigure {
 			return s, fmt.Errorf("summary has a figure beyond 2^53 (%d): %q", v, clip(msg, 200))
 		}
@@ -109,6 +138,20 @@ func Parse(msg string) (Summary, error) {
 		}
 	}
 	return s, nil
+}
+
+// searchFigure is the largest rate of a search (0 without one), checked with the other figures.
+func (s *Summary) searchFigure() int64 {
+	if s.Search == nil {
+		return 0
+	}
+	v := max(s.Search.ResolutionMbps, -s.Search.ResolutionMbps)
+	for _, p := range []*int64{s.Search.NDRMbps, s.Search.PDRMbps} {
+		if p != nil {
+			v = max(v, *p, -*p)
+		}
+	}
+	return v
 }
 
 // ParseRepeats reads the termination message of a pod that ran one or more repeats: one
@@ -196,6 +239,9 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 		}
 		if s := p.Summary; s.GPUCopy != nil && r.Copies == nil {
 			r.Copies = s.GPUCopy.copies()
+		}
+		if s := p.Summary; s.Search != nil && r.Search == nil {
+			r.Search = s.Search.result()
 		}
 	}
 	r.Wire = mergeWire(parts)

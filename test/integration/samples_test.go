@@ -64,8 +64,12 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"nccl-all-gather":          1,  // one cell: the size sweep runs inside it
 		"nccl-sendrecv":            1,
 		"gpucopy":                  1,
-		"raw-gpu-workloads":        4, // 8000 B x batch 10240: none, fft, gemm, gemm_fp16
-		"raw-workload-batch-sweep": 5, // gemm_fp16 x 5 workload batches
+		"raw-gpu-workloads":        4,  // 8000 B x batch 10240: none, fft, gemm, gemm_fp16
+		"raw-workload-batch-sweep": 5,  // gemm_fp16 x 5 workload batches
+		"raw-forward-packet-size":  10, // 5 payloads x 2 memories (l2fwd-nv table 1)
+		"raw-forward-burst":        12, // 4 bursts x 3 GPU work modes (l2fwd-nv table 2)
+		"udp-ndr":                  2,  // 2 payloads, each a no-drop-rate search
+		"raw-ndr":                  5,  // 5 payloads at batch 10240, each a search
 	}
 	samples := readManifests(t, filepath.Join(repoRoot, "config", "samples", "*.yaml"))
 	if len(samples) != len(want) {

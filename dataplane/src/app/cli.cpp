@@ -49,6 +49,15 @@ class FlagTable {
       if (opt->count()) cell[key] = *value;
     });
   }
+  // A key of the cell's object `object` ("search"): --search-lower-mbps sets search.lower_mbps.
+  template <typename T>
+  void add_in(const std::string& object, const std::string& flag, const std::string& key, const std::string& help) {
+    auto value = std::make_shared<T>();
+    CLI::Option* opt = app_.add_option(flag, *value, help);
+    setters_.push_back([opt, value, object, key](json& cell) {
+      if (opt->count()) cell[object][key] = *value;
+    });
+  }
   void add_custom(std::function<void(json&)> setter) { setters_.push_back(std::move(setter)); }
   void apply(json& cell) const {
     for (const auto& set : setters_) set(cell);
@@ -79,6 +88,24 @@ void add_kind_flags(FlagTable& flags) {
       case KindFlag::Type::core_list: flags.add_list(f.flag, f.key, help); break;
     }
   }
+}
+
+// The rate search (docs/ndr-search.md): --search turns it on with its defaults, any --search-*
+// flag turns it on with that setting.
+void add_search_flags(CLI::App& app, FlagTable& flags) {
+  auto on = std::make_shared<bool>(false);
+  CLI::Option* on_opt = app.add_flag("--search", *on, "search the highest lossless rate (NDR) instead of one run at --target-mbps");
+  flags.add_custom([on_opt, on](json& cell) {
+    if (on_opt->count() && *on && !cell.contains("search")) cell["search"] = json::object();
+  });
+  flags.add_in<int64_t>("search", "--search-lower-mbps", "lower_mbps", "search: lowest rate tried (default 1)");
+  flags.add_in<int64_t>("search", "--search-upper-mbps", "upper_mbps", "search: highest rate; 0 = an unpaced first trial's");
+  flags.add_in<double>("search", "--search-trial-seconds", "trial_seconds", "search: window of each trial (default 2)");
+  flags.add_in<int64_t>("search", "--search-resolution-mbps", "resolution_mbps", "search: stop when the bracket is this narrow");
+  flags.add_in<int64_t>("search", "--search-resolution-percent", "resolution_percent", "search: the same, in % of the upper rate (default 1)");
+  flags.add_in<int64_t>("search", "--search-pdr-ppm", "pdr_ppm", "search: also find the PDR, loss at most this many ppm");
+  flags.add_in<int64_t>("search", "--search-settle-ms", "settle_ms", "search: pause between trials (default 500)");
+  flags.add_in<std::string>("search", "--search-method", "method", "search: receive_rate (default) | binary");
 }
 
 }  // namespace
@@ -142,6 +169,7 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<std::string>("--summary-file", "summary_file", "compact JSON summary (<= 4096 bytes)");
   flags.add_switch("--csv", "csv", "also print DAQIRI's CSV header and row");
   flags.add<std::string>("--csv-file", "csv_file", "append the CSV row to this file");
+  add_search_flags(app, flags);
   auto labels = std::make_shared<std::vector<std::string>>();
   CLI::Option* label_opt = app.add_option("--label", *labels, "KEY=VALUE echoed into the record (repeatable)");
   flags.add_custom([label_opt, labels](json& cell) {

@@ -4,9 +4,11 @@
 #include <any>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "config/rate_search_spec.hpp"
 #include "kinds/bench_kind.hpp"
 
 namespace spiral {
@@ -21,6 +23,7 @@ struct CoreMap {
   int master = -1;              // -1: unpinned
   std::vector<int> tx, rx;      // queue (pair) i uses list[i % size]; empty: unpinned
   std::vector<int> tx_workers, rx_workers;  // raw: queue i's worker core, list[i % size]; empty: none
+  std::vector<int> forward_rx, forward_tx;  // raw forward mode: pipeline i's RX and TX core, list[i % size]
 
   // Core for queue `index` from `list`, -1 when the list is empty.
   static int for_queue(const std::vector<int>& list, uint32_t index) {
@@ -73,6 +76,9 @@ struct Cell {
   bool csv = false;                 // print DAQIRI's CSV header and row after the JSON record
   std::string csv_file;             // append the CSV row here (header when the file is new)
   std::map<std::string, std::string> labels;  // opaque, echoed into the record
+  // The NDR/PDR search (search/rate_search.hpp): trials at rates it picks instead of one run at
+  // target_mbps; the cell's duration is that of the final verification trial.
+  std::optional<RateSearchSpec> search;
   // The kind's own options (its keys), stored by its parse() as one type of its own and read back
   // with std::any_cast (e.g. transports/roce/rdma_options.hpp). Empty for kinds without keys.
   std::any options;

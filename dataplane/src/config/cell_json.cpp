@@ -1,5 +1,7 @@
 #include "config/cell_json.hpp"
 
+#include "config/rate_search_parse.hpp"
+
 namespace spiral {
 
 const char* to_string(Role r) {
@@ -47,7 +49,9 @@ nlohmann::json cell_to_json(const Cell& c) {
         {"tx", c.cores.tx},
         {"rx", c.cores.rx},
         {"tx_workers", c.cores.tx_workers},
-        {"rx_workers", c.cores.rx_workers}}},
+        {"rx_workers", c.cores.rx_workers},
+        {"forward_rx", c.cores.forward_rx},
+        {"forward_tx", c.cores.forward_tx}}},
       {"tcp_nodelay", c.tcp_nodelay},
       {"udp_gso", c.udp_gso},
       {"udp_gro", c.udp_gro},
@@ -65,6 +69,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"csv_file", c.csv_file},
       {"labels", c.labels},
   };
+  if (c.search) j["search"] = rate_search_to_json(*c.search);
   if (c.kind->cell_json) c.kind->cell_json(c, j);  // its own keys only where parse_cell accepts them
   return j;
 }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "config/object_reader.hpp"
+#include "config/rate_search_parse.hpp"
 #include "kinds/registry.hpp"
 #include "sys/errors.hpp"
 
@@ -32,13 +33,15 @@ std::vector<int> core_list(const ObjectReader& r, const std::string& key) {
 }
 
 CoreMap parse_cores(const json& j) {
-  ObjectReader r(j, "cores", {"master", "tx", "rx", "tx_workers", "rx_workers"});
+  ObjectReader r(j, "cores", {"master", "tx", "rx", "tx_workers", "rx_workers", "forward_rx", "forward_tx"});
   CoreMap c;
   c.master = static_cast<int>(r.integer("master", -1, 4095, -1));
   c.tx = core_list(r, "tx");
   c.rx = core_list(r, "rx");
   c.tx_workers = core_list(r, "tx_workers");
   c.rx_workers = core_list(r, "rx_workers");
+  c.forward_rx = core_list(r, "forward_rx");
+  c.forward_tx = core_list(r, "forward_tx");
   return c;
 }
 
@@ -100,7 +103,7 @@ const std::set<std::string> kCommonKeys = {
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
     "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro", "socket_buffer_bytes", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
-    "summary_file", "csv", "csv_file", "labels", "server_addresses", "netdevs", "environment"};
+    "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment"};
 
 std::set<std::string> every_key() {
   std::set<std::string> keys = kCommonKeys;
@@ -213,8 +216,10 @@ Cell parse_cell(const json& j) {
   c.csv = r.boolean("csv", false);
   c.csv_file = r.text("csv_file", 4096, "");
   if (const json* labels = r.get("labels")) c.labels = parse_labels(*labels);
+  if (const json* search = r.get("search")) parse_rate_search(*search, c);
   if (c.kind->parse) c.kind->parse(r, c);
   check_combinations(c, r);
+  check_rate_search(c);
   return c;
 }
 

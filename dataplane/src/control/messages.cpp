@@ -7,7 +7,7 @@ namespace spiral {
 using nlohmann::json;
 
 json hello_message(const Cell& c) {
-  return {{"type", "hello"},
+  json hello = {{"type", "hello"},
           {"v", kProtocolVersion},
           {"transport", c.kind->name},
           {"pairs", c.pairs},
@@ -15,6 +15,8 @@ json hello_message(const Cell& c) {
           {"base_port", c.base_port},
           {"seconds_milli", c.duration_ms},
           {"warmup_milli", c.warmup_ms}};
+  if (c.search) hello["search"] = true;  // one of a search's trials: the server serves the next one after it
+  return hello;
 }
 
 std::string hello_mismatch(const json& hello, const Cell& server) {
@@ -25,6 +27,8 @@ std::string hello_mismatch(const json& hello, const Cell& server) {
       if (hello.at(key) != mine) return std::string(key) + " is " + hello.at(key).dump() + " on the client, " + mine.dump() + " on the server";
       return "";
     };
+    if (hello.value("search", false) != server.search.has_value())
+      return std::string("the client's cell ") + (server.search ? "has no search, the server's has one" : "has a search, the server's has none");
     for (auto diff : {differs("transport", server.kind->name), differs("pairs", server.pairs),
                       differs("payload_bytes", server.payload_bytes), differs("base_port", server.base_port)})
       if (!diff.empty()) return diff;
@@ -34,6 +38,7 @@ std::string hello_mismatch(const json& hello, const Cell& server) {
   return "";
 }
 
+json search_done_message() { return {{"type", "search_done"}}; }
 json welcome_message(uint32_t run_id) { return {{"type", "welcome"}, {"run_id", run_id}}; }
 json error_message(const std::string& reason) { return {{"type", "error"}, {"reason", reason}}; }
 json measure_message() { return {{"type", "measure"}}; }

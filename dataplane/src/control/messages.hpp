@@ -1,6 +1,7 @@
 #pragma once
 // The control protocol's messages (docs/dataplane.md, "Control protocol"):
-//   client -> server: hello, measure, end{sender report}
+//   client -> server: hello, measure, end{sender report}; in a rate search, one such exchange per
+//                     trial (a new connection each), then search_done on a connection of its own
 //   server -> client: welcome{run_id} or error{reason}, report{receiver report}
 #include <nlohmann/json.hpp>
 #include <string>
@@ -16,6 +17,8 @@ nlohmann::json hello_message(const Cell& client);
 // Empty when the client's cell can run against this server's, else what differs.
 std::string hello_mismatch(const nlohmann::json& hello, const Cell& server);
 
+// After a rate search's last trial: the server stops serving trials.
+nlohmann::json search_done_message();
 nlohmann::json welcome_message(uint32_t run_id);
 nlohmann::json error_message(const std::string& reason);
 nlohmann::json measure_message();

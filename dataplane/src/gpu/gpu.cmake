@@ -39,7 +39,7 @@ endif()
 
 if(NOT SPIRAL_HAVE_CUDA)
   message(STATUS "spiral: GPU workloads off (SPIRAL_WITH_CUDA=${SPIRAL_WITH_CUDA}, no CUDA compiler)")
-  target_sources(spiral_core PRIVATE src/gpu/receive_path_stub.cpp)
+  target_sources(spiral_core PRIVATE src/gpu/receive_path_stub.cpp src/gpu/forward_work_stub.cpp)
   target_sources(spiral_memory PRIVATE src/memory/cuda_memory_stub.cpp)
   return()  # SPIRAL_HAVE_CUDA stays undefined: `#if SPIRAL_HAVE_CUDA` and `#ifdef` agree
 endif()
@@ -64,6 +64,8 @@ add_library(spiral_gpu_cuda STATIC
   src/gpu/cuda/workloads.cu
   src/gpu/cuda/pipeline.cpp
   src/gpu/cuda/assemblers.cpp
+  src/gpu/cuda/forward_kernels.cu
+  src/gpu/cuda/forward_work.cpp
 )
 target_include_directories(spiral_gpu_cuda PUBLIC src generated)
 target_link_libraries(spiral_gpu_cuda PUBLIC CUDA::cudart CUDA::cublas CUDA::cufft nlohmann_json::nlohmann_json)

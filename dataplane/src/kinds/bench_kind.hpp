@@ -57,10 +57,15 @@ class LocalSession {
   virtual void ready_fields(nlohmann::json& ready) const = 0;
   // The measured window starts (before the phase moves) / the receiver's drain has ended.
   virtual void window_started() {}
+  virtual void window_ended() {}  // right after the window (the sender's phase moved to drain)
   virtual void drained() {}
   // True once the sender's workers returned by themselves after the window (the driver waits
   // up to 2 s for it before stopping them).
   virtual bool sender_finished() const = 0;
+  // Rate search (run/search_run.cpp): replaces both engines with new, opened ones for `trial`
+  // (the trial's rate and window), tagged run_id, keeping what they share (the links) up. The
+  // session keeps its own copy of `trial`.
+  virtual void renew(const Cell& trial, uint32_t run_id) = 0;
   // The kind's own figures for RunResult::figures, from both sides' reports and what the
   // session measured (port counters), after both engines stopped.
   virtual void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
@@ -89,6 +94,9 @@ struct BenchKind {
   bool sequenced = false;
   bool socket_retrans = false;
   RunMode run_mode = RunMode::two_sided;
+  // The cell may carry a rate search (config/rate_search_spec.hpp): the kind paces its sender to
+  // target_mbps and its per-run accounting is exact (sent = received + lost), so one run is one trial.
+  bool rate_search = false;
 
   // --- cell (config/cell_parse.cpp) ---
   std::set<std::string> keys;  // its own keys; refused on kinds that do not own them

@@ -3,6 +3,7 @@
 #include <any>
 #include <nlohmann/json.hpp>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "metrics/link_result.hpp"
 #include "metrics/wire_proof.hpp"
 #include "metrics/side_report.hpp"
+#include "search/rate_search.hpp"
 
 namespace spiral {
 
@@ -54,6 +56,9 @@ struct RunResult {
   // The kind's own figures (BenchKind::account fills them, its record_fields and verdict read
   // them back with std::any_cast), e.g. transports/raw/raw_figures.hpp. Empty for kinds without.
   std::any figures;
+  // A cell with a rate search: every trial and the rates found; the numbers above are those of
+  // the verification trial (or of the last trial when there was none).
+  std::optional<SearchOutcome> search;
 };
 
 // Either report may be missing when a run failed half-way. master_mpct: this process's master.

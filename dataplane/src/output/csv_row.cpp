@@ -106,6 +106,8 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       std::to_string(phy_total(r.wire_checks, false)),
       std::to_string(std::max<size_t>(r.links.size(), 1)),
       unknown,
+      r.search ? std::to_string(r.search->ndr_mbps.value_or(0)) : "",
+      r.search && r.search->pdr_ppm ? std::to_string(r.search->pdr_mbps.value_or(0)) : "",
   };
   static_assert(std::size(cols) == std::size(kColumns), "one value per column of runs_csv_columns.def");
   std::string row = cols[0];

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 
 #include "config/cell_json.hpp"
+#include "output/search_json.hpp"
 
 namespace spiral {
 
@@ -122,6 +123,7 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"wire_checks", wire_checks_json(r.wire_checks)},
           {"links", links_json(r.links)},
           {"environment", r.environment}};
+  if (r.search) record["search"] = search_record(*r.search);
   if (cell.kind->record_fields) cell.kind->record_fields(cell, r, record);
   return record;
 }

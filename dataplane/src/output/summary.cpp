@@ -7,6 +7,7 @@
 
 #include "output/environment_json.hpp"
 #include "output/record_json.hpp"
+#include "output/search_json.hpp"
 
 namespace spiral {
 
@@ -49,11 +50,18 @@ std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes)
   j["rx_bytes_phy"] = phy_total(r.wire_checks, false);
   if (r.links.size() > 1) j["links"] = links_json(r.links);
   if (!r.environment.is_null()) j["env"] = compact_environment(r.environment);
+  if (r.search) j["search"] = search_summary(*r.search);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
+  // A search's compact trial list gives way first (the record keeps every trial), leaving room
+  // for 100 characters of the reason: halve it until the summary fits its share.
+  for (size_t keep = kSummaryMaxTrials; r.search && keep > 0 && dump_with(r.reason.substr(0, 100)).size() > max_bytes;) {
+    keep = keep > 4 ? keep / 2 : keep - 1;
+    j["search"] = search_summary(*r.search, keep);
+  }
   std::string text = dump_with(r.reason);
   if (text.size() <= max_bytes) return text;
   // Past the budget even without a reason: the environment, the per-link rows, then the wire

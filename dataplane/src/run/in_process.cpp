@@ -54,38 +54,49 @@ void write_ready(const Cell& cell, const LocalSession& session) {
 
 }  // namespace
 
-RunResult run_in_process(const Cell& cell) {
+std::unique_ptr<LocalSession> open_local_session(const Cell& cell) {
   require_cores_available(cell.cores.tx, "cores.tx");
   require_cores_available(cell.cores.rx, "cores.rx");
   require_cores_available(cell.cores.tx_workers, "cores.tx_workers");
   require_cores_available(cell.cores.rx_workers, "cores.rx_workers");
+  require_cores_available(cell.cores.forward_rx, "cores.forward_rx");
+  require_cores_available(cell.cores.forward_tx, "cores.forward_tx");
   auto session = cell.kind->make_session(cell, std::random_device{}());
-  Engine& tx = session->sender();
-  Engine& rx = session->receiver();
   session->open();
   write_ready(cell, *session);  // ready = every buffer allocated, links up: traffic starts now
+  return session;
+}
 
+RunResult run_in_process(const Cell& cell) {
+  auto session = open_local_session(cell);
+  return run_local_session(cell, *session);
+}
+
+RunResult run_local_session(const Cell& cell, LocalSession& session) {
+  Engine& tx = session.sender();
+  Engine& rx = session.receiver();
   SideMeter meter(cell, run_cores(cell, tx.counters().size(), rx.counters().size()));
   std::string failure;
   try {
     rx.start();
     tx.start();
     wait_until(Clock::now() + Millis(cell.warmup_ms), tx, rx, [] { return false; });
-    session->window_started();
+    session.window_started();
     meter.begin();
     tx.set_phase(Phase::measure);
     rx.set_phase(Phase::measure);
     wait_until(Clock::now() + Millis(cell.duration_ms), tx, rx, [] { return false; });
     tx.set_phase(Phase::drain);
     meter.end();
+    session.window_ended();
     // The sender's threads return by themselves once their last burst is out.
-    wait_until(Clock::now() + Millis(2000), tx, rx, [&] { return session->sender_finished(); });
+    wait_until(Clock::now() + Millis(2000), tx, rx, [&] { return session.sender_finished(); });
     tx.stop();
     rx.set_phase(Phase::drain);
     const uint64_t sent = measured(tx.counters());
     wait_until(Clock::now() + Millis(cell.grace_ms), tx, rx, [&] { return measured(rx.counters()) >= sent; });
     rx.stop();
-    session->drained();
+    session.drained();
     check(tx, rx);
   } catch (const RunFailure& e) {
     failure = e.what();
@@ -96,7 +107,7 @@ RunResult run_in_process(const Cell& cell) {
   SideReport receiver = meter.report(rx);
   receiver.cores.clear();  // one meter for the whole run: its cores are in the sender's report
   RunResult r;
-  session->account(cell, sender, receiver, r);
+  session.account(cell, sender, receiver, r);
   r.cpu_master_mpct = meter.master_mpct();
   settle(cell, r, failure);
   return r;

@@ -10,7 +10,7 @@
 namespace spiral {
 
 RunResult run_loopback(const Cell& cell) {
-  if (cell.kind->run_mode == RunMode::in_process) return run_in_process(cell);
+  if (cell.kind->run_mode == RunMode::in_process) return cell.search ? run_search_in_process(cell) : run_in_process(cell);
   if (cell.kind->run_mode == RunMode::ranks) return run_ranks(cell);
   Cell server = cell;
   server.role = Role::server;
@@ -36,7 +36,7 @@ RunResult run_loopback(const Cell& cell) {
     }
   });
   listening.get_future().get();  // rethrows the server's set-up error
-  RunResult r = run_client(client);
+  RunResult r = client.search ? run_search_client(client) : run_client(client);
   try {
     server_run.get();
   } catch (const std::exception&) {

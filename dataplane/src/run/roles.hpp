@@ -2,6 +2,7 @@
 // The three roles. Each returns the run's result (state Failed when it broke off half-way) or
 // throws BadInput for problems found before anything ran (port in use, unreachable server).
 #include <functional>
+#include <memory>
 #include <ostream>
 
 #include "config/cell.hpp"
@@ -18,6 +19,13 @@ RunResult run_server(const Cell& cell, std::ostream& out, const std::function<vo
 RunResult run_loopback(const Cell& cell);
 // The in-process run driver (run/in_process.cpp): the kind's LocalSession, no control channel.
 RunResult run_in_process(const Cell& cell);
+// Its two halves: the kind's session, opened, with the ready file written; one run on it.
+std::unique_ptr<LocalSession> open_local_session(const Cell& cell);
+RunResult run_local_session(const Cell& cell, LocalSession& session);
+// A cell with a rate search (run/search_run.cpp): the trials, each one run of the kind's driver
+// (client against a server serving trials, or the in-process driver), in this process.
+RunResult run_search_client(const Cell& cell, std::ostream* progress = nullptr);
+RunResult run_search_in_process(const Cell& cell);
 // The ranks run driver (run/ranks.cpp): this pod's ranks, one child process each (role rank, or
 // loopback of a kind of ranks).
 RunResult run_ranks(const Cell& cell);

@@ -31,6 +31,8 @@ std::vector<CoreBusy> run_cores(const Cell& cell, size_t tx_queues, size_t rx_qu
   add(cell.cores.rx, rx_queues, "rx");
   add(cell.cores.tx_workers, tx_queues, "tx_worker");
   add(cell.cores.rx_workers, rx_queues, "rx_worker");
+  add(cell.cores.forward_rx, cell.cores.forward_rx.size(), "forward_rx");
+  add(cell.cores.forward_tx, cell.cores.forward_tx.size(), "forward_tx");
   return cores;
 }
 

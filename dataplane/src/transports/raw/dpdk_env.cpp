@@ -62,6 +62,9 @@ PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after) {
   d.oerrors = minus(after.tx.oerrors, before.tx.oerrors);
   d.tx_wire = wire_delta("", after.tx_name, before.tx_phy, after.tx_phy);
   d.rx_wire = wire_delta("", after.rx_name, before.rx_phy, after.rx_phy);
+  d.forward_imissed = minus(after.forward_rx.imissed, before.forward_rx.imissed);
+  d.forward_rx_nombuf = minus(after.forward_rx.rx_nombuf, before.forward_rx.rx_nombuf);
+  d.forward_oerrors = minus(after.forward_tx.oerrors, before.forward_tx.oerrors);
   return d;
 }
 
@@ -70,6 +73,11 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
       tx_spec_(parse_port("tx_port", raw_options(cell).tx_port)),
       rx_spec_(parse_port("rx_port", raw_options(cell).rx_port)),
       frame_bytes_(raw::frame_bytes(cell.payload_bytes)) {
+  if (const ForwardOptions& f = raw_options(cell).forward; f.enabled()) {
+    forwarding_ = true;
+    fwd_rx_spec_ = parse_port("forward_rx_port", f.rx_port);
+    fwd_tx_spec_ = parse_port("forward_tx_port", f.tx_port);
+  }
   pools_ = pool_sizes(cell, tx_spec_, rx_spec_, frame_bytes_);
   plan_ = plan_eal(cell, tx_spec_, rx_spec_, pools_, read_hugepages(), main_cpus(cell),
                    "spiral-" + std::to_string(::getpid()));
@@ -89,22 +97,29 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
   try {
     // The receiving port first, as for starting: a memif server must own its socket before the
     // client in the same process looks it up.
+    // Forward mode: the receiver's port (a memif server), the forwarder's RX port (the sender's
+    // server), the forwarder's TX port (the receiver's client), then the sender's port.
     rx_port_ = probe(rx_spec_, "rx_port");
+    if (forwarding_) {
+      fwd_rx_port_ = probe(fwd_rx_spec_, "forward_rx_port");
+      fwd_tx_port_ = probe(fwd_tx_spec_, "forward_tx_port");
+    }
     tx_port_ = tx_spec_.devargs == rx_spec_.devargs ? rx_port_ : probe(tx_spec_, "tx_port");
     const RawOptions& o = raw_options(cell);
     if (o.memory == BufferMemory::host_pinned) make_rx_memory();
     for (uint32_t q = 0; q < o.tx_queues; ++q)
       tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room, false));
     for (uint32_t q = 0; q < o.rx_queues; ++q)
-      rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room, true));
+      rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room, !forwarding_));
     if (pools_.spare_pool_buffers)
-      spare_pool_ = make_pool("spare", pools_.spare_pool_buffers, pools_.rx_data_room, true);
+      spare_pool_ = make_pool("spare", pools_.spare_pool_buffers, pools_.rx_data_room, !forwarding_);
     if (tx_port_ == rx_port_) {
       configure(tx_port_, tx_spec_, true, true);
     } else {
       configure(tx_port_, tx_spec_, true, false);
       configure(rx_port_, rx_spec_, false, true);
     }
+    if (forwarding_) make_forward_pools();
   } catch (...) {
     release();  // a constructor that throws gets no destructor call
     throw;
@@ -119,7 +134,8 @@ void DpdkEnvironment::release() {
   // be handling the peer's disconnect on it (seen: a segfault in rte_intr_fd_get at teardown,
   // about one run in ten under load). Stop everything first, and give that thread time to see
   // each disconnect before the next port goes.
-  const bool settle = tx_spec_.driver == "net_memif" || rx_spec_.driver == "net_memif";
+  const bool settle = tx_spec_.driver == "net_memif" || rx_spec_.driver == "net_memif" ||
+                      fwd_rx_spec_.driver == "net_memif" || fwd_tx_spec_.driver == "net_memif";
   auto in_namespace_of = [](const std::string& netns, auto&& step) {
     try {
       NetnsGuard in_namespace(netns);  // af_xdp detaches its XDP program by interface index: in its namespace
@@ -140,6 +156,9 @@ void DpdkEnvironment::release() {
   for (auto* pool : tx_pools_) rte_mempool_free(pool);
   for (auto* pool : rx_pools_) rte_mempool_free(pool);
   rte_mempool_free(spare_pool_);
+  rte_mempool_free(fwd_pool_);
+  rte_mempool_free(fwd_spare_pool_);
+  fwd_pool_ = fwd_spare_pool_ = nullptr;
   tx_pools_.clear();
   rx_pools_.clear();
   spare_pool_ = nullptr;
@@ -172,30 +191,46 @@ uint16_t DpdkEnvironment::probe(const PortSpec& spec, const std::string& key) {
 }
 
 void DpdkEnvironment::make_rx_memory() {
-  const uint64_t bytes =
+  uint64_t bytes =
       uint64_t{raw_options(cell_).rx_queues} * ExternalMemory::bytes_for(pools_.rx_pool_buffers, pools_.rx_data_room) +
       ExternalMemory::bytes_for(pools_.spare_pool_buffers, pools_.rx_data_room);
   // registered with CUDA when a GPU reads the frames in place
-  const unsigned registrations = cell_.workload != Workload::none ? memory::kRegisterCuda : memory::kRegisterNone;
+  bool for_gpu = cell_.workload != Workload::none;
+  if (forwarding_) {  // the forwarder's pool only: the sender and receiver stay in DPDK's memory
+    bytes = ExternalMemory::bytes_for(pools_.forward_pool_buffers, pools_.rx_data_room);
+    for_gpu = on_gpu(raw_options(cell_).forward.work);
+  }
+  const unsigned registrations = for_gpu ? memory::kRegisterCuda : memory::kRegisterNone;
   rx_memory_ = std::make_unique<ExternalMemory>(
-      memory::allocate({BufferMemory::host_pinned, bytes, "the receive mbuf pools' data", registrations}),
+      memory::allocate({BufferMemory::host_pinned, bytes,
+                        forwarding_ ? "the forwarder's mbuf pool's data" : "the receive mbuf pools' data", registrations}),
       "host_pinned receive memory");
   // ports that DMA (PCI) need the memory mapped; virtual devices copy with the CPU
   for (const auto& [port, netns] : opened_) {
-    const PortSpec& spec = port == rx_port_ ? rx_spec_ : tx_spec_;
+    const PortSpec& spec = port == rx_port_               ? rx_spec_
+                           : forwarding_ && port == fwd_rx_port_ ? fwd_rx_spec_
+                           : forwarding_ && port == fwd_tx_port_ ? fwd_tx_spec_
+                                                                 : tx_spec_;
     if (spec.kind != PortSpec::Kind::pci) continue;
     rte_eth_dev_info info{};
     if (rte_eth_dev_info_get(port, &info) != 0 || !info.device) continue;
     rx_memory_->dma_map(info.device, spec.name);
   }
-  std::fprintf(stderr, "raw: receive mbuf data in %llu KiB of host_pinned external memory%s\n",
-               static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
+  std::fprintf(stderr, "raw: %s mbuf data in %llu KiB of host_pinned external memory%s\n",
+               forwarding_ ? "forwarder" : "receive", static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
                rx_memory_->region().cuda_registered() ? ", registered with CUDA" : "");
 }
 
-rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool receive) {
+void DpdkEnvironment::make_forward_pools() {
+  fwd_pool_ = make_pool("fwd", pools_.forward_pool_buffers, pools_.rx_data_room, true);
+  fwd_spare_pool_ = make_pool("fwd_spare", pools_.forward_spare_buffers, pools_.rx_data_room, false);
+  configure(fwd_rx_port_, fwd_rx_spec_, false, true, fwd_pool_);
+  configure(fwd_tx_port_, fwd_tx_spec_, true, false, fwd_spare_pool_);
+}
+
+rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool external) {
   const unsigned cache = std::min<unsigned>(kPoolCache, buffers / 4);
-  if (receive && rx_memory_)
+  if (external && rx_memory_)
     return rx_memory_->make_pool("sp_" + name, buffers, data_room, cache, static_cast<int>(rte_socket_id()),
                                  kHeadersBytes + datagram::kHeaderBytes);  // the window's bytes: 16-byte loads
   rte_mempool* pool = rte_pktmbuf_pool_create(("sp_" + name).c_str(), buffers, cache, 0,
@@ -207,7 +242,8 @@ rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffer
   return pool;
 }
 
-void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives) {
+void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives,
+                                rte_mempool* rx_pool) {
   NetnsGuard in_namespace(spec.netns);  // af_packet/af_xdp look the interface up by name
   const std::string who = (transmits ? "tx_port " : "rx_port ") + spec.devargs;
   rte_eth_dev_info info{};
@@ -247,7 +283,7 @@ void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transm
   txconf.offloads = conf.txmode.offloads;
   const int socket = rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port);
   for (uint16_t q = 0; q < queues; ++q) {
-    rte_mempool* pool = receives ? rx_pools_[q % raw_options(cell_).rx_queues] : spare_pool_;
+    rte_mempool* pool = rx_pool ? rx_pool : receives ? rx_pools_[q % raw_options(cell_).rx_queues] : spare_pool_;
     if (int rc = rte_eth_rx_queue_setup(port, q, rx_desc, socket, nullptr, pool); rc != 0)
       throw BadInput(who + ": RX queue " + std::to_string(q) + " setup (" + std::to_string(rx_desc) +
                      " descriptors): " + dpdk_error(rc));
@@ -260,13 +296,18 @@ void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transm
 void DpdkEnvironment::start_ports(std::chrono::milliseconds link_timeout) {
   // The receiving port first: a memif client (the usual TX side) fails to start without its server.
   std::vector<std::pair<uint16_t, const PortSpec*>> ports = {{rx_port_, &rx_spec_}};
+  if (forwarding_) {  // the same order as probing: memif servers before their clients
+    ports.push_back({fwd_rx_port_, &fwd_rx_spec_});
+    ports.push_back({fwd_tx_port_, &fwd_tx_spec_});
+  }
   if (rx_port_ != tx_port_) ports.push_back({tx_port_, &tx_spec_});
   for (auto [port, spec] : ports) {
     NetnsGuard in_namespace(spec->netns);
     if (int rc = rte_eth_dev_start(port); rc != 0)
       throw RunFailure("port " + spec->devargs + ": start: " + dpdk_error(rc));
     started_ = true;
-    if (port == rx_port_) rte_eth_promiscuous_enable(port);  // not every PMD has it; frames go to its MAC anyway
+    if (port == rx_port_ || (forwarding_ && port == fwd_rx_port_))
+      rte_eth_promiscuous_enable(port);  // not every PMD has it; frames go to its MAC anyway
   }
   const auto until = std::chrono::steady_clock::now() + link_timeout;
   for (auto [port, spec] : ports) {
@@ -295,6 +336,10 @@ PortSnapshot DpdkEnvironment::snapshot() const {
   PortSnapshot s;
   rte_eth_stats_get(rx_port_, &s.rx);
   rte_eth_stats_get(tx_port_, &s.tx);
+  if (forwarding_) {
+    rte_eth_stats_get(fwd_rx_port_, &s.forward_rx);
+    rte_eth_stats_get(fwd_tx_port_, &s.forward_tx);
+  }
   s.tx_name = port_name(tx_port_);
   s.rx_name = port_name(rx_port_);
   s.tx_phy = port_phy(tx_port_);

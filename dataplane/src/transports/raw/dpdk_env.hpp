@@ -25,6 +25,7 @@ struct PortSnapshot {
   rte_eth_stats rx{}, tx{};
   std::string tx_name, rx_name;  // the ports' device names (PCI address or vdev)
   PhySample tx_phy, rx_phy;      // their PHY counters, read as ethtool -S names them
+  rte_eth_stats forward_rx{}, forward_tx{};  // forward mode: the forwarder's ports
 };
 PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after);
 
@@ -46,6 +47,12 @@ class DpdkEnvironment {
   Mac tx_mac() const { return mac(tx_port_); }
   Mac rx_mac() const { return mac(rx_port_); }
   uint32_t frame_bytes() const { return frame_bytes_; }
+  // Forward mode: the forwarder's ports, its one mbuf pool, and that pool's data when it is
+  // host_pinned memory registered with CUDA (GPU work), else null.
+  bool forwarding() const { return forwarding_; }
+  uint16_t forward_rx_port() const { return fwd_rx_port_; }
+  uint16_t forward_tx_port() const { return fwd_tx_port_; }
+  const memory::Region* forward_memory() const { return forwarding_ ? rx_memory() : nullptr; }
   // The receive pools' data when it is host_pinned memory registered with CUDA (a GPU workload
   // reads the frames in place), else null.
   const memory::Region* rx_memory() const {
@@ -58,14 +65,21 @@ class DpdkEnvironment {
  private:
   void release();
   uint16_t probe(const PortSpec& spec, const std::string& key);
-  void configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives);
-  // In rx_memory_ when the cell's memory is host_pinned (receive pools), else DPDK's own memory.
-  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool receive);
+  // rx_pool: every RX queue's pool; null: the receiver's pools (receives) or the spare pool
+  void configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives, rte_mempool* rx_pool = nullptr);
+  // In rx_memory_ when `external` and the cell's memory is host_pinned, else DPDK's own memory.
+  rte_mempool* make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool external);
+  void make_forward_pools();
   void make_rx_memory();
   static Mac mac(uint16_t port);
 
   const Cell& cell_;
   PortSpec tx_spec_, rx_spec_;
+  bool forwarding_ = false;
+  PortSpec fwd_rx_spec_, fwd_tx_spec_;
+  uint16_t fwd_rx_port_ = 0, fwd_tx_port_ = 0;
+  rte_mempool* fwd_pool_ = nullptr;        // forward mode: shared by every pipeline
+  rte_mempool* fwd_spare_pool_ = nullptr;  // the forwarder's TX port's RX queues (never polled)
   uint32_t frame_bytes_;
   PoolSizes pools_;
   EalPlan plan_;
@@ -75,7 +89,8 @@ class DpdkEnvironment {
   bool started_ = false;
   std::vector<rte_mempool*> tx_pools_, rx_pools_;
   rte_mempool* spare_pool_ = nullptr;
-  // memory host_pinned: the receive pools' data, from the memory provider as DPDK external memory
+  // memory host_pinned: the receive pools' data (forward mode: the forwarder's pool's data), from
+  // the memory provider as DPDK external memory
   std::unique_ptr<ExternalMemory> rx_memory_;
 };
 

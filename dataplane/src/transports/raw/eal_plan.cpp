@@ -59,7 +59,12 @@ uint32_t af_packet_frame_size(const std::string& devargs) {
 PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, uint32_t frame_bytes) {
   PoolSizes p;
   uint32_t rx_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
-  for (const PortSpec* port : {&tx, &rx}) {
+  const ForwardOptions& fwd = raw_options(cell).forward;
+  std::vector<PortSpec> forward_ports;
+  if (fwd.enabled()) forward_ports = {parse_port("forward_rx_port", fwd.rx_port), parse_port("forward_tx_port", fwd.tx_port)};
+  std::vector<const PortSpec*> ports = {&tx, &rx};
+  for (const PortSpec& p : forward_ports) ports.push_back(&p);
+  for (const PortSpec* port : ports) {
     if (port->driver != "net_af_packet") continue;
     uint32_t framesz = 0;
     try {
@@ -72,7 +77,8 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
                      " carries frames up to " + std::to_string(framesz - std::min(framesz, kAfPacketOverhead)) +
                      " bytes, payload_bytes " + std::to_string(cell.payload_bytes) + " makes " +
                      std::to_string(frame_bytes) + "-byte frames: add framesz=10240,blocksz=20480");
-    if (port == &rx) rx_room = std::max(rx_room, framesz - kAfPacketOverhead + kHeadroom);
+    const bool receives = port != &tx || &tx == &rx;  // every port but the sender's receives into its pool
+    if (receives) rx_room = std::max(rx_room, framesz - kAfPacketOverhead + kHeadroom);
   }
   p.tx_data_room = std::max(frame_bytes + kHeadroom, kMinDataRoom);
   p.rx_data_room = rx_room;
@@ -97,8 +103,14 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
   // af_xdp fills 4096 RX descriptors whatever the ring size, and its TX copies frames into
   // buffers of that same (RX queue's) pool: the spare pool must hold both.
   p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * (o.ring_descriptors + 4096) + 1024;
+  if (fwd.enabled()) {
+    // every slot of every pipeline full, each RX ring full, and room to refill it
+    p.forward_pool_buffers = fwd.pipelines * (o.ring_descriptors + (kForwardSlots + 2) * cell.batch) + o.pool_buffers;
+    p.forward_spare_buffers = fwd.pipelines * (o.ring_descriptors + 4096) + 1024;
+  }
   p.bytes = uint64_t{o.pool_buffers} * o.tx_queues * (p.tx_data_room + kMbufOverhead) +
-            (uint64_t{p.rx_pool_buffers} * o.rx_queues + p.spare_pool_buffers) * (p.rx_data_room + kMbufOverhead);
+            (uint64_t{p.rx_pool_buffers} * o.rx_queues + p.spare_pool_buffers + p.forward_pool_buffers +
+             p.forward_spare_buffers) * (p.rx_data_room + kMbufOverhead);
   return p;
 }
 
@@ -123,11 +135,17 @@ EalPlan plan_eal(const Cell& cell, const PortSpec& tx, const PortSpec& rx, const
     a.push_back(std::to_string(plan.memory_mb));
   }
   bool any_pci = false;
-  for (const PortSpec* port : {&tx, &rx}) {
-    if (port->kind != PortSpec::Kind::pci || (port == &rx && rx.devargs == tx.devargs)) continue;
+  std::vector<PortSpec> ports = {tx};
+  if (rx.devargs != tx.devargs) ports.push_back(rx);
+  if (const ForwardOptions& fwd = raw_options(cell).forward; fwd.enabled()) {
+    ports.push_back(parse_port("forward_rx_port", fwd.rx_port));
+    ports.push_back(parse_port("forward_tx_port", fwd.tx_port));
+  }
+  for (const PortSpec& port : ports) {
+    if (port.kind != PortSpec::Kind::pci) continue;
     any_pci = true;
     a.push_back("-a");
-    a.push_back(port->devargs);
+    a.push_back(port.devargs);
   }
   if (!any_pci) a.push_back("--no-pci");
   return plan;

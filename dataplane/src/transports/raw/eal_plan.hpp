@@ -25,6 +25,9 @@ struct PoolSizes {
   uint32_t device_queues = 0;
   uint32_t rx_pool_buffers = 0, spare_pool_buffers = 0;  // spare: 0 when TX and RX are one port
   uint32_t gpu_held_buffers = 0;  // of rx_pool_buffers: what a GPU workload in place may hold
+  // forward mode: the forwarder's one pool (every pipeline's RX queue; its TX queues send from
+  // it) and a spare pool for its TX port's RX queues, which nobody polls
+  uint32_t forward_pool_buffers = 0, forward_spare_buffers = 0;
   uint64_t bytes = 0;                           // every pool of the run, roughly
 };
 // frame_bytes: one frame. af_packet's framesz (default 2048) bounds what it carries: frames up

@@ -8,6 +8,8 @@ set_property(CACHE SPIRAL_WITH_DPDK PROPERTY STRINGS AUTO ON OFF)
 target_sources(spiral_core PRIVATE
   src/transports/raw/raw_port.cpp
   src/transports/raw/raw_parse.cpp
+  src/transports/raw/forward_parse.cpp
+  src/transports/raw/forward_result.cpp
   src/transports/raw/raw_kind.cpp
   src/transports/raw/frame.cpp
   src/transports/raw/raw_result.cpp
@@ -38,6 +40,7 @@ if(SPIRAL_HAVE_DPDK)
     src/transports/raw/raw_sender.cpp
     src/transports/raw/raw_receiver.cpp
     src/transports/raw/raw_session.cpp
+    src/transports/raw/forwarder.cpp
   )
   target_include_directories(spiral_raw_dpdk PRIVATE src generated)
   # rte_dev_dma_map and rte_pktmbuf_pool_create_extbuf are still "experimental" in DPDK 22.11

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "metrics/run_result.hpp"
+#include "transports/raw/forward_figures.hpp"
 
 namespace spiral {
 
@@ -25,6 +26,7 @@ struct RawFigures {
   bool hugepages = false;
   std::string tx_driver, rx_driver;
   std::vector<std::string> eal_args;
+  ForwardFigures forward;  // forward mode only (enabled)
 };
 
 // The run's raw figures (RunResult::figures); a default (all zero) when the run never got as far.

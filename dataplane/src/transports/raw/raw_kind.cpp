@@ -27,10 +27,45 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   j["ring_descriptors"] = o.ring_descriptors;
   j["pool_buffers"] = o.pool_buffers;
   j["no_huge"] = o.no_huge;
+  if (o.forward.enabled()) {
+    j["forward_rx_port"] = o.forward.rx_port;
+    j["forward_tx_port"] = o.forward.tx_port;
+    j["forward_work"] = to_string(o.forward.work);
+    j["forward_pipelines"] = o.forward.pipelines;
+    j["forward_work_ns"] = o.forward.work_ns;
+    j["forward_buffer_split"] = o.forward.buffer_split;
+  }
+}
+
+nlohmann::ordered_json forward_json(const ForwardFigures& f) {
+  nlohmann::ordered_json pipelines = nlohmann::ordered_json::array();
+  for (const ForwardPipelineCounts& p : f.per_pipeline)
+    pipelines.push_back({{"received", p.received}, {"sent", p.sent}, {"bursts", p.bursts}, {"gpu_bursts", p.gpu_bursts}});
+  return {{"work", f.work},
+          {"pipelines", f.pipelines},
+          {"burst", f.burst},
+          {"work_ns", f.work_ns},
+          {"offered_gbps", f.offered_gbps},
+          {"forwarded_gbps", f.forwarded_gbps},
+          {"offered_mpps", f.offered_mpps},
+          {"forwarded_mpps", f.forwarded_mpps},
+          {"mac_as_sent", f.mac_as_sent},
+          {"mac_swapped", f.mac_swapped},
+          {"mac_other", f.mac_other},
+          {"sender_mac", f.sender_mac},
+          {"receiver_mac", f.receiver_mac},
+          {"imissed", f.imissed},
+          {"rx_nombuf", f.rx_nombuf},
+          {"oerrors", f.oerrors},
+          {"gpu_sm_mpct", f.gpu_sm_mpct},
+          {"gpu_note", f.gpu_note},
+          {"gpu_stopped_cleanly", f.gpu_stopped_cleanly},
+          {"per_pipeline", pipelines}};
 }
 
 std::optional<std::string> verdict(const Cell& c, const RunResult& r) {
   if (auto why = datagram_verdict(c, r)) return why;
+  if (std::string why = raw_invalid_reason(r); !why.empty()) return why;
   return std::nullopt;
 }
 
@@ -53,6 +88,7 @@ void record_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& reco
                    {"tx_driver", f.tx_driver},
                    {"rx_driver", f.rx_driver},
                    {"eal_args", f.eal_args}};
+  if (f.forward.enabled) record["raw"]["forward"] = forward_json(f.forward);
 }
 
 // The drop kinds and the wire proof.
@@ -65,6 +101,13 @@ void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) 
   j["rx_nombuf"] = f.rx_nombuf;
   j["gap"] = f.gap;
   j["phy_checked"] = f.phy_checked;
+  if (f.forward.enabled) {
+    j["forward_work"] = f.forward.work;
+    j["offered_mpps"] = f.forward.offered_mpps;
+    j["forwarded_mpps"] = f.forward.forwarded_mpps;
+    j["offered_gbps"] = f.forward.offered_gbps;
+    j["forwarded_gbps"] = f.forward.forwarded_gbps;
+  }
 }
 
 BenchKind describe() {
@@ -74,6 +117,7 @@ BenchKind describe() {
   k.backend = "dpdk";
   k.drops_kind = kDropsKind;
   k.daqiri_counts_receiver = true;
+  k.rate_search = true;  // paced, and sequence numbers give each run exact loss
   k.sequenced = true;  // DAQIRI's packets/bytes/gbps are "RX complete" counts
   k.run_mode = RunMode::in_process;
   k.keys = kRawKeys;
@@ -88,6 +132,14 @@ BenchKind describe() {
       {"--no-huge", "no_huge", T::toggle, "plain memory instead of hugepages"},
       {"--tx-workers", "tx_workers", T::core_list, "worker core per TX queue (builds bursts), list[i % n]"},
       {"--rx-workers", "rx_workers", T::core_list, "worker core per RX queue (checks frames), list[i % n]"},
+      {"--forward-rx-port", "forward_rx_port", T::text, "forward mode: the forwarder's RX port (tx_port's peer)"},
+      {"--forward-tx-port", "forward_tx_port", T::text, "forward mode: the forwarder's TX port (rx_port's peer)"},
+      {"--forward-work", "forward_work", T::text, "forward mode: none | cpu | gpu_kernel | gpu_persistent | gpu_graphs"},
+      {"--forward-pipelines", "forward_pipelines", T::integer, "forward mode: pipelines (RX core + TX core each)"},
+      {"--forward-work-ns", "forward_work_ns", T::integer, "forward mode: forced work time per packet, ns"},
+      {"--forward-buffer-split", "forward_buffer_split", T::toggle, "forward mode: header and payload in two mbufs"},
+      {"--forward-rx-cores", "forward_rx", T::core_list, "forward mode: RX core of pipeline i, list[i % n]"},
+      {"--forward-tx-cores", "forward_tx", T::core_list, "forward mode: TX core of pipeline i, list[i % n]"},
   };
   k.batch_default = 64;
   k.max_batch = kMaxRawBatch;

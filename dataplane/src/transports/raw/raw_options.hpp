@@ -8,6 +8,7 @@
 
 #include "config/buffer_memory.hpp"
 #include "config/cell.hpp"
+#include "transports/raw/forward_options.hpp"
 #include "spiral/limits.hpp"  // generated from api/limits/limits.json, which admission reads too
 
 namespace spiral {
@@ -19,6 +20,7 @@ struct RawOptions {
   uint32_t ring_descriptors = limits::kRawRingDescriptorsDefault;  // per queue, TX and RX
   uint32_t pool_buffers = 8191;      // mbufs per queue's pool (2^n - 1 suits rte_mempool)
   bool no_huge = false;              // --no-huge: plain memory even where hugepages are mounted
+  ForwardOptions forward;            // forward mode (forward_options.hpp); memory is then the forwarder's pool
 };
 
 // One source for admission and the data plane: api/limits/limits.json (hack/gen-limits).

@@ -3,12 +3,16 @@
 
 #include "config/buffer_memory.hpp"
 #include "sys/errors.hpp"
+#include "transports/raw/forward_parse.hpp"
 #include "transports/raw/raw_port.hpp"
 
 namespace spiral {
 
 const std::set<std::string> kRawKeys = {"tx_port", "rx_port", "tx_queues", "rx_queues", "memory",
-                                        "ring_descriptors", "pool_buffers", "no_huge"};
+                                        "ring_descriptors", "pool_buffers", "no_huge",
+                                        // forward mode (forward_parse.cpp)
+                                        "forward_rx_port", "forward_tx_port", "forward_work", "forward_pipelines",
+                                        "forward_work_ns", "forward_buffer_split"};
 
 namespace {
 #ifdef SPIRAL_HAVE_DPDK
@@ -35,6 +39,7 @@ RawOptions parse_raw_options(const ObjectReader& r, const Cell&) {
       static_cast<uint32_t>(r.integer("ring_descriptors", kMinRingDescriptors, kMaxRingDescriptors, o.ring_descriptors));
   o.pool_buffers = static_cast<uint32_t>(r.integer("pool_buffers", 255, 1 << 22, o.pool_buffers));
   o.no_huge = r.boolean("no_huge", false);
+  o.forward = parse_forward_options(r);
   return o;
 }
 
@@ -77,6 +82,7 @@ void check_raw(const Cell& c, const ObjectReader& r) {
   if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
   if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
   if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
+  check_forward(c, r);
 }
 
 }  // namespace spiral

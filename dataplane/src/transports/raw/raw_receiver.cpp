@@ -32,6 +32,7 @@ struct RawReceiver::Lane {
   std::vector<gpu::DatagramAssembler*> gpu;          // by stream; empty without a workload
   QueueCounters c;
   uint32_t bursts = 0;
+  uint64_t mac_as_sent = 0, mac_swapped = 0, mac_other = 0;  // forward mode
 };
 
 RawReceiver::RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id, gpu::WindowSink* sink)
@@ -45,6 +46,14 @@ RawReceiver::~RawReceiver() {
 
 void RawReceiver::open() {
   const RawOptions& o = raw_options(cell_);
+  if (o.forward.enabled()) {  // the sender writes destination = this port's MAC, source = its own
+    check_macs_ = true;
+    const Mac tx = env_.tx_mac(), rx = env_.rx_mac();
+    std::copy(rx.begin(), rx.end(), as_sent_.begin());
+    std::copy(tx.begin(), tx.end(), as_sent_.begin() + 6);
+    std::copy(tx.begin(), tx.end(), swapped_.begin());
+    std::copy(rx.begin(), rx.end(), swapped_.begin() + 6);
+  }
   if (cell_.workload != Workload::none) {
     const gpu::DatagramLayout layout{cell_.payload_bytes, datagram::kHeaderBytes, offsetof(datagram::DatagramHeader, seq)};
     const uint32_t assemblers = o.rx_queues * o.tx_queues;
@@ -97,6 +106,14 @@ std::vector<std::vector<datagram::SequenceStats>> RawReceiver::stream_stats() co
     for (const auto& t : lane->trackers) out.back().push_back(t.stats());
   }
   return out;
+}
+
+void RawReceiver::mac_counts(ForwardFigures& f) const {
+  for (const auto& lane : lanes_) {
+    f.mac_as_sent += lane->mac_as_sent;
+    f.mac_swapped += lane->mac_swapped;
+    f.mac_other += lane->mac_other;
+  }
 }
 
 // One burst from the next of this core's device queues (round robin).
@@ -153,6 +170,12 @@ uint16_t RawReceiver::account(Lane& lane, rte_mbuf** burst, uint16_t n) const {
     if (f.kind == FrameKind::malformed) {
       ++c.malformed;
       continue;
+    }
+    if (check_macs_) {
+      const uint8_t* head = rte_pktmbuf_mtod(m, const uint8_t*);
+      if (std::memcmp(head, swapped_.data(), 12) == 0) ++lane.mac_swapped;
+      else if (std::memcmp(head, as_sent_.data(), 12) == 0) ++lane.mac_as_sent;
+      else ++lane.mac_other;
     }
     if (!f.measured) {
       PhaseCount& warm = c.by_phase[index(Phase::warmup)];

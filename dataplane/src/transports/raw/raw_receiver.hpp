@@ -10,6 +10,7 @@
 // and the mbuf freed at once (docs/dataplane.md, "Raw Ethernet GPU receive path").
 #include <rte_ring.h>
 
+#include <array>
 #include <atomic>
 #include <vector>
 
@@ -44,6 +45,8 @@ class RawReceiver : public Engine, public gpu::GpuReporting {
   void stop() override;
   // [rx queue][stream]: what each RX queue saw of each stream. Valid after stop().
   std::vector<std::vector<datagram::SequenceStats>> stream_stats() const;
+  // Forward mode: how the frames of ours came back (MACs as sent, swapped, other). After stop().
+  void mac_counts(ForwardFigures& f) const;
 
  private:
   struct Lane;  // one RX queue's accounting
@@ -68,6 +71,9 @@ class RawReceiver : public Engine, public gpu::GpuReporting {
   std::unique_ptr<std::atomic<bool>[]> poller_done_;
   gpu::GpuReceiver gpu_;  // workload != none: assembler stream s of RX queue r at r * tx_queues + s
   bool in_place_ = false;
+  // forward mode: the first 12 bytes (destination, source MAC) as the sender wrote them, swapped
+  bool check_macs_ = false;
+  std::array<uint8_t, 12> as_sent_{}, swapped_{};
   LaneThreads threads_;
 };
 

@@ -130,4 +130,10 @@ RunResult combine_raw(const Cell& cell, const RawMeasurement& m) {
   return r;
 }
 
+// The raw part of the verdict beyond the shared checks (the wire proof among them): the
+// forward mode's own. Empty when fine.
+std::string raw_invalid_reason(const RunResult& r) {
+  return forward_invalid_reason(raw_figures(r).forward);
+}
+
 }  // namespace spiral::raw

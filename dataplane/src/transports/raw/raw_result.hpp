@@ -19,6 +19,7 @@ struct PortDeltas {
   // Wire proof (metrics/wire_proof.hpp), the same check as every transport's: the TX port's
   // and the RX port's PHY counters as their drivers name them (mlx5: *_phy).
   WireSide tx_wire, rx_wire;
+  uint64_t forward_imissed = 0, forward_rx_nombuf = 0, forward_oerrors = 0;  // forward mode's ports
 };
 
 struct RawMeasurement {
@@ -42,5 +43,9 @@ inline constexpr const char* kDropsKind = "dpdk-imissed+ierrors+nombuf";
 void account_drops(RawFigures& f, uint64_t lost, uint64_t& drops, std::string& drops_kind);
 
 RunResult combine_raw(const Cell& cell, const RawMeasurement& m);
+
+// The raw part of the verdict beyond the shared checks (the wire proof is one of those): the
+// forward mode's. Empty when fine.
+std::string raw_invalid_reason(const RunResult& r);
 
 }  // namespace spiral::raw

@@ -61,6 +61,7 @@ BenchKind describe() {
   k.backend = "socket-udp";
   k.drops_kind = "udp-proc-net-udp-drops";
   k.run_mode = RunMode::two_sided;
+  k.rate_search = true;  // paced, and sequence numbers give each run exact loss
   k.sequenced = true;
   k.multi_link = true;
   k.repeats_in_one_process = true;
