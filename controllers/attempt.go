@@ -157,7 +157,7 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	if !podReady(rendezvous) {
 		return wait, nil
 	}
-	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec))
+	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec), sb.Spec.Topology.Links)
 	if addr == "" {
 		return time.Second, nil
 	}
@@ -181,6 +181,7 @@ func (r *SpiralBenchReconciler) finishAttempt(sb *sbv1.SpiralBench, cell plan.Ce
 	res := cellResult(sb, cell)
 	res.Attempts++
 	sb.Status.ActiveAttempt = nil
+	recordCapturedEnvironment(sb, o)
 	res.RepeatResults = append(res.RepeatResults, o.results...)
 	if o.reason == "" {
 		if int32(len(res.RepeatResults)) >= max(sb.Spec.Run.Repeats, 1) {

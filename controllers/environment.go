@@ -2,11 +2,13 @@ package controllers
 
 import (
 	"context"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
 )
 
 // GPU Feature Discovery's node labels (NVIDIA GPU Operator): what results are comparable on.
@@ -15,8 +17,9 @@ const (
 	labelGPUDriver  = "nvidia.com/cuda.driver-version.full"
 )
 
-// captureEnvironment records the server node's kernel, GPU and image. NIC driver and firmware
-// need ethtool inside a cell pod; they stay empty until the data plane reports them.
+// captureEnvironment records the server node's kernel, GPU and image from the Node object; the
+// rest (NIC driver and firmware, links, PCIe, NUMA, kernel command line, huge pages, CUDA,
+// image digest) comes from the data plane once (recordCapturedEnvironment).
 func (r *SpiralBenchReconciler) captureEnvironment(ctx context.Context, sb *sbv1.SpiralBench) {
 	if sb.Status.Environment != nil || len(sb.Status.Nodes) == 0 {
 		return
@@ -33,4 +36,35 @@ func (r *SpiralBenchReconciler) captureEnvironment(ctx context.Context, sb *sbv1
 		env.GPUDriver = node.Labels[labelGPUDriver]
 	}
 	sb.Status.Environment = env
+}
+
+// recordCapturedEnvironment writes the first capture an attempt brought into
+// status.environment; later ones are ignored (once per run: the nodes are fixed).
+func recordCapturedEnvironment(sb *sbv1.SpiralBench, o outcome) {
+	if o.env == nil || !cellpod.NeedsEnvironment(sb) {
+		return
+	}
+	if sb.Status.Environment == nil {
+		sb.Status.Environment = &sbv1.Environment{}
+	}
+	o.env.Fill(sb.Status.Environment)
+	if o.env.DataplaneRevision == "" {
+		sb.Status.Environment.DataplaneRevision = "unknown" // recorded: do not ask again
+	}
+	sb.Status.Environment.ImageDigest = o.imageDigest
+}
+
+// imageDigest is the image the kubelet ran for the data plane container, by digest
+// (containerStatuses imageID, "docker-pullable://repo@sha256:..." or "repo@sha256:...").
+func imageDigest(p *corev1.Pod) string {
+	for _, c := range p.Status.ContainerStatuses {
+		if c.ImageID != "" {
+			id := c.ImageID
+			if i := strings.Index(id, "://"); i >= 0 {
+				id = id[i+3:]
+			}
+			return clip(id, 500)
+		}
+	}
+	return ""
 }

@@ -77,7 +77,7 @@ func (r *FleetReconciler) history(ctx context.Context, v *fleetView, row *sbv1.F
 		if err != nil {
 			row.Reason = shorten(joinReason(row.Reason, "no baseline: "+err.Error()), 160)
 		} else {
-			values, runs := fleet.Baseline(records, v.metric, env, row.RunID, int(spec.Runs))
+			values, runs := fleet.Baseline(records, v.metric, env, spec.EnvironmentKeys, row.RunID, int(spec.Runs))
 			reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), fleet.HigherIsBetter(v.metric))
 			if reg.Samples >= 2 && row.Value != nil {
 				delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)

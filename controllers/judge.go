@@ -18,6 +18,10 @@ type outcome struct {
 	results []sbv1.RepeatResult // the repeats it measured (Valid or Invalid), in repeat order
 	reason  string              // why it did not measure every repeat it ran; empty when it did
 	final   bool                // retrying cannot help (bad input)
+	// What rank 0 captured of its host (summary "env", asked for by --environment) and the
+	// digest of the image its kubelet ran: the run's environment, recorded once.
+	env         *summary.Env
+	imageDigest string
 }
 
 // peersMissing names the ranks after rank 0 whose pods do not exist, and returns the pods
@@ -119,6 +123,9 @@ func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt) ou
 			parts[i] = summary.Part{Summary: &s, Receives: ranks[i].Receives, Sends: ranks[i].Sends}
 		}
 		o.results = append(o.results, summary.Merge(parts, a.Repeat+int32(j), a.Attempt))
+		if o.env == nil {
+			o.env, o.imageDigest = summary.Environment(parts), imageDigest(pods[0])
+		}
 	}
 	return o.withTiming(pods)
 }

@@ -86,7 +86,9 @@ func deadlineReason(in cellpod.Input, pods ...*corev1.Pod) string {
 
 // rendezvousAddress is where the other ranks connect to rank 0: its primary side's fixed
 // address, else the first secondary network's IP (Multus network-status), else the pod IP.
-func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec) string {
+// With links above 1 it is the IPs of the first `links` secondary networks, comma-separated,
+// one per link (cellpod's --server-addresses); "" until Multus reports them all.
+func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec, links int32) string {
 	if side.Address != "" {
 		return side.Address
 	}
@@ -96,14 +98,18 @@ func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec) string {
 			IPs       []string `json:"ips"`
 			Default   bool     `json:"default"`
 		}
+		var ips []string
 		if err := json.Unmarshal([]byte(p.Annotations["k8s.v1.cni.cncf.io/network-status"]), &status); err == nil {
 			for _, s := range status {
-				if !s.Default && len(s.IPs) > 0 {
-					return s.IPs[0]
+				if !s.Default && len(s.IPs) > 0 && len(ips) < int(max(links, 1)) {
+					ips = append(ips, s.IPs[0])
 				}
 			}
 		}
-		return "" // wait for Multus to report the attachment
+		if len(ips) < int(max(links, 1)) {
+			return "" // wait for Multus to report every attachment
+		}
+		return strings.Join(ips, ",")
 	}
 	return p.Status.PodIP
 }

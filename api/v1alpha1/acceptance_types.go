@@ -119,10 +119,17 @@ type BaselineSpec struct {
 	// +optional
 	MaxRegressionPercent *int32 `json:"maxRegressionPercent,omitempty"`
 
-	// requireSameEnvironment fails the comparison when GPU driver, NIC firmware, kernel or
-	// image differ from the baseline's, instead of comparing anyway.
+	// requireSameEnvironment fails the comparison when the environmentKeys differ from the
+	// baseline's, instead of comparing anyway.
 	// +optional
 	RequireSameEnvironment bool `json:"requireSameEnvironment,omitempty"`
+
+	// environmentKeys are the status.environment fields that must match for requireSameEnvironment
+	// (docs/wire.md "Comparable environment"); empty: gpuDriver, nicFirmware, kernel and image.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=set
+	// +optional
+	EnvironmentKeys []EnvironmentKey `json:"environmentKeys,omitempty"`
 }
 
 // AcceptanceSpec turns results into the Passed condition.

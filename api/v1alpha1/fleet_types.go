@@ -114,6 +114,14 @@ type HistoryBaselineSpec struct {
 	// +optional
 	MinRegressionPercent int32 `json:"minRegressionPercent,omitempty"`
 
+	// environmentKeys are the status.environment fields a history run must share with this one
+	// to count (docs/wire.md "Comparable environment"); empty: gpuDriver, nicDriver,
+	// nicFirmware, kernel and image.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=set
+	// +optional
+	EnvironmentKeys []EnvironmentKey `json:"environmentKeys,omitempty"`
+
 	// runs is how many of the node's most recent comparable runs form the baseline.
 	// +kubebuilder:default=5
 	// +kubebuilder:validation:Minimum=1

@@ -29,6 +29,7 @@ const (
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.roce) || self.transport == 'RoCE'",message="spec.roce applies to transport RoCE only: remove it or set transport: RoCE"
 // +kubebuilder:validation:XValidation:rule="!has(self.rawEthernet) || self.transport == 'RawEthernet'",message="spec.rawEthernet applies to transport RawEthernet only: remove it or set transport: RawEthernet"
+// +kubebuilder:validation:XValidation:rule="!has(self.topology.links) || self.topology.links == 1 || self.transport in ['TCP', 'UDP']",message="topology.links above 1 applies to TCP and UDP (RoCE and RawEthernet drive one device or port pair per cell, docs/wire.md \"Several links\"): set links to 1"
 // +kubebuilder:validation:XValidation:rule="!has(self.socket) || self.transport in ['TCP', 'UDP']",message="spec.socket applies to transports TCP and UDP only: remove it"
 // +kubebuilder:validation:XValidation:rule="!has(self.matrix.pairs) || size(self.matrix.pairs) == 0 || self.transport in ['TCP', 'UDP']",message="matrix.pairs (socket pairs) applies to TCP and UDP only: remove it for RawEthernet and RoCE"
 // +kubebuilder:validation:XValidation:rule="!has(self.matrix.batches) || self.transport == 'RawEthernet' || self.matrix.batches.all(b, b == 1)",message="matrix.batches above 1 apply to RawEthernet only (packets per burst): use 1 or remove batches"

@@ -188,6 +188,10 @@ type CellResult struct {
 	// search is what run.search found over the repeats: the NDR (and PDR) mean and standard deviation.
 	// +optional
 	Search *SearchStatistics `json:"search,omitempty"`
+
+	// wire is the worst wire verdict of the cell's repeats (wire_types.go).
+	// +optional
+	Wire WireVerdict `json:"wire,omitempty"`
 	// message explains an Invalid or Failed state.
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
@@ -277,6 +281,10 @@ type RepeatResult struct {
 	// verification trial at the NDR.
 	// +optional
 	Search *SearchResult `json:"search,omitempty"`
+
+	// wire is the proof that the bytes crossed the cable (PHY counters), with per-link rows.
+	// +optional
+	Wire *WireProof `json:"wire,omitempty"`
 	// message explains an Invalid state.
 	// +kubebuilder:validation:MaxLength=512
 	// +optional
@@ -338,6 +346,9 @@ type Environment struct {
 	// node the server side ran on.
 	// +optional
 	Node string `json:"node,omitempty"`
+
+	// What the data plane captured on the server rank (environment_types.go).
+	EnvironmentDetail `json:",inline"`
 }
 
 // Artifacts locates the uploaded results.

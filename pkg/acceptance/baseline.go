@@ -8,6 +8,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/environment"
 )
 
 // CompareBaseline checks each measured cell against the baseline's cell of the same
@@ -20,7 +21,7 @@ func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.
 		return nil, []string{fmt.Sprintf("%s has not completed (phase %q)", name, base.Status.Phase)}
 	}
 	if spec.RequireSameEnvironment {
-		if diff := envDiff(env, base.Status.Environment); diff != "" {
+		if diff := envDiff(env, base.Status.Environment, environment.KeysOr(spec.EnvironmentKeys, environment.BaselineKeys)); diff != "" {
 			return nil, []string{fmt.Sprintf("%s ran on a different environment: %s", name, diff)}
 		}
 	}
@@ -61,18 +62,13 @@ func withinRegression(now, base, limit int64) bool {
 	return lhs.Cmp(new(big.Int).Mul(big.NewInt(base), big.NewInt(100-limit))) >= 0
 }
 
-func envDiff(a, b *sbv1.Environment) string {
+func envDiff(a, b *sbv1.Environment, keys []sbv1.EnvironmentKey) string {
 	if a == nil || b == nil {
 		return "environment not recorded"
 	}
 	var d []string
-	for _, f := range []struct{ name, x, y string }{
-		{"gpuDriver", a.GPUDriver, b.GPUDriver}, {"nicFirmware", a.NICFirmware, b.NICFirmware},
-		{"kernel", a.Kernel, b.Kernel}, {"image", a.Image, b.Image},
-	} {
-		if f.x != f.y {
-			d = append(d, fmt.Sprintf("%s %q vs %q", f.name, f.x, f.y))
-		}
+	for _, x := range environment.Diff(a, b, keys) {
+		d = append(d, x.String())
 	}
 	return strings.Join(d, ", ")
 }

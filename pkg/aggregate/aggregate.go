@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // Stat is the rounded mean and sample standard deviation of xs (0 for fewer than two).
@@ -78,6 +79,12 @@ func Fill(cell *sbv1.CellResult) {
 		cell.GPU = meanGPU(pick)
 		cell.Latency = combineLatency(pick)
 		cell.Search = searchStats(pick)
+	}
+	cell.Wire = ""
+	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
+		if r.Wire != nil {
+			cell.Wire = summary.WorseWire(cell.Wire, r.Wire.Verdict)
+		}
 	}
 	switch {
 	case invalid > 0:

@@ -57,19 +57,38 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 
 // rendezvousArgs: rank 0 binds and accepts when it has peers, and writes the ready file its
 // readiness probe reads; the other ranks connect to rank 0's address.
+// With topology.links above 1, rendezvous lists rank 0's address on each link, comma-separated,
+// and the other ranks spread their pairs over them (--server-addresses). Rank 0 captures its
+// host's environment until one capture is recorded (--environment, NeedsEnvironment).
 func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if rank.Index > 0 {
-		return []string{"--server-address", rendezvous, "--connect-timeout-ms", "30000"}
+		addresses := strings.Split(rendezvous, ",")
+		a := []string{"--server-address", addresses[0], "--connect-timeout-ms", "30000"}
+		if len(addresses) > 1 {
+			a = append(a, "--server-addresses", rendezvous)
+		}
+		return a
+	}
+	var env []string
+	if NeedsEnvironment(in.Bench) {
+		env = []string{"--environment"}
 	}
 	if len(in.Ranks) <= 1 {
-		return []string{"--ready-file", readyFile}
+		return append([]string{"--ready-file", readyFile}, env...)
 	}
 	bind := rank.Sides[0].Spec(&in.Bench.Spec).Address
 	if bind == "" {
 		bind = "0.0.0.0"
 	}
 	deadlineMs := strconv.FormatInt(in.Deadline()*1000, 10)
-	return []string{"--bind-address", bind, "--ready-file", readyFile, "--accept-timeout-ms", deadlineMs}
+	return append([]string{"--bind-address", bind, "--ready-file", readyFile, "--accept-timeout-ms", deadlineMs}, env...)
+}
+
+// NeedsEnvironment says whether rank 0 of the next attempt should capture its host's
+// environment: until one capture is in status.environment (dataplaneRevision set), so once
+// per run.
+func NeedsEnvironment(sb *sbv1.SpiralBench) bool {
+	return sb.Status.Environment == nil || sb.Status.Environment.DataplaneRevision == ""
 }
 
 // workloadArgs passes the GPU workload's settings; the kind itself is always passed.

@@ -10,6 +10,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/environment"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -227,22 +228,19 @@ func Name(sb *sbv1.SpiralBench) string {
 }
 
 func envDiff(a, b *sbv1.SpiralBench) []EnvDiff {
-	ea, eb := sbv1.Environment{}, sbv1.Environment{}
-	if a.Status.Environment != nil {
-		ea = *a.Status.Environment
-	}
-	if b.Status.Environment != nil {
-		eb = *b.Status.Environment
-	}
 	var out []EnvDiff
-	for _, f := range []struct{ name, a, b string }{
-		{"node", ea.Node, eb.Node}, {"gpuModel", ea.GPUModel, eb.GPUModel}, {"gpuDriver", ea.GPUDriver, eb.GPUDriver},
-		{"nicDriver", ea.NICDriver, eb.NICDriver}, {"nicFirmware", ea.NICFirmware, eb.NICFirmware},
-		{"kernel", ea.Kernel, eb.Kernel}, {"image", ea.Image, eb.Image},
-	} {
-		if f.a != f.b {
-			out = append(out, EnvDiff{Field: f.name, A: f.a, B: f.b})
+	node := func(e *sbv1.Environment) string {
+		if e == nil {
+			return ""
 		}
+		return e.Node
+	}
+	if x, y := node(a.Status.Environment), node(b.Status.Environment); x != y {
+		out = append(out, EnvDiff{Field: "node", A: x, B: y})
+	}
+	// Every key, whatever a baseline would require: the reader decides what matters.
+	for _, d := range environment.Diff(a.Status.Environment, b.Status.Environment, environment.Keys()) {
+		out = append(out, EnvDiff{Field: string(d.Key), A: d.A, B: d.B})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/environment"
 )
 
 // Record is one node's result in one run, as the bucket keeps it for later baselines:
@@ -59,21 +60,21 @@ func DecodeRecord(data []byte) (Record, error) {
 	return r, nil
 }
 
-// Comparable says whether two runs were measured on the same software and firmware: GPU
-// driver, NIC driver and firmware, kernel and data plane image. A driver upgrade starts a
-// new history: comparing across it is the upgrade gate's job, not the baseline's.
-func Comparable(a, b sbv1.Environment) bool {
-	return a.GPUDriver == b.GPUDriver && a.NICDriver == b.NICDriver && a.NICFirmware == b.NICFirmware &&
-		a.Kernel == b.Kernel && a.Image == b.Image
+// Comparable says whether two runs were measured on the same environment: the keys given
+// (a fleet's baseline.environmentKeys), by default environment.HistoryKeys (GPU driver, NIC
+// driver and firmware, kernel and data plane image). A driver upgrade starts a new history:
+// comparing across it is the upgrade gate's job, not the baseline's.
+func Comparable(a, b sbv1.Environment, keys []sbv1.EnvironmentKey) bool {
+	return environment.Comparable(&a, &b, environment.KeysOr(keys, environment.HistoryKeys))
 }
 
 // Baseline picks the values of the node's most recent `runs` records of the same metric
 // measured on an environment comparable with env, leaving out the current run. It returns
 // the values and how many runs they came from.
-func Baseline(records []Record, metric string, env sbv1.Environment, currentRunID string, runs int) ([]int64, int) {
+func Baseline(records []Record, metric string, env sbv1.Environment, keys []sbv1.EnvironmentKey, currentRunID string, runs int) ([]int64, int) {
 	var usable []Record
 	for _, r := range records {
-		if r.RunID != currentRunID && r.Metric == metric && len(r.Values) > 0 && Comparable(r.Environment, env) {
+		if r.RunID != currentRunID && r.Metric == metric && len(r.Values) > 0 && Comparable(r.Environment, env, keys) {
 			usable = append(usable, r)
 		}
 	}

@@ -19,11 +19,11 @@ func TestBaselineUsesRecentComparableRunsOnly(t *testing.T) {
 		{RunID: "latency", Time: "2026-11-04T00:00:00Z", Metric: "LatencyP50Nanoseconds", Values: []int64{98}, Environment: env},
 		{RunID: "now", Time: "2026-11-05T00:00:00Z", Metric: "RxMbps", Values: []int64{97}, Environment: env},
 	}
-	values, runs := Baseline(records, "RxMbps", env, "now", 2)
+	values, runs := Baseline(records, "RxMbps", env, nil, "now", 2)
 	if runs != 2 || !reflect.DeepEqual(values, []int64{4, 2, 3}) {
 		t.Fatalf("baseline %v from %d runs; want the two latest comparable runs r3, r2", values, runs)
 	}
-	if v, n := Baseline(records, "RxMbps", newDriver, "x", 5); n != 1 || v[0] != 99 {
+	if v, n := Baseline(records, "RxMbps", newDriver, nil, "x", 5); n != 1 || v[0] != 99 {
 		t.Fatalf("after a driver change only that driver's runs count: %v %d", v, n)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // CSVColumns are DAQIRI's columns, then SpiralBench's own: the data plane's definition,
@@ -23,8 +24,8 @@ var CSVColumns = []string{
 	"packets", "bytes", "pps", "gbps", "rx_gbps", "drops", "drops_kind", "cpu_master_pct", "cpu_tx_pct",
 	"cpu_rx_pct", "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync",
 	"cell", "headline", "state", "attempt", "tx_queues", "rx_queues", "loss_ppm",
-	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans", "unknown",
-	"ndr_mbps", "pdr_mbps",
+	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans",
+	"wire", "tx_bytes_phy", "rx_bytes_phy", "links", "unknown", "ndr_mbps", "pdr_mbps",
 }
 
 // DAQIRIColumns is how many of CSVColumns are DAQIRI's.
@@ -173,6 +174,11 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 			sync = strconv.Itoa(int(w.SyncInterval))
 		}
 	}
+	wire, phyTX, phyRX, links := "", int64(0), int64(0), max(int(sb.Spec.Topology.Links), 1)
+	if w := r.Wire; w != nil {
+		wire, phyTX, phyRX = summary.WireWord(w.Verdict), w.TXBytesPHY, w.RXBytesPHY
+		links = max(len(w.Links), 1)
+	}
 	seqGaps, retrans := "", ""
 	if kind.Sequenced {
 		seqGaps = itoa(r.SequenceGaps)
@@ -196,6 +202,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 		itoa(int64(c.Index)), strconv.FormatBool(c.Headline), string(r.State), itoa(int64(r.Attempt)),
 		itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(r.LossPPM),
 		itoa(r.TXPackets), itoa(r.TXBytes), itoa(r.RXPackets), itoa(r.RXBytes), seqGaps, retrans,
+		wire, itoa(phyTX), itoa(phyRX), itoa(int64(links)),
 		strings.Join(unknown, ";"), ndr, pdr,
 	}
 }

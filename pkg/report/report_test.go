@@ -120,3 +120,41 @@ func TestTableShowsMeanStdLossAndFailures(t *testing.T) {
 		}
 	}
 }
+
+// The wire proof reaches the CSV (data plane words) and the table (WIRE column, the note).
+func TestWireProofInCSVAndTable(t *testing.T) {
+	sb := finishedBench()
+	sb.Spec.Topology.Links = 2
+	c := &sb.Status.CellResults[0]
+	c.Wire = sbv1.WireUnverified
+	c.RepeatResults[0].Wire = &sbv1.WireProof{Verdict: sbv1.WireUnverified, Note: "wire unverified: sbw2-a0: no PHY counters",
+		Links: []sbv1.LinkResult{{Link: 0, TXInterface: "sbw2-a0"}, {Link: 1, TXInterface: "sbw2-a1"}}}
+	data, err := CSV(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) string {
+		for i, c := range rows[0] {
+			if c == name {
+				return rows[1][i]
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return ""
+	}
+	if col("wire") != "unverified" || col("links") != "2" || col("tx_bytes_phy") != "0" {
+		t.Errorf("wire %q links %q phy %q", col("wire"), col("links"), col("tx_bytes_phy"))
+	}
+	var out strings.Builder
+	if err := WriteTable(&out, sb); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "WIRE") || !strings.Contains(out.String(), "unverified") ||
+		!strings.Contains(out.String(), "cell 0: wire unverified: sbw2-a0: no PHY counters") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // WriteTable prints a bench's cell results as the seed's tables read: the cell's
@@ -15,7 +16,7 @@ import (
 func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	searched := sb.Spec.Run.Search != nil
-	header := "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tREPEATS"
+	header := "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tWIRE\tREPEATS"
 	if searched { // a rate search's findings; RX/TX/loss are then the verification trial's
 		header += "\tNDR Gb/s\tPDR Gb/s"
 	}
@@ -36,8 +37,8 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if c.Repeats > 0 {
 			drops = fmt.Sprintf("%d %s", c.Drops, c.DropsKind)
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
-			c.State, gbps(c.RXMbps), gbps(c.TXMbps), loss(c), strings.TrimSpace(drops), cpu, gpu, c.Repeats, c.Attempts)
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
+			c.State, gbps(c.RXMbps), gbps(c.TXMbps), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts)
 		if searched {
 			fmt.Fprintf(tw, "\t%s\t%s", ndr(c.Search), pdr(c.Search))
 		}
@@ -50,8 +51,32 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if c.Message != "" && c.State != sbv1.CellValid {
 			fmt.Fprintf(w, "cell %d: %s\n", c.Index, c.Message)
 		}
+		if note := wireNote(c); note != "" {
+			fmt.Fprintf(w, "cell %d: %s\n", c.Index, note)
+		}
 	}
 	return writeSweeps(w, sb)
+}
+
+// wire is the cell's wire verdict as the CSV words it; "-" where the kind does not check.
+func wire(c sbv1.CellResult) string {
+	if c.Wire == "" {
+		return "-"
+	}
+	return summary.WireWord(c.Wire)
+}
+
+// wireNote says why a Valid cell's wire is unverified (the first repeat's note), once per cell.
+func wireNote(c sbv1.CellResult) string {
+	if c.Wire != sbv1.WireUnverified || c.State != sbv1.CellValid {
+		return ""
+	}
+	for _, r := range c.RepeatResults {
+		if r.Wire != nil && r.Wire.Note != "" {
+			return r.Wire.Note
+		}
+	}
+	return ""
 }
 
 func gbps(s *sbv1.Statistic) string {

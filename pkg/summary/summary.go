@@ -49,6 +49,14 @@ type Summary struct {
 	// The sweep of an NCCL cell (rank 0 only, merged over every NCCL rank) or of a copy bench.
 	NCCL    *NCCL    `json:"nccl,omitempty"`
 	GPUCopy *GPUCopy `json:"gpucopy,omitempty"`
+	// Wire proof (wire.go): crossed, did-not-cross, unverified; "" where the kind does not check.
+	Wire       string `json:"wire,omitempty"`
+	WireNote   string `json:"wire_note,omitempty"`
+	TXBytesPHY int64  `json:"tx_bytes_phy,omitempty"`
+	RXBytesPHY int64  `json:"rx_bytes_phy,omitempty"`
+	Links      []Link `json:"links,omitempty"`
+	// The host environment, on the rank asked to capture it (environment.go).
+	Env *Env `json:"env,omitempty"`
 	// A rate search's findings (the side that ran the trials: the client, or the in-process rank).
 	Search *Search `json:"search,omitempty"`
 }
@@ -236,6 +244,7 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 			r.Search = s.Search.result()
 		}
 	}
+	r.Wire = mergeWire(parts)
 	for _, p := range parts {
 		if s := p.Summary; s.State != "Valid" {
 			r.State = sbv1.CellInvalid

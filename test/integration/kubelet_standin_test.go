@@ -40,6 +40,11 @@ type kubeletStandIn struct {
 	rankPods     int
 	rankArgs     map[string][]string
 	rankPodSpecs map[string]corev1.Pod
+	// networkStatus, when set, is the Multus network-status annotation a pod gets when it
+	// starts (what Multus writes once its attachments are up); "" leaves the pod as it is.
+	networkStatus func(p *corev1.Pod) string
+	// imageID, when set, is the container's resolved image (containerStatuses imageID).
+	imageID string
 }
 
 // podFate is how a pod ends.
@@ -182,6 +187,18 @@ func isReady(p *corev1.Pod) bool {
 }
 
 func (k *kubeletStandIn) setRunning(p *corev1.Pod) {
+	if k.networkStatus != nil {
+		if status := k.networkStatus(p); status != "" {
+			if p.Annotations == nil {
+				p.Annotations = map[string]string{}
+			}
+			p.Annotations["k8s.v1.cni.cncf.io/network-status"] = status
+			if err := k8sClient.Update(context.Background(), p); err != nil {
+				k.t.Logf("stand-in: annotate %s: %v", p.Name, err)
+				return
+			}
+		}
+	}
 	now := metav1.Now()
 	p.Status.Phase = corev1.PodRunning
 	p.Status.PodIP = "10.244.0.7"
@@ -200,7 +217,7 @@ func (k *kubeletStandIn) end(p *corev1.Pod, exitCode int32, message string) {
 		p.Status.Phase = corev1.PodFailed
 	}
 	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: now}}
-	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", State: corev1.ContainerState{
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", ImageID: k.imageID, State: corev1.ContainerState{
 		Terminated: &corev1.ContainerStateTerminated{ExitCode: exitCode, Message: message, FinishedAt: now},
 	}}}
 	if err := k8sClient.Status().Update(context.Background(), p); err != nil {

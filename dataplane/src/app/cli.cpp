@@ -35,6 +35,13 @@ class FlagTable {
       if (opt->count()) cell["cores"][key] = *value;
     });
   }
+  void add_strings(const std::string& flag, const std::string& key, const std::string& help) {
+    auto value = std::make_shared<std::vector<std::string>>();
+    CLI::Option* opt = app_.add_option(flag, *value, help)->delimiter(',');
+    setters_.push_back([opt, value, key](json& cell) {
+      if (opt->count()) cell[key] = *value;
+    });
+  }
   void add_switch(const std::string& flag, const std::string& key, const std::string& help) {
     auto value = std::make_shared<bool>(false);
     CLI::Option* opt = app_.add_flag(flag, *value, help + " (" + flag + "=false turns it off)");
@@ -128,6 +135,10 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<int64_t>("--repeats", "repeats", "runs back to back in this process, one summary line each (1..4)");
   flags.add<std::string>("--server-address", "server_address", "where the client connects");
   flags.add<std::string>("--bind-address", "bind_address", "where the server listens");
+  flags.add_strings("--server-addresses", "server_addresses",
+                    "client: several links, pair i connects to list[i % n], e.g. 10.0.1.2,10.0.2.2");
+  flags.add_strings("--netdevs", "netdevs", "this side's interface per link, for PHY counters (default: by address)");
+  flags.add_switch("--environment", "environment", "capture the host environment into the record and summary");
   flags.add<int64_t>("--base-port", "base_port", "pair i uses base_port+i");
   flags.add<int64_t>("--control-port", "control_port", "control connection (default base_port-1)");
   flags.add<int64_t>("--connect-timeout-ms", "connect_timeout_ms", "client: wait this long for the server");

@@ -45,6 +45,12 @@ struct Cell {
   uint32_t repeats = 1;
   std::string server_address = "127.0.0.1";
   std::string bind_address = "0.0.0.0";
+  // Several links at once (docs/dataplane.md "Several links"): pair i connects to
+  // server_addresses[i % n] and belongs to link i % n. Empty: one link, server_address.
+  std::vector<std::string> server_addresses;
+  // This side's interface per link, for its PHY counters; empty: found from the link's address.
+  std::vector<std::string> netdevs;
+  bool environment = false;         // capture the host environment into the record and summary
   uint16_t base_port = 5201;        // pair i uses base_port + i
   uint16_t control_port = 5200;     // default base_port - 1
   uint32_t connect_timeout_ms = 10000;
@@ -79,6 +85,15 @@ struct Cell {
 };
 
 constexpr uint32_t kMaxPairs = 64;
+constexpr size_t kMaxLinks = 8;
+
+// The server address pair `pair` connects to, and the link it belongs to.
+inline const std::string& pair_server_address(const Cell& c, uint32_t pair) {
+  return c.server_addresses.empty() ? c.server_address : c.server_addresses[pair % c.server_addresses.size()];
+}
+inline size_t link_count(const Cell& c) {
+  return c.server_addresses.empty() ? (c.netdevs.empty() ? 1 : c.netdevs.size()) : c.server_addresses.size();
+}
 constexpr uint32_t kMaxPayloadBytes = 64u << 20;
 constexpr uint32_t kMaxBatch = 1024;
 // A summary line is at most 4096 / repeats bytes, and a socket summary needs about 800.

@@ -70,6 +70,19 @@ void parse_workload_settings(const ObjectReader& r, Cell& c) {
   c.max_in_flight = static_cast<uint32_t>(r.integer("max_in_flight", 1, 64, c.max_in_flight));
 }
 
+// A list of at most kMaxLinks strings of at most max_len characters each.
+std::vector<std::string> parse_text_list(const std::string& key, const json& j, size_t max_len) {
+  if (!j.is_array() || j.size() > kMaxLinks)
+    refuse_key(key, "must be a list of at most " + std::to_string(kMaxLinks) + " strings, got " + shown(j));
+  std::vector<std::string> out;
+  for (const auto& v : j) {
+    if (!v.is_string() || v.get<std::string>().empty() || v.get<std::string>().size() > max_len)
+      refuse_key(key, "entries must be strings of 1 to " + std::to_string(max_len) + " characters, got " + shown(v));
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
 std::map<std::string, std::string> parse_labels(const json& j) {
   if (!j.is_object()) refuse_key("labels", "must be an object of strings, got " + shown(j));
   if (j.size() > 32) refuse_key("labels", "has more than 32 entries");
@@ -90,7 +103,7 @@ const std::set<std::string> kCommonKeys = {
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
     "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro", "socket_buffer_bytes", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
-    "summary_file", "csv", "csv_file", "labels", "search"};
+    "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment"};
 
 std::set<std::string> every_key() {
   std::set<std::string> keys = kCommonKeys;
@@ -131,6 +144,11 @@ void check_combinations(const Cell& c, const ObjectReader& r) {
     if (!c.cores.rx_workers.empty())
       refuse_key("cores.rx_workers", "must be empty for socket transports: each pair's thread does its own work");
   }
+  if (c.role == Role::client && c.netdevs.size() > 1 && c.server_addresses.empty())
+    refuse_key("netdevs", "names several interfaces, but the client drives one link: give server_addresses, one per interface");
+  if ((c.server_addresses.size() > 1 || c.netdevs.size() > 1) && !c.kind->multi_link)
+    refuse_key(c.server_addresses.size() > 1 ? "server_addresses" : "netdevs", "names several links, but transport " + c.kind->name +
+                                       " drives one link per run (docs/wire.md \"Several links\"): give one");
   if (c.repeats > 1 && (!c.kind->repeats_in_one_process || c.role == Role::rank))
     refuse_key("repeats", "must be 1 for transport " + c.kind->name + ": it runs one repeat per process");
   if (c.kind->run_mode != RunMode::two_sided) return;  // no data or control ports
@@ -168,6 +186,12 @@ Cell parse_cell(const json& j) {
   c.server_address = r.text("server_address", 253, c.server_address);
   if (c.server_address.empty()) refuse_key("server_address", "must not be empty");
   c.bind_address = r.text("bind_address", 15, c.bind_address);
+  if (const json* a = r.get("server_addresses")) c.server_addresses = parse_text_list("server_addresses", *a, 253);
+  if (const json* n = r.get("netdevs")) c.netdevs = parse_text_list("netdevs", *n, 15);
+  if (!c.server_addresses.empty() && !c.netdevs.empty() && c.server_addresses.size() != c.netdevs.size())
+    refuse_key("netdevs", "names " + std::to_string(c.netdevs.size()) + " interfaces for " +
+                              std::to_string(c.server_addresses.size()) + " server_addresses: give one per link");
+  c.environment = r.boolean("environment", false);
   require_ipv4("bind_address", c.bind_address);
   c.base_port = static_cast<uint16_t>(r.integer("base_port", 1, 65535, c.base_port));
   if (r.has("control_port")) {

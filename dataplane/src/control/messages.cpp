@@ -98,6 +98,12 @@ json to_json(const SideReport& r) {
   for (const auto& c : r.cores) cores.push_back({{"core", c.core}, {"role", c.role}, {"busy_mpct", c.busy_mpct}});
   json j = {{"window_ms", r.window_ms}, {"queues", queues}, {"cores", cores}, {"failure", r.failure}};
   if (r.gpu.used()) j["gpu"] = gpu::to_json(r.gpu);
+  json links = json::array();
+  for (const auto& l : r.links)
+    links.push_back({{"address", l.address}, {"netdev", l.netdev}, {"available", l.available},
+                     {"tx_bytes_phy", l.tx_bytes_phy}, {"rx_bytes_phy", l.rx_bytes_phy},
+                     {"tx_packets_phy", l.tx_packets_phy}, {"rx_packets_phy", l.rx_packets_phy}, {"note", l.note}});
+  j["links"] = links;
   return j;
 }
 
@@ -110,6 +116,19 @@ SideReport side_report_from_json(const json& j) {
       r.cores.push_back({c.at("core").get<int>(), c.at("role").get<std::string>(), c.at("busy_mpct").get<int64_t>()});
     j.at("failure").get_to(r.failure);
     if (j.contains("gpu")) r.gpu = gpu::gpu_report_from_json(j.at("gpu"));
+    if (j.contains("links"))
+      for (const auto& l : j.at("links")) {
+        WireSide w;
+        l.at("address").get_to(w.address);
+        l.at("netdev").get_to(w.netdev);
+        l.at("available").get_to(w.available);
+        l.at("tx_bytes_phy").get_to(w.tx_bytes_phy);
+        l.at("rx_bytes_phy").get_to(w.rx_bytes_phy);
+        l.at("tx_packets_phy").get_to(w.tx_packets_phy);
+        l.at("rx_packets_phy").get_to(w.rx_packets_phy);
+        l.at("note").get_to(w.note);
+        r.links.push_back(std::move(w));
+      }
     return r;
   } catch (const json::exception& e) {
     throw RunFailure(std::string("control: malformed report: ") + e.what());

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
+
 namespace spiral::gpu {
 
 // The few NVML entry points used, declared here so no NVML header is needed at build time
@@ -143,6 +145,36 @@ NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
   read("nvmlDeviceGetMaxPcieLinkGeneration", link.max_generation);
   read("nvmlDeviceGetMaxPcieLinkWidth", link.max_width);
   return link;
+}
+
+NvmlSampler::Identity NvmlSampler::identity() const {
+  Identity id;
+  if (!device_) return id;
+  // Optional entry points, as in pcie_link (nvml.h signatures).
+  char text[96] = {};
+  using DeviceText = int (*)(void*, char*, unsigned int);
+  if (auto name = reinterpret_cast<DeviceText>(dlsym(lib_, "nvmlDeviceGetName")); name && name(device_, text, sizeof text) == 0)
+    id.name = text;
+  using SystemText = int (*)(char*, unsigned int);
+  text[0] = 0;
+  if (auto driver = reinterpret_cast<SystemText>(dlsym(lib_, "nvmlSystemGetDriverVersion"));
+      driver && driver(text, sizeof text) == 0)
+    id.driver_version = text;
+  using SystemInt = int (*)(int*);
+  int cuda = 0;
+  if (auto version = reinterpret_cast<SystemInt>(dlsym(lib_, "nvmlSystemGetCudaDriverVersion_v2"));
+      version && version(&cuda) == 0)
+    id.cuda_driver_version = cuda;
+  // nvmlPciInfo_t (v3 layout): busIdLegacy[16], domain, bus, device, pciDeviceId, pciSubSystemId, busId[32].
+  struct PciInfo {
+    char bus_id_legacy[16];
+    unsigned int domain, bus, device, pci_device_id, pci_sub_system_id;
+    char bus_id[32];
+  } pci{};
+  using DevicePci = int (*)(void*, PciInfo*);
+  if (auto info = reinterpret_cast<DevicePci>(dlsym(lib_, "nvmlDeviceGetPciInfo_v3")); info && info(device_, &pci) == 0)
+    id.pci_bus_id = std::string(pci.bus_id, strnlen(pci.bus_id, sizeof pci.bus_id));
+  return id;
 }
 
 NvmlSampler::Figures NvmlSampler::figures() const {

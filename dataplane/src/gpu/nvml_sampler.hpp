@@ -38,6 +38,13 @@ class NvmlSampler {
   };
   PcieLink pcie_link() const;
 
+  // What the environment capture records of the GPU; empty strings / -1 where NVML lacks them.
+  struct Identity {
+    std::string name, driver_version, pci_bus_id;
+    int cuda_driver_version = -1;  // NVML's integer, 12080 = CUDA 12.8
+  };
+  Identity identity() const;
+
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // "ok" or the reason
   void start();  // idempotent; a no-op without NVML

@@ -104,6 +104,7 @@ struct BenchKind {
   uint32_t batch_default = 1;  // "batch" when the cell leaves it out
   uint32_t max_batch = 1024;
   bool worker_cores = false;   // accepts cores.tx_workers / cores.rx_workers
+  bool multi_link = false;     // spreads pairs over several server_addresses (Cell::server_addresses)
   // Its engine can be opened again in the same process, so a cell may take repeats > 1 (sockets:
   // yes; DPDK's EAL starts once per process; ranks run one repeat per process).
   bool repeats_in_one_process = false;

@@ -1,12 +1,15 @@
 #pragma once
 // One run's numbers, combined from the sender's and the receiver's reports.
 #include <any>
+#include <nlohmann/json.hpp>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "config/cell.hpp"
+#include "metrics/link_result.hpp"
+#include "metrics/wire_proof.hpp"
 #include "metrics/side_report.hpp"
 #include "search/rate_search.hpp"
 
@@ -42,6 +45,14 @@ struct RunResult {
   std::vector<PairResult> pairs;
   bool has_sender = false, has_receiver = false;
   std::vector<std::string> problems;  // counter inconsistencies found while combining
+  // Wire proof (metrics/wire_proof.hpp): crossed | did-not-cross | unverified; "" when the run
+  // has no links to check (in-process kinds that do not say). Per link results beside it.
+  std::string wire;
+  std::string wire_note;              // why unverified
+  std::vector<WireCheck> wire_checks;
+  std::vector<LinkResult> links;
+  // The host environment (output/environment_json.hpp) when the cell asked for it, else null.
+  nlohmann::ordered_json environment;
   // The kind's own figures (BenchKind::account fills them, its record_fields and verdict read
   // them back with std::any_cast), e.g. transports/raw/raw_figures.hpp. Empty for kinds without.
   std::any figures;
@@ -53,6 +64,11 @@ struct RunResult {
 // Either report may be missing when a run failed half-way. master_mpct: this process's master.
 // The shared sums, then the kind's accounting (BenchKind::account).
 RunResult combine(const Cell& cell, const SideReport* sender, const SideReport* receiver, int64_t master_mpct);
+
+// Fills r.links, r.wire_checks and r.wire from the sides' links, pair i on link i % links
+// (nothing when neither side reported any: in-process kinds say their own). Each side's
+// distinct interfaces are checked once, against the bytes of every link they carry.
+void account_links(const SideReport* sender, const SideReport* receiver, RunResult& r);
 
 // Loss of sequenced datagrams (src/datagram/), pair by pair: the sender's numbered window against
 // what the receiver saw of it. Sets lost, drops (= lost), loss_ppm; drops_kind is the caller's.

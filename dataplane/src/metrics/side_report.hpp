@@ -7,6 +7,7 @@
 
 #include "engine/counters.hpp"
 #include "gpu/report.hpp"
+#include "metrics/wire_proof.hpp"
 
 namespace spiral {
 
@@ -22,6 +23,7 @@ struct SideReport {
   std::vector<CoreBusy> cores;        // this side's pinned cores, master included
   std::string failure;                // a worker's error, empty when none
   gpu::GpuReport gpu;                 // the receiver's GPU workload, if it ran one
+  std::vector<WireSide> links;        // one per link: this side's netdev and its PHY counter deltas
 };
 
 }  // namespace spiral

@@ -10,6 +10,7 @@ Verdict judge(const Cell& cell, const RunResult& r) {
   if (!r.problems.empty()) return invalid("counters inconsistent: " + r.problems.front());
   if (r.tx_bytes == 0) return invalid("no bytes sent in the measured window");
   if (r.rx_bytes == 0) return invalid("no bytes received in the measured window");
+  if (std::string wire = wire_invalid_reason(r.wire_checks); !wire.empty()) return invalid(wire);
   if (cell.kind->verdict)
     if (auto reason = cell.kind->verdict(cell, r)) return invalid(*reason);
   return {};

@@ -1,5 +1,6 @@
 #include "output/csv_row.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -100,6 +101,10 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       std::to_string(r.rx_bytes),
       k.sequenced ? std::to_string(r.lost) : "",
       k.socket_retrans ? std::to_string(r.retrans) : "",
+      r.wire,
+      std::to_string(phy_total(r.wire_checks, true)),
+      std::to_string(phy_total(r.wire_checks, false)),
+      std::to_string(std::max<size_t>(r.links.size(), 1)),
       unknown,
       r.search ? std::to_string(r.search->ndr_mbps.value_or(0)) : "",
       r.search && r.search->pdr_ppm ? std::to_string(r.search->pdr_mbps.value_or(0)) : "",

@@ -18,6 +18,38 @@ json host_info() {
 
 }  // namespace
 
+json wire_checks_json(const std::vector<WireCheck>& checks) {
+  json out = json::array();
+  for (const auto& c : checks)
+    out.push_back({{"netdev", c.netdev},
+                   {"direction", c.transmit ? "tx" : "rx"},
+                   {"wire", to_string(c.verdict)},
+                   {"phy_bytes", c.phy_bytes},
+                   {"app_bytes", c.app_bytes},
+                   {"note", c.note}});
+  return out;
+}
+
+json links_json(const std::vector<LinkResult>& links) {
+  json out = json::array();
+  for (size_t k = 0; k < links.size(); ++k) {
+    const LinkResult& l = links[k];
+    out.push_back({{"link", k},
+                   {"address", l.address},
+                   {"tx_netdev", l.tx_netdev},
+                   {"rx_netdev", l.rx_netdev},
+                   {"pairs", l.pairs},
+                   {"tx_bytes", l.tx_bytes},
+                   {"rx_bytes", l.rx_bytes},
+                   {"tx_mbps", l.tx_mbps},
+                   {"rx_mbps", l.rx_mbps},
+                   {"tx_bytes_phy", l.tx_bytes_phy},
+                   {"rx_bytes_phy", l.rx_bytes_phy},
+                   {"wire", to_string(l.wire)}});
+  }
+  return out;
+}
+
 json result_record(const Cell& cell, const RunResult& r) {
   json pairs = json::array();
   for (size_t i = 0; i < r.pairs.size(); ++i) {
@@ -83,7 +115,14 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"gpu", r.gpu.used() ? json(gpu::to_json(r.gpu)) : json(nullptr)},
           {"pair_results", pairs},
           {"cell", json(cell_to_json(cell))},
-          {"host", host_info()}};
+          {"host", host_info()},
+          {"wire", r.wire},
+          {"wire_note", r.wire_note},
+          {"tx_bytes_phy", phy_total(r.wire_checks, true)},
+          {"rx_bytes_phy", phy_total(r.wire_checks, false)},
+          {"wire_checks", wire_checks_json(r.wire_checks)},
+          {"links", links_json(r.links)},
+          {"environment", r.environment}};
   if (r.search) record["search"] = search_record(*r.search);
   if (cell.kind->record_fields) cell.kind->record_fields(cell, r, record);
   return record;

@@ -5,6 +5,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "output/environment_json.hpp"
+#include "output/record_json.hpp"
 #include "output/search_json.hpp"
 
 namespace spiral {
@@ -42,6 +44,12 @@ std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes)
       {"gpu_mem_mpct", r.gpu.mem_mpct},
       {"gpu_stalls", r.gpu.counters.stalls},
   };
+  j["wire"] = r.wire;
+  j["wire_note"] = r.wire_note.substr(0, 200);
+  j["tx_bytes_phy"] = phy_total(r.wire_checks, true);
+  j["rx_bytes_phy"] = phy_total(r.wire_checks, false);
+  if (r.links.size() > 1) j["links"] = links_json(r.links);
+  if (!r.environment.is_null()) j["env"] = compact_environment(r.environment);
   if (r.search) j["search"] = search_summary(*r.search);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
@@ -56,6 +64,10 @@ std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes)
   }
   std::string text = dump_with(r.reason);
   if (text.size() <= max_bytes) return text;
+  // Past the budget even without a reason: the environment, the per-link rows, then the wire
+  // note go first (the record on stdout keeps them all).
+  for (const char* bulky : {"env", "links", "wire_note"})
+    if (dump_with("").size() > max_bytes) j.erase(bulky);
   // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes
   // the cost per character uneven, so search on the dumped size.
   size_t fits = 0, too_long = r.reason.size();

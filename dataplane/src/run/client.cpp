@@ -10,6 +10,7 @@
 #include "run/roles.hpp"
 #include "run/side_meter.hpp"
 #include "run/wait.hpp"
+#include "run/wire_links.hpp"
 #include "sys/affinity.hpp"
 #include "sys/socket.hpp"
 
@@ -35,13 +36,17 @@ RunResult run_client(const Cell& cell, std::ostream* progress_out) {
   const sockaddr_in server = resolve_ipv4_until(cell.server_address, cell.control_port, deadline);
   if (cell.kind->client_preflight) cell.kind->client_preflight(cell, server);
 
+  std::vector<LinkEnd> links = client_links(cell, cell.base_port, deadline);
   ControlChannel control(tcp_connect_until(server, deadline));
-  control.send(hello_message(cell));
+  auto hello = hello_message(cell);
+  hello["links"] = links_to_json(links);
+  control.send(hello);
   const uint32_t run_id = await_welcome(control, cell);
   auto engine = make_engine(cell, Direction::send, run_id);
   engine->open();
 
   SideMeter meter(cell, Direction::send);
+  meter.watch(std::move(links));
   std::optional<ProgressLine> progress;  // one line a second for sbctl watch
   if (progress_out) progress.emplace(*progress_out, /*receiving=*/false, "queue");
   std::optional<SideReport> receiver;

@@ -2,6 +2,7 @@
 
 #include "metrics/verdict.hpp"
 #include "output/csv_row.hpp"
+#include "output/environment_json.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 
@@ -27,7 +28,15 @@ RunResult failed_result(const Cell& cell, const std::string& reason) {
   return r;
 }
 
-bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out, uint32_t repeat_index) {
+bool emit_outputs(const Cell& cell, const RunResult& measured, std::ostream& out, uint32_t repeat_index) {
+  // The environment once, on the first repeat, for the record and the summary alike.
+  const bool capture = cell.environment && repeat_index == 0;
+  RunResult captured;
+  if (capture) {
+    captured = measured;
+    captured.environment = environment_json(side_netdevs(cell, measured));
+  }
+  const RunResult& r = capture ? captured : measured;
   out << result_record(cell, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (cell.csv) out << csv_header() << "\n" << csv_row(cell, r) << "\n";
   out.flush();

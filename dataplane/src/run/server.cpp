@@ -16,6 +16,7 @@
 #include "run/outcome.hpp"
 #include "run/roles.hpp"
 #include "run/side_meter.hpp"
+#include "run/wire_links.hpp"
 #include "sys/affinity.hpp"
 #include "sys/socket.hpp"
 
@@ -87,6 +88,7 @@ RunResult serve_run(const Cell& cell, const nlohmann::json& hello, ControlChanne
     throw BadInput("client's cell does not match: " + mismatch);
   }
   SideMeter meter(cell, Direction::receive);
+  meter.watch(server_links(cell, hello));
   std::optional<SideReport> sender;
   std::string failure;
   try {

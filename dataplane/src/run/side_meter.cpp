@@ -42,6 +42,7 @@ SideMeter::SideMeter(const Cell& cell, std::vector<CoreBusy> cores)
     : cores_(std::move(cores)), master_(cell.cores.master) {}
 
 void SideMeter::begin() {
+  phy_start_ = sample_links(links_);
   cpu_start_ = read_proc_stat();
   start_ = Clock::now();
 }
@@ -50,6 +51,7 @@ void SideMeter::end() {
   if (!start_ || stop_) return;
   stop_ = Clock::now();
   cpu_stop_ = read_proc_stat();
+  phy_stop_ = sample_links(links_);
 }
 
 SideReport SideMeter::report(const Engine& engine) {
@@ -59,6 +61,13 @@ SideReport SideMeter::report(const Engine& engine) {
   r.queues = engine.counters();
   r.failure = engine.failure().value_or("");
   if (const auto* g = dynamic_cast<const gpu::GpuReporting*>(&engine)) r.gpu = g->gpu_report();
+  for (size_t k = 0; k < links_.size(); ++k) {
+    PhySample none;
+    none.note = "the window never started";
+    const bool sampled = k < phy_start_.size() && k < phy_stop_.size();
+    r.links.push_back(wire_delta(links_[k].address, links_[k].netdev, sampled ? phy_start_[k] : none,
+                                 sampled ? phy_stop_[k] : none));
+  }
   for (CoreBusy c : cores_) {
     c.busy_mpct = start_ ? busy_mpct(cpu_start_, cpu_stop_, c.core) : -1;
     if (c.role == "master") master_mpct_ = c.busy_mpct;

@@ -9,6 +9,7 @@
 #include "engine/engine_factory.hpp"
 #include "metrics/cpu_stat.hpp"
 #include "metrics/side_report.hpp"
+#include "run/wire_links.hpp"
 #include "sys/clock.hpp"
 
 namespace spiral {
@@ -18,6 +19,8 @@ class SideMeter {
   SideMeter(const Cell& cell, Direction direction);  // this side's cores (side_cores)
   SideMeter(const Cell& cell, std::vector<CoreBusy> cores);
 
+  // The links whose PHY counters this side samples at both ends of the window (wire proof).
+  void watch(std::vector<LinkEnd> links) { links_ = std::move(links); }
   void begin();  // window start
   void end();    // window end (if never called, the report ends the window)
   SideReport report(const Engine& engine);
@@ -29,6 +32,8 @@ class SideMeter {
   int64_t master_mpct_ = -1;
   std::optional<Clock::time_point> start_, stop_;
   CpuSample cpu_start_, cpu_stop_;
+  std::vector<LinkEnd> links_;
+  std::vector<PhySample> phy_start_, phy_stop_;
 };
 
 // This side's distinct pinned cores (those its queues use) and the master, with their roles.

@@ -1,6 +1,7 @@
 // Raw transport, pure parts: frames, stream accounting, the result and the wire-proof verdict.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <vector>
 
 #include "kinds/registry.hpp"
@@ -218,18 +219,28 @@ TEST(RawResult, PhyCountersProveTheWire) {
   m.tx = {sender(0, 1000, 106)};
   m.rx = {receiver(1000, 106)};
   m.rx_streams = {{seen(0, 999, 1000)}};
-  m.ports.phy = true;
-  m.ports.tx_packets_phy = 1003;  // a few warm-up frames counted too
-  m.ports.rx_packets_phy = 1002;
+  // The ports' PHY counters go through the one wire proof of every transport (metrics/wire_proof).
+  auto port = [](uint64_t tx_bytes, uint64_t rx_bytes) {
+    return phy_sample(std::map<std::string, uint64_t>{{"tx_bytes_phy", tx_bytes}, {"rx_bytes_phy", rx_bytes},
+                                                      {"tx_packets_phy", tx_bytes / 110}, {"rx_packets_phy", rx_bytes / 110}},
+                      "");
+  };
+  m.ports.tx_wire = wire_delta("", "0000:01:00.0", port(0, 0), port(1003 * 110, 0));  // warm-up frames too, FCS
+  m.ports.rx_wire = wire_delta("", "0000:01:00.1", port(0, 0), port(0, 1002 * 110));
   RunResult r = combine_raw(cell, m);
   EXPECT_TRUE(raw_figures(r).phy_checked);
+  EXPECT_EQ(r.wire, "crossed");
+  ASSERT_EQ(r.links.size(), 1u);
+  EXPECT_EQ(r.links[0].tx_netdev, "0000:01:00.0");
   EXPECT_EQ(judge(cell, r).state, RunState::valid);
-  m.ports.tx_packets_phy = 0;  // VFs of one port: the NIC looped the frames internally
-  m.ports.rx_packets_phy = 0;
+  // VFs of one port: the NIC looped the frames internally, the PHY never moved.
+  m.ports.tx_wire = wire_delta("", "0000:01:00.0", port(0, 0), port(0, 0));
+  m.ports.rx_wire = wire_delta("", "0000:01:00.1", port(0, 0), port(0, 0));
   r = combine_raw(cell, m);
   const Verdict v = judge(cell, r);
+  EXPECT_EQ(r.wire, "did-not-cross");
   EXPECT_EQ(v.state, RunState::invalid);
-  EXPECT_NE(v.reason.find("did not cross the cable"), std::string::npos);
+  EXPECT_NE(v.reason.find("never crossed the wire: 0000:01:00.0 tx_bytes_phy +0"), std::string::npos) << v.reason;
 }
 
 TEST(RawResult, PacedBelowTargetIsInvalid) {

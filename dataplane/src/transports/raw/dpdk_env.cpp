@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -30,13 +31,23 @@ std::vector<int> main_cpus(const Cell& cell) {
   return startup_cores();
 }
 
-uint64_t xstat(uint16_t port, const char* name, bool& present) {
-  uint64_t id = 0, value = 0;
-  if (rte_eth_xstats_get_id_by_name(port, name, &id) != 0 || rte_eth_xstats_get_by_id(port, &id, &value, 1) != 1) {
-    present = false;
-    return 0;
+// The port's PHY counters out of its extended statistics: mlx5 names them as its kernel twin's
+// ethtool -S does, so the one parser (phy_sample) reads both.
+PhySample port_phy(uint16_t port) {
+  std::map<std::string, uint64_t> stats;
+  for (const char* name : {"tx_bytes_phy", "rx_bytes_phy", "tx_packets_phy", "rx_packets_phy"}) {
+    uint64_t id = 0, value = 0;
+    if (rte_eth_xstats_get_id_by_name(port, name, &id) == 0 && rte_eth_xstats_get_by_id(port, &id, &value, 1) == 1)
+      stats[name] = value;
   }
-  return value;
+  if (stats.empty()) return phy_sample(std::nullopt, "the port's driver names no PHY counters (tx_bytes_phy, rx_bytes_phy)");
+  return phy_sample(stats, "");
+}
+
+std::string port_name(uint16_t port) {
+  char name[RTE_ETH_NAME_MAX_LEN] = {};
+  if (rte_eth_dev_get_name_by_port(port, name) != 0) return "port " + std::to_string(port);
+  return name;
 }
 
 uint64_t minus(uint64_t after, uint64_t before) { return after >= before ? after - before : 0; }
@@ -49,14 +60,11 @@ PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after) {
   d.ierrors = minus(after.rx.ierrors, before.rx.ierrors);
   d.rx_nombuf = minus(after.rx.rx_nombuf, before.rx.rx_nombuf);
   d.oerrors = minus(after.tx.oerrors, before.tx.oerrors);
+  d.tx_wire = wire_delta("", after.tx_name, before.tx_phy, after.tx_phy);
+  d.rx_wire = wire_delta("", after.rx_name, before.rx_phy, after.rx_phy);
   d.forward_imissed = minus(after.forward_rx.imissed, before.forward_rx.imissed);
   d.forward_rx_nombuf = minus(after.forward_rx.rx_nombuf, before.forward_rx.rx_nombuf);
   d.forward_oerrors = minus(after.forward_tx.oerrors, before.forward_tx.oerrors);
-  d.phy = before.phy && after.phy;
-  if (d.phy) {
-    d.tx_packets_phy = minus(after.tx_packets_phy, before.tx_packets_phy);
-    d.rx_packets_phy = minus(after.rx_packets_phy, before.rx_packets_phy);
-  }
   return d;
 }
 
@@ -332,9 +340,10 @@ PortSnapshot DpdkEnvironment::snapshot() const {
     rte_eth_stats_get(fwd_rx_port_, &s.forward_rx);
     rte_eth_stats_get(fwd_tx_port_, &s.forward_tx);
   }
-  s.phy = true;
-  s.tx_packets_phy = xstat(tx_port_, "tx_packets_phy", s.phy);
-  s.rx_packets_phy = xstat(rx_port_, "rx_packets_phy", s.phy);
+  s.tx_name = port_name(tx_port_);
+  s.rx_name = port_name(rx_port_);
+  s.tx_phy = port_phy(tx_port_);
+  s.rx_phy = port_phy(rx_port_);
   return s;
 }
 

@@ -23,9 +23,9 @@ namespace spiral::raw {
 // Snapshot of the counters the result needs from both ports.
 struct PortSnapshot {
   rte_eth_stats rx{}, tx{};
+  std::string tx_name, rx_name;  // the ports' device names (PCI address or vdev)
+  PhySample tx_phy, rx_phy;      // their PHY counters, read as ethtool -S names them
   rte_eth_stats forward_rx{}, forward_tx{};  // forward mode: the forwarder's ports
-  bool phy = false;
-  uint64_t tx_packets_phy = 0, rx_packets_phy = 0;
 };
 PortDeltas deltas(const PortSnapshot& before, const PortSnapshot& after);
 

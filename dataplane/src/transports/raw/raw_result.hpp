@@ -6,6 +6,7 @@
 #include "engine/counters.hpp"
 #include "metrics/run_result.hpp"
 #include "metrics/side_report.hpp"
+#include "metrics/wire_proof.hpp"
 #include "datagram/sequence_tracker.hpp"
 #include "transports/raw/raw_figures.hpp"
 
@@ -15,9 +16,10 @@ namespace spiral::raw {
 struct PortDeltas {
   uint64_t imissed = 0, ierrors = 0, rx_nombuf = 0;  // RX port
   uint64_t oerrors = 0;                              // TX port
+  // Wire proof (metrics/wire_proof.hpp), the same check as every transport's: the TX port's
+  // and the RX port's PHY counters as their drivers name them (mlx5: *_phy).
+  WireSide tx_wire, rx_wire;
   uint64_t forward_imissed = 0, forward_rx_nombuf = 0, forward_oerrors = 0;  // forward mode's ports
-  bool phy = false;                                  // both ports have PHY counters
-  uint64_t tx_packets_phy = 0, rx_packets_phy = 0;   // TX port's tx, RX port's rx
 };
 
 struct RawMeasurement {
@@ -42,7 +44,8 @@ void account_drops(RawFigures& f, uint64_t lost, uint64_t& drops, std::string& d
 
 RunResult combine_raw(const Cell& cell, const RawMeasurement& m);
 
-// The raw part of the verdict: PHY proof. Empty when fine.
+// The raw part of the verdict beyond the shared checks (the wire proof is one of those): the
+// forward mode's. Empty when fine.
 std::string raw_invalid_reason(const RunResult& r);
 
 }  // namespace spiral::raw

@@ -30,7 +30,7 @@ TcpSender::TcpSender(const Cell& cell) : EngineBase(queue_cores(cell.cores.tx, c
 void TcpSender::open() {
   const auto deadline = Clock::now() + Millis(cell_.connect_timeout_ms);
   for (uint32_t i = 0; i < cell_.pairs; ++i) {
-    auto to = resolve_ipv4_until(cell_.server_address, static_cast<uint16_t>(cell_.base_port + i), deadline);
+    auto to = resolve_ipv4_until(pair_server_address(cell_, i), static_cast<uint16_t>(cell_.base_port + i), deadline);
     Connection c;
     c.fd = tcp_connect_until(to, deadline, [this](int fd) {
       // 0 keeps the kernel's send-buffer autotuning (tcp_wmem); a fixed size turns it off.

@@ -63,6 +63,7 @@ BenchKind describe() {
   k.run_mode = RunMode::two_sided;
   k.rate_search = true;  // paced, and sequence numbers give each run exact loss
   k.sequenced = true;
+  k.multi_link = true;
   k.repeats_in_one_process = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};

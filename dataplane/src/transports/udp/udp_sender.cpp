@@ -38,7 +38,7 @@ UdpSender::UdpSender(const Cell& cell, uint32_t run_id)
 void UdpSender::open() {
   const auto deadline = Clock::now() + Millis(cell_.connect_timeout_ms);
   for (uint32_t i = 0; i < cell_.pairs; ++i) {
-    auto to = resolve_ipv4_until(cell_.server_address, static_cast<uint16_t>(cell_.base_port + i), deadline);
+    auto to = resolve_ipv4_until(pair_server_address(cell_, i), static_cast<uint16_t>(cell_.base_port + i), deadline);
     Socket s;
     s.fd = udp_connected(to);
     set_buffer(s.fd.get(), BufferSide::send, cell_.socket_buffer_bytes ? cell_.socket_buffer_bytes : kDefaultSendBuffer);

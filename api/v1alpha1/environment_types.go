@@ -1,0 +1,129 @@
+package v1alpha1
+
+// EnvironmentDetail is what the data plane captures on the server rank, once per run
+// (docs/dataplane.md "Environment"): the host's kernel command line, isolated cores, CPU
+// governor, huge pages, the NICs of its links and the GPU as NVML names it, plus the image
+// digest the kubelet pulled and the data plane's own revision.
+type EnvironmentDetail struct {
+	// imageDigest of the data plane container as the kubelet resolved it (containerStatuses imageID).
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	ImageDigest string `json:"imageDigest,omitempty"`
+
+	// dataplaneVersion is spiral-dataplane's version.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	DataplaneVersion string `json:"dataplaneVersion,omitempty"`
+
+	// dataplaneRevision is the source revision spiral-dataplane was built from.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	DataplaneRevision string `json:"dataplaneRevision,omitempty"`
+
+	// kernelCmdline of the node (/proc/cmdline), cut to 256 characters.
+	// +kubebuilder:validation:MaxLength=300
+	// +optional
+	KernelCmdline string `json:"kernelCmdline,omitempty"`
+
+	// isolatedCPUs is the isolcpus= value of the kernel command line.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	IsolatedCPUs string `json:"isolatedCPUs,omitempty"`
+
+	// cpuGovernor is cpu0's frequency governor (performance, ondemand, ...).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	CPUGovernor string `json:"cpuGovernor,omitempty"`
+
+	// hugepagesTotal is HugePages_Total of /proc/meminfo (pages of the default size).
+	// +optional
+	HugepagesTotal int64 `json:"hugepagesTotal,omitempty"`
+
+	// hugepageSizeKiB is the default huge page size.
+	// +optional
+	HugepageSizeKiB int64 `json:"hugepageSizeKiB,omitempty"`
+
+	// cudaVersion is the CUDA version the GPU driver supports (NVML); empty without NVML.
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	CUDAVersion string `json:"cudaVersion,omitempty"`
+
+	// gpuPCIeWidth is the GPU's current PCIe link width; 0 when not on PCIe or unknown.
+	// +optional
+	GPUPCIeWidth int32 `json:"gpuPCIeWidth,omitempty"`
+
+	// gpuPCIeGeneration is the GPU's current PCIe generation; 0 when unknown.
+	// +optional
+	GPUPCIeGeneration int32 `json:"gpuPCIeGeneration,omitempty"`
+
+	// gpuNUMANode is the GPU's NUMA node; -1 when the platform has none.
+	// +optional
+	GPUNUMANode *int32 `json:"gpuNUMANode,omitempty"`
+
+	// gpuNote says why no GPU was captured (no NVML in the image, no GPU).
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	GPUNote string `json:"gpuNote,omitempty"`
+
+	// nics are the interfaces of the server rank's links.
+	// +kubebuilder:validation:MaxItems=8
+	// +listType=atomic
+	// +optional
+	NICs []NICEnvironment `json:"nics,omitempty"`
+}
+
+// NICEnvironment is one interface as ethtool -i, -g and sysfs describe it.
+type NICEnvironment struct {
+	// interface name inside the pod.
+	// +kubebuilder:validation:MaxLength=64
+	Interface string `json:"interface"`
+
+	// driver name (ethtool -i driver).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	Driver string `json:"driver,omitempty"`
+
+	// driverVersion (ethtool -i version).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	DriverVersion string `json:"driverVersion,omitempty"`
+
+	// firmware version (ethtool -i firmware-version).
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	Firmware string `json:"firmware,omitempty"`
+
+	// pciAddress of the NIC function; empty for virtual devices.
+	// +kubebuilder:validation:MaxLength=64
+	// +optional
+	PCIAddress string `json:"pciAddress,omitempty"`
+
+	// speedMbps of the link; 0 when down or unknown.
+	// +optional
+	SpeedMbps int64 `json:"speedMbps,omitempty"`
+
+	// mtu of the interface.
+	// +optional
+	MTU int32 `json:"mtu,omitempty"`
+
+	// rxRing and txRing are the current ring sizes (ethtool -g); 0 when not reported.
+	// +optional
+	RXRing int32 `json:"rxRing,omitempty"`
+	// +optional
+	TXRing int32 `json:"txRing,omitempty"`
+
+	// pcieWidth and pcieGeneration of the NIC's current link; 0 when unknown.
+	// +optional
+	PCIeWidth int32 `json:"pcieWidth,omitempty"`
+	// +optional
+	PCIeGeneration int32 `json:"pcieGeneration,omitempty"`
+
+	// numaNode of the NIC; -1 when the platform has none.
+	// +optional
+	NUMANode *int32 `json:"numaNode,omitempty"`
+}
+
+// EnvironmentKey names one field of status.environment that two runs must share to be
+// comparable (baseline.environmentKeys, a fleet's baseline.environmentKeys).
+// +kubebuilder:validation:Enum=gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie
+type EnvironmentKey string

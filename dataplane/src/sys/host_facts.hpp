@@ -1,0 +1,49 @@
+#pragma once
+// Facts about the host a run depends on, read from /proc and /sys (under `root`, "" for the
+// real ones, a directory of captured files in tests): kernel command line and isolated cores,
+// CPU frequency governor, huge pages, and a PCI device's link and NUMA node. The parsers are
+// pure functions of the files' text.
+#include <cstdint>
+#include <string>
+
+namespace spiral {
+
+// The file's text with trailing whitespace removed; "" when it cannot be read.
+std::string read_trimmed(const std::string& root, const std::string& path);
+
+// The value of `key=` on a kernel command line ("" when absent): isolcpus, nohz_full, ...
+std::string cmdline_value(const std::string& cmdline, const std::string& key);
+
+// PCIe generation of a sysfs link speed ("16.0 GT/s PCIe" -> 4); -1 when not recognised.
+int pcie_generation(const std::string& link_speed);
+
+struct Hugepages {
+  int64_t total = -1, free = -1, size_kib = -1;  // /proc/meminfo HugePages_Total, _Free, Hugepagesize
+};
+Hugepages parse_meminfo(const std::string& meminfo);
+
+struct PciLink {
+  std::string address;         // 0000:01:00.0
+  int width = -1;              // current_link_width
+  std::string speed;           // current_link_speed as sysfs writes it
+  int generation = -1;         // from speed
+  int numa_node = -1;          // -1 also where the platform has one node
+};
+// A PCI device's link from /sys/bus/pci/devices/<address>/ ("" address: nothing read).
+PciLink read_pci_link(const std::string& root, const std::string& address);
+
+struct HostFacts {
+  std::string kernel_cmdline, isolcpus, nohz_full, cpu_governor;
+  Hugepages hugepages;
+};
+HostFacts read_host_facts(const std::string& root);
+
+struct NetdevFacts {
+  int mtu = -1;
+  int64_t speed_mbps = -1;  // /sys/class/net/<dev>/speed; -1 when down or unknown
+  std::string pci_address;  // the netdev's device link, "" for virtual devices
+  PciLink pci;
+};
+NetdevFacts read_netdev_facts(const std::string& root, const std::string& netdev);
+
+}  // namespace spiral
