@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Metric is a per-cell result an acceptance rule checks; its unit is in its name.
-// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;LatencyP999Nanoseconds
 type Metric string
 
 const (
@@ -16,6 +16,8 @@ const (
 	MetricGPUSMMilliPercent     Metric = "GPUSMMilliPercent"
 	MetricLatencyP50Nanoseconds Metric = "LatencyP50Nanoseconds"
 	MetricLatencyP99Nanoseconds Metric = "LatencyP99Nanoseconds"
+	// MetricLatencyP999Nanoseconds is the 99.9th percentile one-way latency of a latency-mode cell.
+	MetricLatencyP999Nanoseconds Metric = "LatencyP999Nanoseconds"
 )
 
 // Operator compares an observed metric with a rule's value.

@@ -130,6 +130,11 @@ func Value(m sbv1.Metric, c sbv1.CellResult) (int64, bool) {
 			return 0, false
 		}
 		return c.Latency.P99Nanoseconds, true
+	case sbv1.MetricLatencyP999Nanoseconds:
+		if c.Latency == nil {
+			return 0, false
+		}
+		return c.Latency.P999Nanoseconds, true
 	}
 	return 0, false
 }

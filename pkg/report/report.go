@@ -23,7 +23,8 @@ var CSVColumns = []string{
 	"packets", "bytes", "pps", "gbps", "rx_gbps", "drops", "drops_kind", "cpu_master_pct", "cpu_tx_pct",
 	"cpu_rx_pct", "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync",
 	"cell", "headline", "state", "attempt", "tx_queues", "rx_queues", "loss_ppm",
-	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans", "unknown",
+	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans",
+	"lat_min_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns", "unknown",
 }
 
 // DAQIRIColumns is how many of CSVColumns are DAQIRI's.
@@ -174,6 +175,10 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 	if kind.SocketRetrans {
 		retrans = itoa(r.SocketRetrans)
 	}
+	lat := []string{"", "", "", "", ""}
+	if l := r.Latency; l != nil {
+		lat = []string{itoa(l.MinNanoseconds), itoa(l.P50Nanoseconds), itoa(l.P99Nanoseconds), itoa(l.P999Nanoseconds), itoa(l.MaxNanoseconds)}
+	}
 	return []string{
 		"cpp", Backend(sb.Spec.Transport), p.Workload.DataplaneName(), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
 		itoa(int64(p.Pairs)), TargetGbps(perPairMbps(sb.Spec.Matrix.TargetRateScope, p)), itoa(int64(r.Repeat) + 1),
@@ -183,6 +188,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 		itoa(int64(c.Index)), strconv.FormatBool(c.Headline), string(r.State), itoa(int64(r.Attempt)),
 		itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(r.LossPPM),
 		itoa(r.TXPackets), itoa(r.TXBytes), itoa(r.RXPackets), itoa(r.RXBytes), seqGaps, retrans,
+		lat[0], lat[1], lat[2], lat[3], lat[4],
 		strings.Join(unknown, ";"),
 	}
 }
