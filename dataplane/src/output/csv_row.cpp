@@ -6,6 +6,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "engine/latency_histogram.hpp"
 #include "kinds/bench_kind.hpp"
 
 namespace spiral {
@@ -55,6 +56,7 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
   const uint64_t bytes = k.daqiri_counts_receiver ? r.rx_bytes : r.tx_bytes;
   const double secs = double(r.seconds_milli) / 1000.0;
   const double gbps = k.daqiri_counts_receiver ? r.rx_gbps : r.tx_gbps;
+  const LatencySummary* lat = k.latency ? k.latency(cell, r) : nullptr;
   std::string unknown;
   auto percent = [&](int64_t mpct, const char* column) {
     if (mpct >= 0) return fixed(double(mpct) / 1000.0, 1);
@@ -100,6 +102,11 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       std::to_string(r.rx_bytes),
       k.sequenced ? std::to_string(r.lost) : "",
       k.socket_retrans ? std::to_string(r.retrans) : "",
+      lat ? std::to_string(lat->min_ns) : "",
+      lat ? std::to_string(lat->p50_ns) : "",
+      lat ? std::to_string(lat->p99_ns) : "",
+      lat ? std::to_string(lat->p999_ns) : "",
+      lat ? std::to_string(lat->max_ns) : "",
       unknown,
   };
   static_assert(std::size(cols) == std::size(kColumns), "one value per column of runs_csv_columns.def");

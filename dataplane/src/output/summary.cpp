@@ -4,6 +4,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "metrics/latency_json.hpp"
+
 namespace spiral {
 
 std::string summary_text(const Cell& cell, const RunResult& r) {
@@ -39,6 +41,8 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
       {"gpu_mem_mpct", r.gpu.mem_mpct},
       {"gpu_stalls", r.gpu.counters.stalls},
   };
+  if (cell.kind->latency)
+    if (const LatencySummary* l = cell.kind->latency(cell, r)) add_latency_summary_fields(*l, j);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;

@@ -21,10 +21,11 @@ skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # Our own wire per test (namespace names carry the PID), so tests never share state.
+# wire_up [MTU] [NAME]: NAME starts the namespaces' names (default sbwt).
 wire_up() {
   [[ $(id -u) == 0 ]] || skip "needs root to create network namespaces"
   command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
-  export SBW_NS_A="sbwt$$-a" SBW_NS_B="sbwt$$-b" SBW_IP_A=10.77.0.1 SBW_IP_B=10.77.0.2
+  export SBW_NS_A="${2:-sbwt}$$-a" SBW_NS_B="${2:-sbwt}$$-b" SBW_IP_A=10.77.0.1 SBW_IP_B=10.77.0.2
   ip netns add "$SBW_NS_A" 2>/dev/null || skip "cannot create network namespaces here"
   ip netns del "$SBW_NS_A"
   WIRE_OWNED=1
