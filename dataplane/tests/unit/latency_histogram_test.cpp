@@ -101,7 +101,9 @@ TEST(LatencyHistogram, ReportedHistogramCountsEverySampleInItsBucket) {
     const LatencyBucket& b = s.histogram[i];
     EXPECT_LT(b.low_ns, b.high_ns);
     EXPECT_GT(b.count, 0u);
-    if (i > 0) EXPECT_LE(s.histogram[i - 1].high_ns, b.low_ns);
+    if (i > 0) {
+      EXPECT_LE(s.histogram[i - 1].high_ns, b.low_ns);
+    }
     uint64_t inside = 0;
     for (int64_t v : values) inside += v >= b.low_ns && v < b.high_ns;
     EXPECT_EQ(b.count, inside) << "[" << b.low_ns << ", " << b.high_ns << ")";
