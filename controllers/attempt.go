@@ -14,6 +14,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
@@ -30,19 +31,30 @@ func (r *SpiralBenchReconciler) deadlineSlack() time.Duration {
 	return DefaultDeadlineSlack
 }
 
-func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, attempt int32) (cellpod.Input, error) {
-	in, err := cellpod.NewInput(sb, cell, repeat, attempt, sb.Status.Nodes)
+func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, repeats, attempt int32) (cellpod.Input, error) {
+	in, err := cellpod.NewInput(sb, cell, repeat, repeats, attempt, sb.Status.Nodes)
 	in.DefaultImage, in.PullPolicy = r.DefaultImage, r.PullPolicy
 	return in, err
 }
 
-// startAttempt creates rank 0's pod (with a single rank, the only pod) of the next repeat of
+// repeatsFrom is how many repeats an attempt starting at repeat `first` runs in its pods: the
+// rest of the cell's, up to what the kind runs in one process (benchkind RepeatsPerAttempt).
+func repeatsFrom(sb *sbv1.SpiralBench, first int32) int32 {
+	perAttempt := int32(1)
+	if kind, err := benchkind.For(&sb.Spec); err == nil {
+		perAttempt = max(kind.RepeatsPerAttempt, 1)
+	}
+	return max(min(max(sb.Spec.Run.Repeats, 1)-first, perAttempt), 1)
+}
+
+// startAttempt creates rank 0's pod (with a single rank, the only pod) of the next repeats of
 // cell and records the attempt. The pod name is deterministic, so a retry after a failed
 // status write finds it again.
 func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell) (time.Duration, error) {
 	res := cellResult(sb, cell)
 	repeat, attempt := int32(len(res.RepeatResults)), res.Attempts
-	in, err := r.input(sb, cell, repeat, attempt)
+	repeats := repeatsFrom(sb, repeat)
+	in, err := r.input(sb, cell, repeat, repeats, attempt)
 	if err != nil {
 		return 0, err
 	}
@@ -55,15 +67,22 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 	if res.StartTime == nil {
 		res.StartTime = &now
 	}
-	sb.Status.ActiveAttempt = &sbv1.ActiveAttempt{CellIndex: cell.Index, Repeat: repeat, Attempt: attempt, StartTime: now}
+	sb.Status.ActiveAttempt = &sbv1.ActiveAttempt{CellIndex: cell.Index, Repeat: repeat, Repeats: repeats, Attempt: attempt, StartTime: now}
 	if sb.Status.StartTime == nil {
 		sb.Status.StartTime = &now
 	}
 	sb.Status.Phase = sbv1.PhaseRunning
-	msg := fmt.Sprintf("cell %d (%s) repeat %d, attempt %d", cell.Index, describe(sb.Spec.Transport, cell.CellParameters), repeat, attempt)
+	msg := fmt.Sprintf("cell %d (%s) %s, attempt %d", cell.Index, describe(sb.Spec.Transport, cell.CellParameters), repeatRange(repeat, repeats), attempt)
 	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionTrue, sbv1.ReasonCellsRunning, msg)
 	r.Recorder.Eventf(sb, pod, corev1.EventTypeNormal, "CellStarted", "Start", "%s", msg)
-	return time.Duration(cellpod.DeadlineSeconds(sb.Spec.Run))*time.Second + r.deadlineSlack(), nil
+	return time.Duration(in.Deadline())*time.Second + r.deadlineSlack(), nil
+}
+
+func repeatRange(first, n int32) string {
+	if n <= 1 {
+		return fmt.Sprintf("repeat %d", first)
+	}
+	return fmt.Sprintf("repeats %d-%d", first, first+n-1)
 }
 
 func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBench, pod *corev1.Pod) error {
@@ -86,11 +105,11 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		return 0, nil
 	}
 	cell := cells[a.CellIndex]
-	in, err := r.input(sb, cell, a.Repeat, a.Attempt)
+	in, err := r.input(sb, cell, a.Repeat, max(a.Repeats, 1), a.Attempt)
 	if err != nil {
 		return 0, err
 	}
-	deadline := a.StartTime.Add(time.Duration(cellpod.DeadlineSeconds(sb.Spec.Run))*time.Second + r.deadlineSlack())
+	deadline := a.StartTime.Add(time.Duration(in.Deadline())*time.Second + r.deadlineSlack())
 	wait := time.Until(deadline)
 
 	pods, err := r.rankPods(ctx, sb, in)
@@ -106,13 +125,15 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	case len(missing) > 0 && ended(rendezvous):
 		return 0, r.finishAttempt(sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
 	case len(missing) > 0 && wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, present...)})
+		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, present...)})
 	case len(missing) > 0:
 		return r.startPeers(ctx, sb, in, rendezvous, wait)
-	case anyFailed(pods) || allEnded(pods):
+	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods)):
+		// A running pod of several repeats that lost its peer ends on its own soon (its control
+		// connection breaks) with the repeats it finished in its summary: wait for it.
 		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a))
 	case wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(sb, pods...)})
+		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, pods...)})
 	}
 	return wait, nil
 }
@@ -153,24 +174,31 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	return wait, nil
 }
 
-// finishAttempt records an attempt's outcome in the cell's result. The attempt's pods are
-// deleted by the next reconcile's cleanup, after this is persisted, so a failed status write
-// never loses the outcome.
+// finishAttempt records an attempt's outcome in the cell's result: every repeat it measured,
+// and a failure when it measured fewer than it ran. The attempt's pods are deleted by the next
+// reconcile's cleanup, after this is persisted, so a failed status write never loses the outcome.
 func (r *SpiralBenchReconciler) finishAttempt(sb *sbv1.SpiralBench, cell plan.Cell, o outcome) error {
 	res := cellResult(sb, cell)
 	res.Attempts++
 	sb.Status.ActiveAttempt = nil
-	if o.result != nil {
-		res.RepeatResults = append(res.RepeatResults, *o.result)
+	res.RepeatResults = append(res.RepeatResults, o.results...)
+	if o.reason == "" {
 		if int32(len(res.RepeatResults)) >= max(sb.Spec.Run.Repeats, 1) {
 			aggregate.Fill(res)
 			r.cellFinished(sb, res)
 		}
 		return nil
 	}
-	failures := res.Attempts - int32(len(res.RepeatResults))
-	r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, "AttemptFailed", "Run", "cell %d attempt %d: %s", cell.Index, res.Attempts-1, o.reason)
-	if o.final || failures > ptr.Deref(sb.Spec.Run.RetriesPerCell, 0) {
+	res.FailedAttempts++
+	r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, "AttemptFailed", "Run", "cell %d attempt %d (%d repeats kept): %s",
+		cell.Index, res.Attempts-1, len(o.results), o.reason)
+	if int32(len(res.RepeatResults)) >= max(sb.Spec.Run.Repeats, 1) {
+		// Every repeat was measured before a pod failed (e.g. while writing its last record).
+		aggregate.Fill(res)
+		r.cellFinished(sb, res)
+		return nil
+	}
+	if o.final || res.FailedAttempts > ptr.Deref(sb.Spec.Run.RetriesPerCell, 0) {
 		res.State = sbv1.CellFailed
 		res.Message = clip(fmt.Sprintf("failed after %d attempt(s): %s", res.Attempts, o.reason), 1000)
 		if len(res.RepeatResults) > 0 {

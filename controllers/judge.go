@@ -15,9 +15,9 @@ import (
 
 // outcome is how an attempt ended.
 type outcome struct {
-	result *sbv1.RepeatResult // set when the run completed (Valid or Invalid)
-	reason string             // why it failed otherwise
-	final  bool               // retrying cannot help (bad input)
+	results []sbv1.RepeatResult // the repeats it measured (Valid or Invalid), in repeat order
+	reason  string              // why it did not measure every repeat it ran; empty when it did
+	final   bool                // retrying cannot help (bad input)
 }
 
 // peersMissing names the ranks after rank 0 whose pods do not exist, and returns the pods
@@ -52,6 +52,16 @@ func anyFailed(pods []*corev1.Pod) bool {
 	return false
 }
 
+// anyRunning: some pod runs (and may still write its summary lines).
+func anyRunning(pods []*corev1.Pod) bool {
+	for _, p := range pods {
+		if p.Status.Phase == corev1.PodRunning {
+			return true
+		}
+	}
+	return false
+}
+
 func allEnded(pods []*corev1.Pod) bool {
 	for _, p := range pods {
 		if !ended(p) {
@@ -61,42 +71,72 @@ func allEnded(pods []*corev1.Pod) bool {
 	return true
 }
 
-// judge turns the ranks' ended pods (rank order, none nil) into an outcome: the first rank
-// that failed or refused decides a failure; otherwise their summaries merge into a result.
+// judge turns the ranks' ended pods (rank order, none nil) into an outcome. Each pod's
+// termination message holds a summary line per repeat it finished; repeat j is measured when
+// every rank has a Valid or Invalid line j, and the repeats before the first that is not are
+// kept. The first rank that failed or refused names the failure.
 func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt) outcome {
-	parts := make([]summary.Part, len(pods))
+	want := int(max(a.Repeats, 1))
+	lines := make([][]summary.Summary, len(pods))
+	var o outcome
+	fail := func(final bool, format string, args ...any) {
+		if o.reason == "" {
+			o.reason, o.final = fmt.Sprintf(format, args...), final
+		}
+	}
 	for i, p := range pods {
 		role := ranks[i].Name
 		term := terminated(p)
 		if term == nil {
 			if failed(p) {
-				return outcome{reason: fmt.Sprintf("%s: %s", role, podEnd(p))}
+				fail(false, "%s: %s", role, podEnd(p))
 			}
 			continue // still running while a peer failed
 		}
-		if term.ExitCode == 2 {
-			return outcome{reason: fmt.Sprintf("%s refused its input: %s", role, lastLine(term.Message)), final: true}
-		}
-		if term.ExitCode != 0 {
-			return outcome{reason: fmt.Sprintf("%s exited with code %d: %s", role, term.ExitCode, lastLine(term.Message))}
-		}
-		s, err := summary.Parse(term.Message)
-		if err != nil {
-			return outcome{reason: fmt.Sprintf("%s: %v", role, err)}
-		}
-		if s.State == "Failed" {
-			return outcome{reason: fmt.Sprintf("%s failed: %s", role, s.Reason)}
-		}
-		parts[i] = summary.Part{Summary: &s, Receives: ranks[i].Receives, Sends: ranks[i].Sends}
-	}
-	for _, p := range parts {
-		if p.Summary == nil {
-			return outcome{reason: "a pod ended without a summary"}
+		var err error
+		lines[i], err = summary.ParseRepeats(term.Message)
+		switch {
+		case term.ExitCode == 2:
+			fail(true, "%s refused its input: %s", role, lastLine(term.Message))
+		case term.ExitCode != 0 && len(lines[i]) == 0:
+			fail(false, "%s exited with code %d: %s", role, term.ExitCode, lastLine(term.Message))
+		case err != nil && term.ExitCode == 0:
+			fail(false, "%s: %v", role, err)
 		}
 	}
-	res := summary.Merge(parts, a.Repeat, a.Attempt)
-	res.StartupMilliseconds, res.WallMilliseconds = timing(pods)
-	return outcome{result: &res}
+	for j := 0; j < want; j++ {
+		parts := make([]summary.Part, len(pods))
+		for i := range pods {
+			if j >= len(lines[i]) {
+				fail(false, "%s ended after %d of %d repeats: %s", ranks[i].Name, len(lines[i]), want, exitOf(pods[i]))
+				return o.withTiming(pods)
+			}
+			s := lines[i][j]
+			if s.State == "Failed" {
+				fail(false, "%s failed: %s", ranks[i].Name, s.Reason)
+				return o.withTiming(pods)
+			}
+			parts[i] = summary.Part{Summary: &s, Receives: ranks[i].Receives, Sends: ranks[i].Sends}
+		}
+		o.results = append(o.results, summary.Merge(parts, a.Repeat+int32(j), a.Attempt))
+	}
+	return o.withTiming(pods)
+}
+
+// exitOf says how a pod's container ended without its termination message (summary lines).
+func exitOf(p *corev1.Pod) string {
+	if t := terminated(p); t != nil {
+		return fmt.Sprintf("exit code %d (%s)", t.ExitCode, t.Reason)
+	}
+	return fmt.Sprintf("phase %s", p.Status.Phase)
+}
+
+// withTiming puts the attempt's start-up and wall time on its first result.
+func (o outcome) withTiming(pods []*corev1.Pod) outcome {
+	if len(o.results) > 0 {
+		o.results[0].StartupMilliseconds, o.results[0].WallMilliseconds = timing(pods)
+	}
+	return o
 }
 
 // timing measures an attempt from its pods' own timestamps: rank 0's creation, the last

@@ -69,7 +69,7 @@ func podEnd(p *corev1.Pod) string {
 }
 
 // deadlineReason names the deadline and what each pod was doing, e.g. unschedulable.
-func deadlineReason(sb *sbv1.SpiralBench, pods ...*corev1.Pod) string {
+func deadlineReason(in cellpod.Input, pods ...*corev1.Pod) string {
 	var states []string
 	for _, p := range pods {
 		s := fmt.Sprintf("%s %s", p.Labels[cellpod.LabelRole], p.Status.Phase)
@@ -81,7 +81,7 @@ func deadlineReason(sb *sbv1.SpiralBench, pods ...*corev1.Pod) string {
 		}
 		states = append(states, s)
 	}
-	return fmt.Sprintf("exceeded the cell deadline of %ds; %s", cellpod.DeadlineSeconds(sb.Spec.Run), strings.Join(states, ", "))
+	return fmt.Sprintf("exceeded the cell deadline of %ds; %s", in.Deadline(), strings.Join(states, ", "))
 }
 
 // rendezvousAddress is where the other ranks connect to rank 0: its primary side's fixed

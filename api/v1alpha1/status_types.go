@@ -138,8 +138,14 @@ type CellResult struct {
 	State CellState `json:"state"`
 	// repeats that produced a measurement.
 	Repeats int32 `json:"repeats"`
-	// attempts made, retries included.
+	// attempts made, retries included. One attempt may measure several repeats (a pod pair
+	// runs the repeats of a socket cell back to back).
 	Attempts int32 `json:"attempts"`
+	// failedAttempts counts the attempts that ended before measuring every repeat they ran;
+	// retriesPerCell bounds it. The repeats such an attempt finished are kept.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	FailedAttempts int32 `json:"failedAttempts,omitempty"`
 	// startTime is when the cell's first pod was created.
 	// +optional
 	StartTime *metav1.Time `json:"startTime,omitempty"`
@@ -200,9 +206,12 @@ type RepeatResult struct {
 	MeasuredMilliseconds int64 `json:"measuredMilliseconds,omitempty"`
 	// startupMilliseconds is from the first pod's creation to the sender's container start
 	// (scheduling, image, server readiness, client creation): the operator's overhead before data.
+	// It and wallMilliseconds are the attempt's, on its first repeat only: the later repeats an
+	// attempt ran in the same pods leave both at 0.
 	// +optional
 	StartupMilliseconds int64 `json:"startupMilliseconds,omitempty"`
-	// wallMilliseconds is from the first pod's creation to the last container's end.
+	// wallMilliseconds is from the first pod's creation to the last container's end (every
+	// repeat of the attempt).
 	// +optional
 	WallMilliseconds int64 `json:"wallMilliseconds,omitempty"`
 	// txMbps is the sender's application throughput.
@@ -268,8 +277,12 @@ type RepeatResult struct {
 type ActiveAttempt struct {
 	// cellIndex of the cell being measured.
 	CellIndex int32 `json:"cellIndex"`
-	// repeat being measured, from 0.
+	// repeat being measured, from 0: the first of the attempt's repeats.
 	Repeat int32 `json:"repeat"`
+	// repeats the attempt runs back to back in one set of pods, from repeat on; 0 means 1.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Repeats int32 `json:"repeats,omitempty"`
 	// attempt number within the cell, from 0; pod names carry it.
 	Attempt int32 `json:"attempt"`
 	// startTime is when its first pod was created; the cell deadline counts from it.

@@ -1,7 +1,9 @@
-// spiral-dataplane: the edge. Parses and validates input once, runs the role, writes the
-// outputs and maps the outcome to an exit code: 0 completed (Valid or Invalid), 1 run failure,
-// 2 bad input.
+// spiral-dataplane: the edge. Parses and validates input once, runs the role (once per repeat
+// of the cell), writes the outputs and maps the outcome to an exit code: 0 completed (Valid or
+// Invalid), 1 run failure, 2 bad input.
+#include <algorithm>
 #include <iostream>
+#include <string>
 
 #include "app/cli.hpp"
 #include "sys/errors.hpp"
@@ -27,6 +29,44 @@ spiral::RunResult run_role(const spiral::Cell& cell) {
   throw spiral::RunFailure("unknown role");
 }
 
+// Repeat `index` of the cell: its "repeat" label (the operator's first repeat of this process)
+// counts on, so each record names its own repeat.
+spiral::Cell nth_repeat(const spiral::Cell& cell, uint32_t index) {
+  spiral::Cell one = cell;
+  // The client reconnects as soon as its previous repeat is written: a server left waiting a
+  // minute has lost it, and ends (with the finished repeats in its summary) rather than hang.
+  if (index > 0) one.accept_timeout_ms = std::min<uint32_t>(one.accept_timeout_ms, 60'000);
+  auto it = one.labels.find("repeat");
+  if (index > 0 && it != one.labels.end()) {
+    try {
+      it->second = std::to_string(std::stoll(it->second) + index);
+    } catch (const std::exception&) {
+      it->second += "+" + std::to_string(index);  // an opaque label: say which run it was
+    }
+  }
+  return one;
+}
+
+// One run and its outputs; the summary's line `index`. A failed run ends the repeats.
+int run_once(const spiral::Cell& cell, uint32_t index) {
+  using namespace spiral;
+  try {
+    pin_current_thread(cell.cores.master);
+    RunResult r = run_role(cell);
+    if (r.state == RunState::failed) std::cerr << "spiral-dataplane: run failed: " << r.reason << "\n";
+    const bool written = emit_outputs(cell, r, std::cout, index);
+    return r.state == RunState::failed || !written ? kExitFailure : 0;
+  } catch (const BadInput& e) {
+    std::cerr << "spiral-dataplane: " << e.what() << "\n";
+    write_summary(cell, failed_result(cell, std::string("bad input: ") + e.what()), index);
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "spiral-dataplane: run failed: " << e.what() << "\n";
+    emit_outputs(cell, failed_result(cell, e.what()), std::cout, index);
+    return kExitFailure;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,19 +85,9 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
 
-  try {
-    pin_current_thread(cell.cores.master);
-    RunResult r = run_role(cell);
-    if (r.state == RunState::failed) std::cerr << "spiral-dataplane: run failed: " << r.reason << "\n";
-    const bool written = emit_outputs(cell, r, std::cout);
-    return r.state == RunState::failed || !written ? kExitFailure : 0;
-  } catch (const BadInput& e) {
-    std::cerr << "spiral-dataplane: " << e.what() << "\n";
-    write_summary(cell, failed_result(cell, std::string("bad input: ") + e.what()));
-    return kExitBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "spiral-dataplane: run failed: " << e.what() << "\n";
-    emit_outputs(cell, failed_result(cell, e.what()), std::cout);
-    return kExitFailure;
-  }
+  // Each repeat reconnects on the control connection (the client retries while the server
+  // listens again), so no settle time is needed between them.
+  for (uint32_t i = 0; i < cell.repeats; ++i)
+    if (int code = run_once(nth_repeat(cell, i), i); code != 0) return code;
+  return 0;
 }

@@ -11,18 +11,17 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 DEST=${1:?destination folder}
 BIN=${2:-$ROOT/build/dataplane/spiral-dataplane}
-PMDS=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+source "$ROOT/hack/lib/carry.sh"
+PMDS=$CARRY_DPDK_PMD_DIR
 rm -rf "$DEST"
 mkdir -p "$DEST"/{bin,real,lib,pmds,pmds-testpmd,bpf,hack/bench}
 cp "$BIN" "$(command -v dpdk-testpmd)" "$(command -v ip)" "$(command -v ping)" "$(command -v jq)" "$DEST/real/"
-for p in librte_bus_vdev librte_mempool_ring librte_net_memif librte_net_af_packet librte_net_af_xdp librte_net_ring; do
+for p in "${CARRY_DPDK_PMDS[@]}"; do
   cp "$(readlink -f "$PMDS/$p.so")" "$DEST/pmds/$p.so"
   # testpmd links the vdev bus itself: loading it twice would register it twice
   [[ $p == librte_bus_vdev ]] || cp "$DEST/pmds/$p.so" "$DEST/pmds-testpmd/"
 done
-for f in "$DEST"/real/* "$DEST"/pmds/*; do ldd "$f"; done | awk '$3 ~ /^\// { print $3 }' | sort -u |
-  grep -vE '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so' |
-  while read -r lib; do cp -L "$lib" "$DEST/lib/"; done
+carry_libs "$DEST/lib" "$DEST"/real/* "$DEST"/pmds/*
 cp /usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog*.o /usr/lib/x86_64-linux-gnu/bpf/xdp-dispatcher.o "$DEST/bpf/"
 for tool in "$DEST"/real/*; do
   cat >"$DEST/bin/$(basename "$tool")" <<'WRAP'

@@ -7,8 +7,14 @@
 #   3. ctest    the "gpu" and "unit" labels (gpu.correctness again with fresh inputs, gpu.cli)
 #   4. bench    spiral-gpu-bench: copy ceiling, single calls, pipeline ingest, knobs
 #   5. e2e      hack/gpu/e2e.sh: TCP and UDP over a veth wire, workload none vs each workload
+#   6. raw      hack/gpu/raw-bench.sh: the raw GPU receive path on DPDK frames (memif, af_packet
+#               on a veth wire): correctness against CPU references, workloads vs bare, staged vs
+#               in place, the window sweep; needs DPDK, carried under .deps/dpdk (hack/gpu/carry.sh)
+# DEVICE_RUN_STEPS picks steps 2-6 ("correctness ctest bench e2e raw", the default); the build
+# makes only what they need.
 # Results in $OUT (default ./gpu-results), at most 8 files: summary.md (everything that matters,
-# also printed last), build.log, ctest.log, correctness.txt, bench.md, bench.jsonl, e2e.md, e2e.jsonl.
+# also printed last), build.log, ctest.log, correctness.txt, bench.md, bench.jsonl, e2e.md, e2e.jsonl
+# (raw.md and raw.jsonl instead of bench.* and e2e.* when those steps do not run).
 # A step that fails is recorded and the next one still runs; the whole run keeps within
 # DEVICE_RUN_BUDGET seconds (520), skipping what no longer fits. Exit 0 when every step passed.
 #
@@ -26,6 +32,8 @@ mkdir -p "$OUT"
 SUMMARY=$OUT/summary.md
 : >"$SUMMARY"
 FAILED=()
+STEPS=" ${DEVICE_RUN_STEPS:-correctness ctest bench e2e raw} "
+wants() { [[ $STEPS == *" $1 "* ]]; }
 # keep the GPU stack's shared-use rules in any child (KINDS.md): no NVLink multicast
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export CMAKE_POLICY_VERSION_MINIMUM=3.5  # CMake 4 and the carried packages' old-style configs
@@ -86,39 +94,35 @@ say "commit: $(cat "$ROOT/.carry-commit" 2>/dev/null || git -C "$ROOT" rev-parse
 say ""
 
 # --- carried tools: ip and ping with only the libraries this machine lacks --------------------
-setup_tools() {
-  mkdir -p "$TOOLS/bin" "$TOOLS/lib"
-  local tool bin lib src
-  for tool in ip ping; do
-    command -v "$tool" >/dev/null && continue
-    bin=
-    for d in bin sbin usr/bin usr/sbin; do [[ -x $DEPS/$d/$tool ]] && bin=$DEPS/$d/$tool && break; done
-    [[ -n $bin ]] || { echo "no $tool carried"; continue; }
-    for _ in 1 2 3 4; do  # a carried library may need another one
-      for lib in $(LD_LIBRARY_PATH=$TOOLS/lib ldd "$bin" | awk '/not found/ {print $1}'); do
-        for src in "$DEPS/lib/x86_64-linux-gnu/$lib" "$DEPS/usr/lib/x86_64-linux-gnu/$lib"; do
-          [[ -e $src ]] && cp -L "$src" "$TOOLS/lib/" && echo "$tool: carried $lib" && break
-        done
-      done
-    done
-    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
-    chmod +x "$TOOLS/bin/$tool"
-    echo "$tool -> $bin"
-  done
-  export PATH=$TOOLS/bin:$PATH
-  ip -V
-}
+# shellcheck source=hack/gpu/carried-tools.sh
+source "$ROOT/hack/gpu/carried-tools.sh"
 setup_tools >>"$OUT/build.log" 2>&1
 export PATH=$TOOLS/bin:$PATH
+[[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH
+# DPDK carried from the development machine, when this one has none (the raw transport)
+source "$ROOT/hack/gpu/dpdk-env.sh"
+DPDK=(-DSPIRAL_WITH_DPDK=AUTO)
+if ! pkg-config --exists libdpdk 2>/dev/null && dpdk_env "$ROOT/.deps/dpdk" "$TOOLS/dpdk-lib"; then
+  DPDK=(-DSPIRAL_WITH_DPDK=ON)
+  echo "DPDK $(pkg-config --modversion libdpdk) carried (.deps/dpdk); EAL: $SPIRAL_EAL_ARGS" >>"$OUT/build.log"
+fi
 
 # --- 1. build ------------------------------------------------------------------------------
+TARGETS=()  # everything, for ctest; else what the chosen steps run
+if ! wants ctest; then
+  TARGETS=(spiral-dataplane)
+  wants correctness && TARGETS+=(gpu_correctness)
+  wants bench && TARGETS+=(spiral-gpu-bench)
+  wants raw && pkg-config --exists libdpdk 2>/dev/null && TARGETS+=(raw_gpu_correctness)
+fi
 GEN=(-G Ninja)
 command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
 PREFIX=()
 [[ -d $DEPS/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$DEPS/usr")
 step "configure" 120 "$OUT/build.log" cmake -S dataplane -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DSPIRAL_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="$ARCHS" -DSPIRAL_WERROR=OFF "${PREFIX[@]}" &&
-  step "build" 300 "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)"
+  -DSPIRAL_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES="$ARCHS" -DSPIRAL_WERROR=OFF "${PREFIX[@]}" \
+  "${DPDK[@]}" &&
+  step "build" 300 "$OUT/build.log" cmake --build "$BUILD" -j "$(nproc)" ${TARGETS[@]:+--target "${TARGETS[@]}"}
 if [[ ! -x $BUILD/spiral-dataplane ]]; then
   say ""
   say "build failed; the end of build.log:"
@@ -128,16 +132,26 @@ fi
 grep -c "warning" "$OUT/build.log" | sed 's/^/compiler warnings in build.log: /' | tee -a "$SUMMARY"
 
 # --- 2. correctness ------------------------------------------------------------------------
-step "correctness" 120 "$OUT/correctness.txt" "$BUILD/tests/gpu/gpu_correctness"
+wants correctness && step "correctness" 120 "$OUT/correctness.txt" "$BUILD/tests/gpu/gpu_correctness"
 
 # --- 3. ctest (gpu + unit labels) ----------------------------------------------------------
-step "ctest gpu+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|unit" --output-on-failure --timeout 150
+wants ctest && step "ctest gpu+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|unit" --output-on-failure --timeout 150
 
 # --- 4. benchmarks without a network ---------------------------------------------------------
-step "bench" 150 "$OUT/bench.md" "$BUILD/spiral-gpu-bench" --seconds "${BENCH_SECONDS:-1}" --json "$OUT/bench.jsonl"
+wants bench && step "bench" 150 "$OUT/bench.md" "$BUILD/spiral-gpu-bench" --seconds "${BENCH_SECONDS:-1}" --json "$OUT/bench.jsonl"
 
 # --- 5. end to end over a veth wire ----------------------------------------------------------
-step "e2e" 280 "$OUT/e2e.md" env E2E_JSON="$OUT/e2e.jsonl" bash hack/gpu/e2e.sh "$BUILD/spiral-dataplane" "${E2E_REPEATS:-2}"
+wants e2e && step "e2e" 280 "$OUT/e2e.md" env E2E_JSON="$OUT/e2e.jsonl" bash hack/gpu/e2e.sh "$BUILD/spiral-dataplane" "${E2E_REPEATS:-2}"
+
+# --- 6. the raw GPU receive path on DPDK frames ----------------------------------------------
+if wants raw; then
+  if [[ -x $BUILD/tests/gpu/raw_gpu_correctness ]]; then
+    step "raw" "${RAW_BUDGET:-400}" "$OUT/raw.md" env RAW_JSON="$OUT/raw.jsonl" bash hack/gpu/raw-bench.sh "$BUILD"
+  else
+    say "- raw: SKIPPED (this build has no DPDK: carry it with hack/gpu/carry.sh)"
+    FAILED+=("raw(no DPDK)")
+  fi
+fi
 
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >>"$OUT/build.log" 2>&1
 
@@ -154,6 +168,9 @@ nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >>"$OUT
   echo
   echo "## end to end"
   grep -v "^===" "$OUT/e2e.md" 2>/dev/null || true
+  echo
+  echo "## raw GPU receive path"
+  grep -v "^===" "$OUT/raw.md" 2>/dev/null || true
   echo
   echo "total $(elapsed) s; failed: ${FAILED[*]:-none}"
 } >>"$SUMMARY"

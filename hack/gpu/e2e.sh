@@ -8,7 +8,8 @@
 # Environment: E2E_SECONDS (3), E2E_WARMUP (1), E2E_RX_CORE (2), E2E_TX_CORE (4),
 #   E2E_CELLS ("tcp udp"): tcp = 1 MiB messages, 1 pair; tcp_w1m = the same with 1 MiB GPU windows
 #   (workload_batch_bytes) instead of 8 MiB; udp = 8000 B datagrams with GSO/GRO, 1 pair;
-#   E2E_WORKLOADS ("none fft gemm gemm_fp16").
+#   E2E_WORKLOADS ("none fft gemm gemm_fp16"; also none_span: none, with recv() cycling through
+#   3 windows' worth of memory as the GPU path does, SPIRAL_TCP_RECV_SPAN_BYTES, TCP only).
 # Needs root, iproute2 and python3. Exit 0 when every run completed (targets are reported), 77
 # when the wire cannot be made here, 1 otherwise.
 set -euo pipefail
@@ -52,13 +53,19 @@ cell_args() {
 
 port=18001
 run_one() {  # transport workload rep
-  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=()
+  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=() wl=$2 span=()
   read -r -a args <<<"$(cell_args "$t")"
   [[ $t == udp ]] && server_extra=(--udp-gro) && client_extra=(--udp-gso)
+  if [[ $w == none_span ]]; then  # the GPU path's receive memory (max_in_flight + 1 windows), no GPU
+    wl=none
+    local window=8388608
+    [[ $t == tcp_w1m ]] && window=1048576
+    span=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * window)))
+  fi
   local common=("${args[@]}" --base-port "$port" --seconds "$SECONDS_CELL" --warmup-seconds "$WARMUP")
   port=$((port + 10))
-  ip netns exec "$SBW_NS_B" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
-    --rx-cores "$RX_CORE" --workload "$w" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
+  ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
+    --rx-cores "$RX_CORE" --workload "$wl" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
   local crc=0 src=0
   ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
@@ -81,7 +88,10 @@ print(json.dumps({"transport": t, "workload": w, "rep": int(rep), "state": rec["
                   "sm_mpct": rec["gpu_sm_mpct"], "mem_mpct": rec["gpu_mem_mpct"],
                   "stalls": rec["gpu_stalls"], "stall_ms": g.get("stall_ms", 0), "windows": g.get("windows", 0),
                   "late": g.get("late", 0), "carried": g.get("carried", 0),
-                  "window_bytes": g.get("window_bytes", 0), "device": g.get("device", ""), "nvml": g.get("nvml", "")}))
+                  "window_bytes": g.get("window_bytes", 0), "device": g.get("device", ""), "nvml": g.get("nvml", ""),
+                  # the receive thread's time (hack/gpu/tcp-gap.sh): recv calls, submits, waits for a window
+                  "rx_bytes_all": rec.get("rx_bytes_all", 0), "rx_recv_calls": rec.get("rx_recv_calls", 0),
+                  "rx_recv_ns": rec.get("rx_recv_ns", 0), "submit_ns": g.get("submit_ns", 0), "stall_ns": g.get("stall_ns", 0)}))
 EOF
 }
 

@@ -29,6 +29,10 @@ type Profile struct {
 	Sequenced bool
 	// SocketRetrans: the sending sockets report retransmits, so runs.csv's socket_retrans applies.
 	SocketRetrans bool
+	// RepeatsPerAttempt is how many repeats of a cell one attempt's pods run back to back
+	// (spiral-dataplane --repeats, one summary line each), saving a pod start per repeat; 0
+	// or 1: one repeat per attempt. Only kinds whose engine opens again in the same process.
+	RepeatsPerAttempt int32
 	// Ranks lists the pods of one attempt, rank 0 (the rendezvous) first; see Rank.
 	Ranks func(spec *sbv1.SpiralBenchSpec) []Rank
 	// Headline is the cell DAQIRI's Spark summary reports for the kind. Every preset starts
@@ -50,6 +54,10 @@ type Dimensions struct {
 	Batches      []int32
 	Pairs        []int32
 }
+
+// MaxRepeatsPerProcess is the data plane's limit on --repeats (kMaxRepeatsPerProcess): the
+// 4 KiB termination message holds a summary line per repeat.
+const MaxRepeatsPerProcess = 4
 
 var registry = map[sbv1.Transport]Profile{}
 

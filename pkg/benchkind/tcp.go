@@ -12,6 +12,7 @@ func init() {
 		Backend:            "socket-tcp",
 		SocketRetrans:      true,
 		Ranks:              ServerClient,
+		RepeatsPerAttempt:  MaxRepeatsPerProcess,
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: oneQueue},
 		Sweep:              Dimensions{PayloadBytes: []int32{1 * MiB, 8000, 1000}, Pairs: []int32{1, 2, 4}},
 		Flags: func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []string {

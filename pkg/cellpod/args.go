@@ -21,6 +21,9 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if p.PayloadBytes > 0 { // kinds that sweep sizes in one cell (NCCL, GPUCopy) have none
 		a = append(a, "--payload-bytes", itoa(p.PayloadBytes))
 	}
+	if in.Repeats > 1 {
+		a = append(a, "--repeats", itoa(in.Repeats))
+	}
 	a = append(a,
 		"--seconds", itoa(run.Seconds),
 		"--warmup-seconds", itoa(ptr.Deref(run.WarmupSeconds, 0)),
@@ -64,7 +67,7 @@ func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if bind == "" {
 		bind = "0.0.0.0"
 	}
-	deadlineMs := strconv.FormatInt(DeadlineSeconds(in.Bench.Spec.Run)*1000, 10)
+	deadlineMs := strconv.FormatInt(in.Deadline()*1000, 10)
 	return []string{"--bind-address", bind, "--ready-file", readyFile, "--accept-timeout-ms", deadlineMs}
 }
 

@@ -19,7 +19,7 @@ func input(sb *sbv1.SpiralBench) Input {
 		panic(err)
 	}
 	sb.Spec.Run = sbv1.RunSpec{Seconds: 30, WarmupSeconds: ptr.To[int32](2), Repeats: 3}
-	in, err := NewInput(sb, cells[0], 1, 2, []string{"spark-a"})
+	in, err := NewInput(sb, cells[0], 1, 1, 2, []string{"spark-a"})
 	if err != nil {
 		panic(err)
 	}

@@ -49,9 +49,11 @@ const StartupAllowanceSeconds = 60
 
 // Input is what a cell pod is made from.
 type Input struct {
-	Bench   *sbv1.SpiralBench
-	Cell    plan.Cell
-	Repeat  int32
+	Bench  *sbv1.SpiralBench
+	Cell   plan.Cell
+	Repeat int32 // the attempt's first repeat
+	// Repeats the attempt runs back to back in these pods, from Repeat on; 0 means 1.
+	Repeats int32
 	Attempt int32
 	// Nodes are the leased nodes, in benchkind.NodeSlots order; a rank runs on Nodes[rank.Node].
 	Nodes []string
@@ -69,22 +71,33 @@ func Name(bench string, cell, attempt int32, role string) string {
 	return fmt.Sprintf("%s-c%d-a%d-%s", bench, cell, attempt, role)
 }
 
-// DeadlineSeconds bounds one attempt, pod start included.
+// DeadlineSeconds bounds an attempt of one repeat, pod start included.
 func DeadlineSeconds(run sbv1.RunSpec) int64 {
-	if run.CellDeadlineSeconds != nil {
-		return int64(*run.CellDeadlineSeconds)
-	}
-	return int64(ptr.Deref(run.WarmupSeconds, 0)) + int64(run.Seconds) + StartupAllowanceSeconds
+	return AttemptDeadlineSeconds(run, 1)
 }
 
+// AttemptDeadlineSeconds bounds an attempt that runs `repeats` repeats in one set of pods:
+// cellDeadlineSeconds per repeat when set, else each repeat's warm-up and window plus one
+// start-up allowance.
+func AttemptDeadlineSeconds(run sbv1.RunSpec, repeats int32) int64 {
+	n := int64(max(repeats, 1))
+	if run.CellDeadlineSeconds != nil {
+		return n * int64(*run.CellDeadlineSeconds)
+	}
+	return n*(int64(ptr.Deref(run.WarmupSeconds, 0))+int64(run.Seconds)) + StartupAllowanceSeconds
+}
+
+// Deadline bounds this attempt (AttemptDeadlineSeconds).
+func (in Input) Deadline() int64 { return AttemptDeadlineSeconds(in.Bench.Spec.Run, in.Repeats) }
+
 // NewInput looks up the bench's kind and ranks; it fails only for a transport no kind has.
-func NewInput(sb *sbv1.SpiralBench, cell plan.Cell, repeat, attempt int32, nodes []string) (Input, error) {
+func NewInput(sb *sbv1.SpiralBench, cell plan.Cell, repeat, repeats, attempt int32, nodes []string) (Input, error) {
 	kind, err := benchkind.For(&sb.Spec)
 	if err != nil {
 		return Input{}, err
 	}
 	ranks, _ := benchkind.Ranks(&sb.Spec)
-	return Input{Bench: sb, Cell: cell, Repeat: repeat, Attempt: attempt, Nodes: nodes, Kind: kind, Ranks: ranks}, nil
+	return Input{Bench: sb, Cell: cell, Repeat: repeat, Repeats: repeats, Attempt: attempt, Nodes: nodes, Kind: kind, Ranks: ranks}, nil
 }
 
 // Build returns the pod of a rank. rendezvous is rank 0's address, where the other ranks
@@ -110,7 +123,7 @@ func Build(in Input, rank benchkind.Rank, rendezvous string) *corev1.Pod {
 		Spec: corev1.PodSpec{
 			RestartPolicy:                 corev1.RestartPolicyNever,
 			AutomountServiceAccountToken:  ptr.To(false),
-			ActiveDeadlineSeconds:         ptr.To(DeadlineSeconds(sb.Spec.Run)),
+			ActiveDeadlineSeconds:         ptr.To(in.Deadline()),
 			TerminationGracePeriodSeconds: ptr.To[int64](5),
 			PriorityClassName:             sb.Spec.PriorityClassName,
 			ImagePullSecrets:              sb.Spec.ImagePullSecrets,

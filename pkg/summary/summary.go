@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
@@ -101,6 +102,33 @@ func Parse(msg string) (Summary, error) {
 		}
 	}
 	return s, nil
+}
+
+// ParseRepeats reads the termination message of a pod that ran one or more repeats: one
+// summary per repeat, one per line, in repeat order (a data plane run with --repeats). It
+// returns the summaries up to the first that does not parse, and that one's error: a pod
+// killed mid-write keeps the repeats it finished.
+func ParseRepeats(msg string) ([]Summary, error) {
+	var out []Summary
+	dec := json.NewDecoder(strings.NewReader(msg))
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF && len(out) > 0 {
+			return out, nil
+		}
+		if err != nil {
+			if _, perr := Parse(msg[min(int(dec.InputOffset()), len(msg)):]); perr != nil {
+				err = perr // names what is there
+			}
+			return out, err
+		}
+		s, err := Parse(string(raw))
+		if err != nil {
+			return out, err
+		}
+		out = append(out, s)
+	}
 }
 
 // Part is one rank's summary and which of its counters the repeat result takes: RX counters

@@ -127,3 +127,26 @@ func TestMergeOfNRanksSumsReceiversAndSendersAndKeepsTheWorst(t *testing.T) {
 		t.Errorf("one invalid rank makes the repeat Invalid with its reason: %+v", r)
 	}
 }
+
+func TestParseRepeatsKeepsEveryRepeatUpToTheFirstBrokenOne(t *testing.T) {
+	one := strings.ReplaceAll(serverMsg, "\n", "")
+	second := strings.Replace(one, `"rx_bytes":7200000`, `"rx_bytes":7200001`, 1)
+	got, err := ParseRepeats(one + "\n" + second + "\n")
+	if err != nil || len(got) != 2 || got[0].RXBytes != 7200000 || got[1].RXBytes != 7200001 {
+		t.Fatalf("two repeats, in order: %+v, %v", got, err)
+	}
+	// A pod killed while writing its third line keeps the two it finished.
+	got, err = ParseRepeats(one + "\n" + second + "\n" + one[:40])
+	if err == nil || len(got) != 2 {
+		t.Fatalf("a cut third line: want the two finished repeats and an error, got %d, %v", len(got), err)
+	}
+	// The multi-line single summary of older data planes still parses as one repeat.
+	if got, err := ParseRepeats(serverMsg); err != nil || len(got) != 1 {
+		t.Fatalf("one summary over several lines: %d, %v", len(got), err)
+	}
+	for _, msg := range []string{"", "terminate called", `{"v":2,"state":"Valid"}`} {
+		if got, err := ParseRepeats(msg); err == nil || len(got) != 0 {
+			t.Errorf("ParseRepeats(%q) = %d summaries, %v", msg, len(got), err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package testing
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -134,4 +135,14 @@ func (w *SummaryWrapper) JSON() string {
 		panic(err)
 	}
 	return string(b)
+}
+
+// Lines is the termination message of a pod that ran several repeats (spiral-dataplane
+// --repeats): one summary a line, in repeat order.
+func Lines(summaries ...*SummaryWrapper) string {
+	lines := make([]string, len(summaries))
+	for i, s := range summaries {
+		lines[i] = s.JSON()
+	}
+	return strings.Join(lines, "\n")
 }

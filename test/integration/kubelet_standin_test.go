@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -106,15 +107,22 @@ func (k *kubeletStandIn) step() {
 			if server == nil || !isReady(server) {
 				k.clientBeforeReady++
 			}
-			mbps := int64(1000)
-			if k.rxMbps != nil {
-				mbps = k.rxMbps(cell, repeat)
-			}
+			// A pod of several repeats (--repeats) ends with a summary line per repeat.
+			repeats, _ := strconv.Atoi(argOf(p.Spec.Containers[0].Args, "--repeats"))
 			message := func(role string) string {
-				if k.summary != nil {
-					return k.summary(cell, repeat, role)
+				var lines []string
+				for r := repeat; r < repeat+max(repeats, 1); r++ {
+					mbps := int64(1000)
+					if k.rxMbps != nil {
+						mbps = k.rxMbps(cell, r)
+					}
+					if k.summary != nil {
+						lines = append(lines, k.summary(cell, r, role))
+					} else {
+						lines = append(lines, summaryJSON(role, "Valid", mbps))
+					}
 				}
-				return summaryJSON(role, "Valid", mbps)
+				return strings.Join(lines, "\n")
 			}
 			if f != nil {
 				k.end(p, f.exitCode, f.message)
@@ -153,6 +161,15 @@ func (k *kubeletStandIn) stepRank(p *corev1.Pod, all []corev1.Pod, cell, attempt
 	for _, q := range running {
 		k.end(q, 0, k.summary(cell, repeat, q.Labels[cellpod.LabelRole]))
 	}
+}
+
+func argOf(args []string, flag string) string {
+	for i, a := range args {
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
 }
 
 func isReady(p *corev1.Pod) bool {

@@ -98,6 +98,7 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<int64_t>("--target-mbps", "target_mbps", "sender pacing, Mb/s of all pairs together; 0 = unpaced");
   flags.add<double>("--seconds", "seconds", "measured window");
   flags.add<double>("--warmup-seconds", "warmup_seconds", "excluded warm-up before the window");
+  flags.add<int64_t>("--repeats", "repeats", "runs back to back in this process, one summary line each (1..4)");
   flags.add<std::string>("--server-address", "server_address", "where the client connects");
   flags.add<std::string>("--bind-address", "bind_address", "where the server listens");
   flags.add<int64_t>("--base-port", "base_port", "pair i uses base_port+i");

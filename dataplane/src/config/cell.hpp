@@ -36,6 +36,10 @@ struct Cell {
   uint64_t target_mbps = 0;         // aggregate pacing target of datagram kinds; 0 = unpaced
   uint64_t duration_ms = 10000;     // measured window ("seconds")
   uint64_t warmup_ms = 2000;        // before the window, excluded from the numbers
+  // Runs of the cell back to back in this process (each with its warm-up and window, each with
+  // its own record and summary line): the operator's grouped repeats. Kinds that can start only
+  // once per process (DPDK's EAL) or run as ranks take 1 (BenchKind::repeats_in_one_process).
+  uint32_t repeats = 1;
   std::string server_address = "127.0.0.1";
   std::string bind_address = "0.0.0.0";
   uint16_t base_port = 5201;        // pair i uses base_port + i
@@ -71,5 +75,7 @@ struct Cell {
 constexpr uint32_t kMaxPairs = 64;
 constexpr uint32_t kMaxPayloadBytes = 64u << 20;
 constexpr uint32_t kMaxBatch = 1024;
+// A summary line is at most 4096 / repeats bytes, and a socket summary needs about 800.
+constexpr uint32_t kMaxRepeatsPerProcess = 4;
 
 }  // namespace spiral

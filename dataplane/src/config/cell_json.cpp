@@ -31,6 +31,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"target_mbps", c.target_mbps},
       {"seconds", static_cast<double>(c.duration_ms) / 1000.0},
       {"warmup_seconds", static_cast<double>(c.warmup_ms) / 1000.0},
+      {"repeats", c.repeats},
       {"server_address", c.server_address},
       {"bind_address", c.bind_address},
       {"base_port", c.base_port},

@@ -83,7 +83,7 @@ std::map<std::string, std::string> parse_labels(const json& j) {
 }
 
 const std::set<std::string> kCommonKeys = {
-    "transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds",
+    "transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds", "repeats",
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
     "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro", "socket_buffer_bytes", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
@@ -134,6 +134,8 @@ void check_combinations(const Cell& c, const ObjectReader& r) {
     if (!c.cores.rx_workers.empty())
       refuse_key("cores.rx_workers", "must be empty for socket transports: each pair's thread does its own work");
   }
+  if (c.repeats > 1 && (!c.kind->repeats_in_one_process || c.role == Role::rank))
+    refuse_key("repeats", "must be 1 for transport " + c.kind->name + ": it runs one repeat per process");
   if (c.kind->run_mode != RunMode::two_sided) return;  // no data or control ports
   if (uint32_t{c.base_port} + c.pairs - 1 > 65535)
     refuse_key("base_port", "leaves no room for " + std::to_string(c.pairs) + " pairs below port 65535");
@@ -165,6 +167,7 @@ Cell parse_cell(const json& j) {
   c.target_mbps = static_cast<uint64_t>(r.integer("target_mbps", 0, 100'000'000, 0));
   c.duration_ms = r.millis_from_seconds("seconds", false, c.duration_ms);
   c.warmup_ms = r.millis_from_seconds("warmup_seconds", true, c.warmup_ms);
+  c.repeats = static_cast<uint32_t>(r.integer("repeats", 1, kMaxRepeatsPerProcess, c.repeats));
   c.server_address = r.text("server_address", 253, c.server_address);
   if (c.server_address.empty()) refuse_key("server_address", "must not be empty");
   c.bind_address = r.text("bind_address", 15, c.bind_address);

@@ -54,6 +54,7 @@ json queue_to_json(const QueueCounters& q) {
           {"stale", q.stale},         {"malformed", q.malformed},         {"foreign", q.foreign},
           {"kernel_drops", q.kernel_drops}, {"retrans", q.retrans},       {"segs_out", q.segs_out},
           {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.completion)},
+          {"recv_calls", q.recv_calls},     {"recv_ns", q.recv_ns},
           {"replies", replies},             {"latency", latency_to_json(q.latency)}};
 }
 
@@ -81,14 +82,18 @@ QueueCounters queue_from_json(const json& j) {
   j.at("segs_out").get_to(q.segs_out);
   j.at("send_errors").get_to(q.send_errors);
   j.at("finished").get_to(q.finished);
+  q.recv_calls = j.value("recv_calls", uint64_t{0});  // absent from peers older than the field
+  q.recv_ns = j.value("recv_ns", uint64_t{0});
   q.completion = completion_counters_from_json(j.at("rdma"));
-  const json& replies = j.at("replies");
-  if (replies.size() != q.replies.size()) throw RunFailure("control: replies has the wrong length");
-  for (size_t i = 0; i < q.replies.size(); ++i) {
-    q.replies[i].packets = replies.at(i).at(0).get<uint64_t>();
-    q.replies[i].bytes = replies.at(i).at(1).get<uint64_t>();
+  if (j.contains("replies")) {  // absent from peers older than the latency mode
+    const json& replies = j.at("replies");
+    if (replies.size() != q.replies.size()) throw RunFailure("control: replies has the wrong length");
+    for (size_t i = 0; i < q.replies.size(); ++i) {
+      q.replies[i].packets = replies.at(i).at(0).get<uint64_t>();
+      q.replies[i].bytes = replies.at(i).at(1).get<uint64_t>();
+    }
+    q.latency = latency_from_json(j.at("latency"));
   }
-  q.latency = latency_from_json(j.at("latency"));
   return q;
 }
 

@@ -35,6 +35,11 @@ struct QueueCounters {
   // TCP sender, over the measured window (TCP_INFO).
   uint64_t retrans = 0, segs_out = 0;
 
+  // Receiver loops that time their receive calls (tcp): calls made and ns spent inside them over
+  // the whole run, blocked or copying; with the GPU path it is what the receive thread did
+  // besides the submits (gpu.submit_ns) and the waits for a free window (gpu.stall_ns).
+  uint64_t recv_calls = 0, recv_ns = 0;
+
   uint64_t send_errors = 0;   // transient: ENOBUFS, ECONNREFUSED from an absent receiver
   bool finished = false;      // receiver: peer closed (tcp) or every message announced arrived (roce); sender: worker done
 

@@ -7,7 +7,8 @@ nlohmann::json to_json(const GpuReport& r) {
   return {{"workload", r.workload},     {"device", r.device},     {"window_bytes", r.window_bytes},
           {"windows", c.windows},       {"bytes", c.bytes},       {"stalls", c.stalls},
           {"stall_ms", c.stall_ns / 1'000'000}, {"stall_ns", c.stall_ns}, {"late", c.late},
-          {"carried", c.carried},       {"sm_mpct", r.sm_mpct},   {"mem_mpct", r.mem_mpct},
+          {"carried", c.carried},       {"submit_ns", c.submit_ns},
+          {"sm_mpct", r.sm_mpct},       {"mem_mpct", r.mem_mpct},
           {"samples", r.samples},       {"nvml", r.nvml}};
 }
 
@@ -22,6 +23,7 @@ GpuReport gpu_report_from_json(const nlohmann::json& j) {
   j.at("stall_ns").get_to(r.counters.stall_ns);
   j.at("late").get_to(r.counters.late);
   j.at("carried").get_to(r.counters.carried);
+  r.counters.submit_ns = j.value("submit_ns", uint64_t{0});  // absent from peers older than the field
   j.at("sm_mpct").get_to(r.sm_mpct);
   j.at("mem_mpct").get_to(r.mem_mpct);
   j.at("samples").get_to(r.samples);

@@ -13,6 +13,7 @@ struct PipelineCounters {
   uint64_t bytes = 0;     // received bytes assembled into them (zero-filled holes not counted)
   uint64_t stalls = 0;    // the receive loop waited because max_in_flight windows were on the GPU
   uint64_t stall_ns = 0;  // how long it waited, in total
+  uint64_t submit_ns = 0; // time inside submit's CUDA calls (copy, event, workload launches), stalls excluded
   uint64_t late = 0;      // datagrams that arrived after their window had gone to the GPU
   uint64_t carried = 0;   // datagrams of the next window received in the previous one's burst (copied over)
 
@@ -21,6 +22,7 @@ struct PipelineCounters {
     bytes += o.bytes;
     stalls += o.stalls;
     stall_ns += o.stall_ns;
+    submit_ns += o.submit_ns;
     late += o.late;
     carried += o.carried;
     return *this;

@@ -97,6 +97,9 @@ struct BenchKind {
   uint32_t batch_default = 1;  // "batch" when the cell leaves it out
   uint32_t max_batch = 1024;
   bool worker_cores = false;   // accepts cores.tx_workers / cores.rx_workers
+  // Its engine can be opened again in the same process, so a cell may take repeats > 1 (sockets:
+  // yes; DPDK's EAL starts once per process; ranks run one repeat per process).
+  bool repeats_in_one_process = false;
   // Reads the kind's own keys into cell.options and checks the rules that involve them; called
   // once the common keys are read, before the foreign keys are refused. Null: no keys of its own.
   void (*parse)(const ObjectReader& r, Cell& c) = nullptr;

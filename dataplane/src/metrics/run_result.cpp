@@ -72,6 +72,8 @@ void add_receiver(const Cell& cell, const SideReport& s, RunResult& r) {
     r.malformed += q.malformed;
     r.foreign += q.foreign;
     r.kernel_drops += q.kernel_drops;
+    r.rx_recv_calls += q.recv_calls;
+    r.rx_recv_ns += q.recv_ns;
     r.rx_finished = r.rx_finished && q.finished;
   }
   // Traffic tagged with the sender's phase belongs to the window by that tag: its clock times it.

@@ -31,6 +31,7 @@ struct RunResult {
   int64_t loss_ppm = 0;       // drops per million sent (datagrams, messages or segments, per the kind)
   uint64_t lost = 0, reordered = 0, duplicated = 0, stale = 0, malformed = 0, foreign = 0;
   uint64_t kernel_drops = 0, retrans = 0, segs_out = 0, send_errors = 0;
+  uint64_t rx_recv_calls = 0, rx_recv_ns = 0;  // the receiver's timed receive calls (QueueCounters::recv_ns)
   uint64_t tx_bytes_all = 0, rx_bytes_all = 0;  // whole run, warm-up and drain included
   bool rx_finished = false;                     // every receiver queue saw the end of its stream
   int64_t cpu_master_mpct = -1, cpu_tx_mpct = -1, cpu_rx_mpct = -1;

@@ -68,6 +68,8 @@ json result_record(const Cell& cell, const RunResult& r) {
           {"tcp_retrans", r.retrans},
           {"tcp_segs_out", r.segs_out},
           {"send_errors", r.send_errors},
+          {"rx_recv_calls", r.rx_recv_calls},
+          {"rx_recv_ns", r.rx_recv_ns},
           {"tx_bytes_all", r.tx_bytes_all},
           {"rx_bytes_all", r.rx_bytes_all},
           {"cpu_master_mpct", r.cpu_master_mpct},

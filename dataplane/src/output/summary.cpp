@@ -1,5 +1,6 @@
 #include "output/summary.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,7 +9,7 @@
 
 namespace spiral {
 
-std::string summary_text(const Cell& cell, const RunResult& r) {
+std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes) {
   nlohmann::ordered_json j = {
       {"v", 1},
       {"transport", cell.kind->name},
@@ -49,22 +50,25 @@ std::string summary_text(const Cell& cell, const RunResult& r) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
   std::string text = dump_with(r.reason);
-  if (text.size() <= kSummaryMaxBytes) return text;
+  if (text.size() <= max_bytes) return text;
   // The reason is the only unbounded field: keep its longest prefix that fits. Escaping makes
   // the cost per character uneven, so search on the dumped size.
   size_t fits = 0, too_long = r.reason.size();
   while (too_long - fits > 1) {
     const size_t mid = (fits + too_long) / 2;
-    (dump_with(r.reason.substr(0, mid) + "...").size() <= kSummaryMaxBytes ? fits : too_long) = mid;
+    (dump_with(r.reason.substr(0, mid) + "...").size() <= max_bytes ? fits : too_long) = mid;
   }
   return dump_with(r.reason.substr(0, fits) + "...");
 }
 
-bool write_summary(const Cell& cell, const RunResult& r) {
+bool write_summary(const Cell& cell, const RunResult& r, uint32_t repeat_index) {
   if (cell.summary_file.empty()) return true;
   // Plain truncate-and-write: /dev/termination-log is a bind mount that a rename cannot replace.
-  std::ofstream out(cell.summary_file, std::ios::trunc);
-  out << summary_text(cell, r);
+  // Lines are separated by '\n'; each repeat has an equal share of the 4096 bytes.
+  const size_t share = kSummaryMaxBytes / std::max<uint32_t>(cell.repeats, 1) - (cell.repeats > 1 ? 1 : 0);
+  std::ofstream out(cell.summary_file, repeat_index == 0 ? std::ios::trunc : std::ios::app);
+  if (repeat_index > 0) out << '\n';
+  out << summary_text(cell, r, share);
   out.close();
   if (!out) {
     std::cerr << "spiral-dataplane: cannot write summary_file \"" << cell.summary_file << "\"\n";

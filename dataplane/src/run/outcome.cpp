@@ -27,12 +27,12 @@ RunResult failed_result(const Cell& cell, const std::string& reason) {
   return r;
 }
 
-bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out) {
+bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out, uint32_t repeat_index) {
   out << result_record(cell, r).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (cell.csv) out << csv_header() << "\n" << csv_row(cell, r) << "\n";
   out.flush();
   bool csv_ok = append_csv(cell, r);
-  bool summary_ok = write_summary(cell, r);
+  bool summary_ok = write_summary(cell, r, repeat_index);
   return csv_ok && summary_ok;
 }
 

@@ -7,8 +7,8 @@
 namespace spiral {
 
 // Writes a run's outputs: the JSON record line on `out`, the CSV header and row when asked,
-// the CSV file row and the summary file. False when a file could not be written.
-bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out);
+// the CSV file row and the summary file (repeat_index's line). False when a file could not be written.
+bool emit_outputs(const Cell& cell, const RunResult& r, std::ostream& out, uint32_t repeat_index = 0);
 
 // Failed, Valid or Invalid: the failure of either side first, then the verdict on the numbers.
 void settle(const Cell& cell, RunResult& r, const std::string& failure);

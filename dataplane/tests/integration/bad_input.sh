@@ -15,6 +15,10 @@ run cuda - server --transport udp --workload gemm
 expect_rc cuda 2
 expect_stderr cuda "built without CUDA"
 
+run repeats - server --transport tcp --repeats 5
+expect_rc repeats 2
+expect_stderr repeats '"repeats"'
+
 run flag - server --transport tcp --pairs many
 expect_rc flag 2
 expect_stderr flag "--pairs"

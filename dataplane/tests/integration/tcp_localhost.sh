@@ -21,6 +21,17 @@ for side in server client; do
   expect $side '((.tx_bytes - .rx_bytes) | fabs) <= 0.1 * .tx_bytes' "window byte counts agree"
   expect_summary "$WORK/$side.summary" ".state == \"Valid\" and .role == \"$side\" and .tx_bytes > 0 and .rx_mbps > 0"
 done
-same_on_both_sides server client tx_bytes rx_bytes tx_bytes_all rx_bytes_all tcp_retrans
+same_on_both_sides server client tx_bytes rx_bytes tx_bytes_all rx_bytes_all tcp_retrans rx_recv_calls rx_recv_ns
+# the receiver times its recv() calls (hack/gpu/tcp-gap.sh): at most one 256 KiB read per call
+expect server '.rx_recv_calls > 0 and .rx_recv_ns > 0 and .rx_recv_calls >= .rx_bytes_all / 262144' "recv() calls timed"
 expect client '.labels == {"cell": "tcp-localhost", "repeat": "1"}' "labels echoed"
+# The diagnostic SPIRAL_TCP_RECV_SPAN_BYTES (recv() through 3 MiB of buffer, as a GPU path's
+# windows) changes where the bytes land, never what is counted.
+SPIRAL_TCP_RECV_SPAN_BYTES=3145728 start span_server - server "${args[@]}" --bind-address 127.0.0.1 --grace-ms 1000
+run span_client - client "${args[@]}" --server-address 127.0.0.1
+finish span_server
+expect_rc span_server 0
+expect span_server '.state == "Valid" and .tx_bytes_all == .rx_bytes_all and .rx_bytes_all > 3145728' "span: every byte read"
+SPIRAL_TCP_RECV_SPAN_BYTES=lots run span_bad - server "${args[@]}" --bind-address 127.0.0.1
+expect_rc span_bad 2
 echo "PASS: tcp 127.0.0.1: $(record client | jq -r '"\(.tx_mbps) Mb/s, \(.tx_bytes_all) bytes both sides"')"

@@ -84,6 +84,40 @@ TEST(Summary, StaysWithinTheTerminationMessageLimit) {
   EXPECT_EQ(j["reason"].get<std::string>().substr(j["reason"].get<std::string>().size() - 3), "...");
 }
 
+TEST(Summary, RepeatsInOneProcessWriteALineEachWithinTheirShare) {
+  Cell cell = udp_cell();
+  cell.repeats = 3;
+  cell.summary_file = ::testing::TempDir() + "outputs_test.summary";
+  std::remove(cell.summary_file.c_str());
+  RunResult first = sample_result(cell), second = sample_result(cell);
+  second.rx_bytes += 1;
+  RunResult broken = failed_result(cell, std::string(5000, 'y'));  // a long reason must be cut to the share
+  ASSERT_TRUE(write_summary(cell, first, 0));
+  ASSERT_TRUE(write_summary(cell, second, 1));
+  ASSERT_TRUE(write_summary(cell, broken, 2));
+  std::ifstream in(cell.summary_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_LE(text.str().size(), kSummaryMaxBytes);
+  std::istringstream lines(text.str());
+  std::vector<nlohmann::json> got;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_LE(line.size(), kSummaryMaxBytes / 3) << "each repeat keeps to its share";
+    got.push_back(nlohmann::json::parse(line));
+  }
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0]["rx_bytes"].get<int64_t>() + 1, got[1]["rx_bytes"].get<int64_t>());
+  EXPECT_EQ(got[2]["state"], "Failed");
+  // a new process (repeat 0) starts the file again
+  ASSERT_TRUE(write_summary(cell, first, 0));
+  std::ifstream again(cell.summary_file);
+  std::string only;
+  std::getline(again, only);
+  EXPECT_EQ(nlohmann::json::parse(only)["rx_bytes"], got[0]["rx_bytes"]);
+  EXPECT_FALSE(std::getline(again, only));
+  std::remove(cell.summary_file.c_str());
+}
+
 TEST(Record, OneLineWithEveryFigureAndTheLabels) {
   Cell cell = udp_cell(1);
   cell.labels = {{"cell", "3"}};

@@ -8,20 +8,24 @@ namespace {
 
 constexpr int kThreads = 256;
 
-// Copies `bytes` with the widest access both ends' alignment allows; threads of a block stride.
+// Copies `bytes` with the widest access both ends' alignment allows, the tail (under 16 bytes)
+// byte by byte; threads of a block stride. Over PCIe (datagrams read in place from mapped host
+// memory) the width matters several times over: the raw transport aligns its payloads to 16.
 __device__ void copy_bytes(std::byte* dst, const std::byte* src, uint64_t bytes) {
   const auto d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
-  if (((d | s | bytes) & 15) == 0) {
+  uint64_t done = 0;
+  if (((d | s) & 15) == 0) {
     auto* o = reinterpret_cast<uint4*>(dst);
     const auto* i = reinterpret_cast<const uint4*>(src);
     for (uint64_t k = threadIdx.x; k < bytes / 16; k += blockDim.x) o[k] = i[k];
-  } else if (((d | s | bytes) & 7) == 0) {
+    done = bytes / 16 * 16;
+  } else if (((d | s) & 7) == 0) {
     auto* o = reinterpret_cast<uint64_t*>(dst);
     const auto* i = reinterpret_cast<const uint64_t*>(src);
     for (uint64_t k = threadIdx.x; k < bytes / 8; k += blockDim.x) o[k] = i[k];
-  } else {
-    for (uint64_t k = threadIdx.x; k < bytes; k += blockDim.x) dst[k] = src[k];
+    done = bytes / 8 * 8;
   }
+  for (uint64_t k = done + threadIdx.x; k < bytes; k += blockDim.x) dst[k] = src[k];
 }
 
 __device__ void zero_bytes(std::byte* dst, uint64_t bytes) {

@@ -1,6 +1,7 @@
 #include "gpu/cuda/pipeline.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace spiral::gpu {
 
@@ -36,6 +37,7 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
     s.window = device_buffer(device_bytes);
     SPIRAL_CUDA(cudaMemset(s.window.data(), 0, device_bytes));
     if (config_.reorder) s.staged = device_buffer(offsets_area_ + config_.staging_bytes);
+    if (workload_) s.output = device_buffer(workload_->output().bytes);
     s.copied = make_event();
     s.done = make_event();
   }
@@ -52,6 +54,7 @@ Pipeline::~Pipeline() {
 
 void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_t token) {
   flight_->before_launch();  // waits (a stall) while max_in_flight windows are on the GPU
+  const auto launch_start = std::chrono::steady_clock::now();
 
   Slot& s = slots_[flight_->filling()];
   const uint64_t window = config_.window_bytes;
@@ -78,8 +81,8 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
   Workload::Output output{};
   if (workload_) {
-    workload_->run(s.window.data());
-    output = workload_->output();
+    workload_->run_into(s.window.data(), s.output.data());
+    output = {s.output.data(), s.output.size()};
     if (config_.inspect_output) config_.inspect_output(output, compute);
   }
   SPIRAL_CUDA(cudaEventRecord(s.done.get(), compute));
@@ -91,6 +94,8 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   flight_->launched();
   ++counters_.windows;
   counters_.bytes += received;
+  counters_.submit_ns += static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - launch_start).count());
 }
 
 void Pipeline::retire(size_t slot) {

@@ -85,6 +85,7 @@ class Pipeline {
     std::unique_ptr<memory::Region> staging;
     DeviceBuffer staged;   // reorder: the device copy of the staging
     DeviceBuffer window;
+    DeviceBuffer output;   // the workload's result for this window (the sink reads it after later launches)
     Event copied, done;
     ProcessedWindow processed;  // what the sink gets once `done`
     uint64_t token = 0;

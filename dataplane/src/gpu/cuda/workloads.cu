@@ -42,10 +42,10 @@ class FftWorkload final : public Workload {
     out_ = device_buffer(bytes_);
   }
   uint64_t input_bytes() const override { return bytes_; }
-  void run(const std::byte* window) override {
+  void run_into(const std::byte* window, std::byte* out) override {
     // cuFFT takes a non-const input; an out-of-place C2C leaves it unchanged.
     auto* in = reinterpret_cast<cufftComplex*>(const_cast<std::byte*>(window));
-    SPIRAL_CUDA(cufftExecC2C(plan_.get(), in, out_.as<cufftComplex>(), CUFFT_FORWARD));
+    SPIRAL_CUDA(cufftExecC2C(plan_.get(), in, reinterpret_cast<cufftComplex*>(out), CUFFT_FORWARD));
   }
   Output output() override { return {out_.data(), out_.size()}; }
   double flops() const override { return 5.0 * length_ * std::log2(double(length_)) * batch_; }
@@ -90,17 +90,18 @@ class SgemmWorkload final : public GemmBase {
     // FP32 arithmetic: no TF32 tensor-core shortcut, so the result is an FP32 GEMM's
     SPIRAL_CUDA(cublasSetMathMode(blas_.get(), CUBLAS_DEFAULT_MATH));
     b_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1).data());
+    set_b(gemm_b_matrix(n).data());
   }
   void set_b(const float* host) override {
     SPIRAL_CUDA(cudaMemcpyAsync(b_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
     SPIRAL_CUDA(cudaStreamSynchronize(stream_));
   }
-  void run(const std::byte* window) override {
+  void run_into(const std::byte* window, std::byte* out) override {
     const float alpha = 1.f, beta = 0.f;
     const int n = static_cast<int>(n_);
     SPIRAL_CUDA(cublasSgemm(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                            reinterpret_cast<const float*>(window), n, b_.as<float>(), n, &beta, c_.as<float>(), n));
+                            reinterpret_cast<const float*>(window), n, b_.as<float>(), n, &beta,
+                            reinterpret_cast<float*>(out), n));
   }
 
  private:
@@ -113,19 +114,20 @@ class HgemmWorkload final : public GemmBase {
     a16_ = device_buffer(elements() * sizeof(__half));
     b16_ = device_buffer(elements() * sizeof(__half));
     staging_ = device_buffer(elements() * sizeof(float));
-    set_b(random_matrix(n, 1).data());
+    set_b(gemm_b_matrix(n).data());
   }
   void set_b(const float* host) override {
     SPIRAL_CUDA(cudaMemcpyAsync(staging_.data(), host, elements() * sizeof(float), cudaMemcpyHostToDevice, stream_));
     launch_float_to_half(staging_.as<float>(), b16_.as<__half>(), elements(), stream_);
     SPIRAL_CUDA(cudaStreamSynchronize(stream_));
   }
-  void run(const std::byte* window) override {
+  void run_into(const std::byte* window, std::byte* out) override {
+    // a16_ is reused by the next call: safe, every call of a workload runs on its one stream
     launch_float_to_half(reinterpret_cast<const float*>(window), a16_.as<__half>(), elements(), stream_);
     const float alpha = 1.f, beta = 0.f;
     const int n = static_cast<int>(n_);
     SPIRAL_CUDA(cublasGemmEx(blas_.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a16_.data(), CUDA_R_16F, n,
-                             b16_.data(), CUDA_R_16F, n, &beta, c_.data(), CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
+                             b16_.data(), CUDA_R_16F, n, &beta, out, CUDA_R_32F, n, CUBLAS_COMPUTE_32F,
                              CUBLAS_GEMM_DEFAULT));
   }
 
@@ -134,6 +136,8 @@ class HgemmWorkload final : public GemmBase {
 };
 
 }  // namespace
+
+std::vector<float> gemm_b_matrix(uint32_t n) { return random_matrix(n, 1); }
 
 std::unique_ptr<Workload> make_workload(const WorkloadShape& shape, uint64_t window_bytes, cudaStream_t stream) {
   switch (shape.kind) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace spiral::gpu {
 
@@ -29,19 +30,26 @@ class Workload {
   virtual ~Workload() = default;
   // Device bytes the window must have (zero-padded beyond the assembled data).
   virtual uint64_t input_bytes() const = 0;
-  // Enqueues one call on the window.
-  virtual void run(const std::byte* window) = 0;
-  // The result of the last call (device): FFT spectra or C.
+  // The workload's own output buffer (device): FFT spectra or C, output().bytes long.
   struct Output {
     std::byte* data;
     size_t bytes;
   };
   virtual Output output() = 0;
+  // Enqueues one call on the window, writing its result to `out` (output().bytes, device). The
+  // pipeline gives each window in flight its own, so a window's result outlives later launches.
+  virtual void run_into(const std::byte* window, std::byte* out) = 0;
+  // Enqueues one call into the workload's own output buffer.
+  void run(const std::byte* window) { run_into(window, output().data); }
   // GEMMs: replaces B with n*n floats from the host (column-major); others ignore it.
   virtual void set_b(const float* /*host*/) {}
   // FLOPs of one call (the usual 5 N log2 N per FFT, 2 n^3 per GEMM).
   virtual double flops() const = 0;
 };
+
+// The B every GEMM workload starts with (n*n floats, column-major, fixed seed): a check can
+// recompute C = A * B on the CPU from the window alone.
+std::vector<float> gemm_b_matrix(uint32_t n);
 
 // window_bytes: the assembled bytes one call covers. Returns nullptr for none.
 std::unique_ptr<Workload> make_workload(const WorkloadShape& shape, uint64_t window_bytes, cudaStream_t stream);

@@ -188,7 +188,8 @@ void DpdkEnvironment::make_rx_memory() {
 rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, bool receive) {
   const unsigned cache = std::min<unsigned>(kPoolCache, buffers / 4);
   if (receive && rx_memory_)
-    return rx_memory_->make_pool("sp_" + name, buffers, data_room, cache, static_cast<int>(rte_socket_id()));
+    return rx_memory_->make_pool("sp_" + name, buffers, data_room, cache, static_cast<int>(rte_socket_id()),
+                                 kHeadersBytes + datagram::kHeaderBytes);  // the window's bytes: 16-byte loads
   rte_mempool* pool = rte_pktmbuf_pool_create(("sp_" + name).c_str(), buffers, cache, 0,
                                               static_cast<uint16_t>(data_room), rte_socket_id());
   if (!pool)

@@ -12,6 +12,7 @@ namespace spiral::raw {
 namespace {
 
 constexpr uint64_t kPage = 4096;  // the provider's pages: anonymous mappings, not hugepages
+constexpr uint64_t kAlign = 16;   // the GPU's widest load (uint4)
 
 uint16_t element_bytes(uint32_t data_room) { return static_cast<uint16_t>(RTE_ALIGN_CEIL(data_room, RTE_CACHE_LINE_SIZE)); }
 
@@ -20,7 +21,7 @@ std::string dpdk_error(int rc) { return rte_strerror(rc < 0 ? -rc : rc); }
 }  // namespace
 
 uint64_t ExternalMemory::bytes_for(uint32_t buffers, uint32_t data_room) {
-  return uint64_t{buffers} * element_bytes(data_room);
+  return uint64_t{buffers} * element_bytes(data_room) + kAlign;
 }
 
 ExternalMemory::ExternalMemory(std::unique_ptr<memory::Region> region, std::string what)
@@ -51,15 +52,19 @@ void ExternalMemory::dma_map(rte_device* device, const std::string& who) {
 }
 
 rte_mempool* ExternalMemory::make_pool(const std::string& name, uint32_t buffers, uint32_t data_room, unsigned cache,
-                                       int socket) {
+                                       int socket, uint32_t aligned_at) {
   const uint64_t need = bytes_for(buffers, data_room);
   if (used_ + need > region_->mapped())
     throw RunFailure(what_ + ": pool " + name + " needs " + std::to_string(need) + " B, " +
                      std::to_string(region_->mapped() - used_) + " B left");
+  // Every element is a whole number of cache lines, so shifting the first one shifts them all:
+  // the PMD writes at buf_addr + RTE_PKTMBUF_HEADROOM, and byte `aligned_at` lands on kAlign.
+  std::byte* first = region_->data() + used_;
+  const uint64_t at = reinterpret_cast<uintptr_t>(first) + RTE_PKTMBUF_HEADROOM + aligned_at;
   rte_pktmbuf_extmem ext{};
-  ext.buf_ptr = region_->data() + used_;
+  ext.buf_ptr = first + (kAlign - at % kAlign) % kAlign;
   ext.buf_iova = rte_eal_iova_mode() == RTE_IOVA_VA ? reinterpret_cast<uint64_t>(ext.buf_ptr) : RTE_BAD_IOVA;
-  ext.buf_len = need;
+  ext.buf_len = need - kAlign;
   ext.elt_size = element_bytes(data_room);
   rte_mempool* pool = rte_pktmbuf_pool_create_extbuf(name.c_str(), buffers, cache, 0, static_cast<uint16_t>(data_room),
                                                      socket, &ext, 1);

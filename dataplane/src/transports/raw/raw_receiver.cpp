@@ -34,8 +34,8 @@ struct RawReceiver::Lane {
   uint32_t bursts = 0;
 };
 
-RawReceiver::RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id)
-    : cell_(cell), env_(env), run_id_(run_id), slots_(raw_options(cell).rx_queues),
+RawReceiver::RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id, gpu::WindowSink* sink)
+    : cell_(cell), env_(env), run_id_(run_id), sink_(sink), slots_(raw_options(cell).rx_queues),
       poller_done_(new std::atomic<bool>[raw_options(cell).rx_queues]) {}
 
 RawReceiver::~RawReceiver() {
@@ -55,10 +55,10 @@ void RawReceiver::open() {
                                     rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(const_cast<void**>(frames.data())),
                                                           static_cast<unsigned>(frames.size()));
                                   }};
-      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, cell_.batch, nullptr, &in_place);
+      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, cell_.batch, sink_, &in_place);
     } else {
       // staged: one frame at a time into pinned staging
-      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, 1);
+      gpu_ = gpu::GpuReceiver::datagrams(cell_, assemblers, layout, cell_.payload_bytes, 1, sink_);
     }
   }
   for (uint16_t r = 0; r < o.rx_queues; ++r) {

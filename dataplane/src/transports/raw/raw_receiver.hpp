@@ -27,7 +27,9 @@ namespace spiral::raw {
 
 class RawReceiver : public Engine, public gpu::GpuReporting {
  public:
-  RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id);
+  // `sink`: the GPU path's output side (gpu/window_sink.hpp) gets each processed window; null:
+  // nobody (a bench). GPU tests pass a checker (tests/gpu/raw_gpu_correctness.cpp).
+  RawReceiver(const Cell& cell, DpdkEnvironment& env, uint32_t run_id, gpu::WindowSink* sink = nullptr);
   ~RawReceiver() override;
 
   void open() override;  // sequence trackers and worker rings
@@ -58,6 +60,7 @@ class RawReceiver : public Engine, public gpu::GpuReporting {
   const Cell& cell_;
   DpdkEnvironment& env_;
   uint32_t run_id_;
+  gpu::WindowSink* sink_;
   std::atomic<Phase> phase_{Phase::warmup};
   CounterSlots slots_;
   std::vector<std::unique_ptr<Lane>> lanes_;

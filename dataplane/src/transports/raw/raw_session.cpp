@@ -70,6 +70,7 @@ class RawSession : public LocalSession {
     for (const CoreBusy& c : m.cores)
       if (c.role == "master") m.master_mpct = c.busy_mpct;
     r = combine_raw(cell, m);
+    r.gpu = receiver.gpu;  // the GPU receive path's windows, stalls and utilisation (issue 15)
     env_.describe(raw_figures(r));
   }
 

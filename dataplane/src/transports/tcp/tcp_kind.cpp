@@ -67,6 +67,7 @@ BenchKind describe() {
   k.backend = "socket-tcp";
   k.drops_kind = "tcp-nstat-retrans+inerrs";
   k.socket_retrans = true;
+  k.repeats_in_one_process = true;
   k.run_mode = RunMode::two_sided;
   k.keys = kPingPongKeys;
   k.flags = {{"--tcp-nodelay", "tcp_nodelay", KindFlag::Type::toggle, "set TCP_NODELAY"}};

@@ -82,6 +82,7 @@ BenchKind describe() {
   k.drops_kind = "udp-proc-net-udp-drops";
   k.run_mode = RunMode::two_sided;
   k.sequenced = true;
+  k.repeats_in_one_process = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
   k.flags.insert(k.flags.end(), kPingPongFlags.begin(), kPingPongFlags.end());

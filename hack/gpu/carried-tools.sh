@@ -1,0 +1,25 @@
+# Sourced by hack/gpu/device-run.sh and hack/gpu/tcp-gap.sh: setup_tools puts ip and ping on
+# PATH, from the Debian packages hack/gpu/carry.sh unpacked under $DEPS when the machine lacks
+# them, with only the libraries it lacks (under $TOOLS/lib). Needs DEPS and TOOLS set.
+setup_tools() {
+  mkdir -p "$TOOLS/bin" "$TOOLS/lib"
+  local tool bin lib src
+  for tool in ip ping; do
+    command -v "$tool" >/dev/null && continue
+    bin=
+    for d in bin sbin usr/bin usr/sbin; do [[ -x $DEPS/$d/$tool ]] && bin=$DEPS/$d/$tool && break; done
+    [[ -n $bin ]] || { echo "no $tool carried"; continue; }
+    for _ in 1 2 3 4; do  # a carried library may need another one
+      for lib in $(LD_LIBRARY_PATH=$TOOLS/lib ldd "$bin" | awk '/not found/ {print $1}'); do
+        for src in "$DEPS/lib/x86_64-linux-gnu/$lib" "$DEPS/usr/lib/x86_64-linux-gnu/$lib"; do
+          [[ -e $src ]] && cp -L "$src" "$TOOLS/lib/" && echo "$tool: carried $lib" && break
+        done
+      done
+    done
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
+    chmod +x "$TOOLS/bin/$tool"
+    echo "$tool -> $bin"
+  done
+  export PATH=$TOOLS/bin:$PATH
+  ip -V
+}

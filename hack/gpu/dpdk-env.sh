@@ -1,0 +1,20 @@
+# Sourced by hack/gpu/device-run.sh on a GPU machine without DPDK: points the build at the DPDK
+# that hack/gpu/carry.sh packed under .deps/dpdk (Debian bookworm's 22.11) and the runs at its
+# libraries and plugins. Only the libraries this machine lacks go on LD_LIBRARY_PATH (its own
+# glibc, libstdc++, OpenSSL, zlib ... stay in charge), through a folder of links.
+#   dpdk_env CARRIED_DPDK_DIR LINK_DIR   sets PKG_CONFIG_PATH, LD_LIBRARY_PATH, SPIRAL_EAL_ARGS;
+#                                        returns 1 (nothing set) when the folder is absent
+dpdk_env() {
+  local carried=$1 links=$2 lib soname
+  [[ -f $carried/lib/pkgconfig/libdpdk.pc ]] || return 1
+  mkdir -p "$links"
+  for lib in "$carried"/lib/*.so.*; do
+    soname=$(basename "$lib")
+    [[ $soname == librte_* ]] || ! ldconfig -p | grep -q "^[[:space:]]*$soname " || continue
+    ln -sf "$lib" "$links/$soname"
+  done
+  export PKG_CONFIG_PATH=$carried/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+  export LD_LIBRARY_PATH=$links${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # the plugins (vdev bus, memif, af_packet, ...) from the carried folder, not the EAL's built-in path
+  export SPIRAL_EAL_ARGS="-d $carried/pmds${SPIRAL_EAL_ARGS:+ $SPIRAL_EAL_ARGS}"
+}
