@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Metric is a per-cell result an acceptance rule checks; its unit is in its name.
-// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps;LatencyP999Nanoseconds
 type Metric string
 
 const (
@@ -23,6 +23,8 @@ const (
 	MetricNDRMbpsStdDev Metric = "NDRMbpsStdDev"
 	// MetricPDRMbps is the partial drop rate (run.search.pdrTolerancePPM), mean over repeats.
 	MetricPDRMbps Metric = "PDRMbps"
+	// MetricLatencyP999Nanoseconds is the 99.9th percentile one-way latency of a latency-mode cell.
+	MetricLatencyP999Nanoseconds Metric = "LatencyP999Nanoseconds"
 )
 
 // Operator compares an observed metric with a rule's value.

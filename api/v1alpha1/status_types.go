@@ -124,6 +124,9 @@ type Latency struct {
 	P50Nanoseconds int64 `json:"p50Nanoseconds"`
 	// p99Nanoseconds is the 99th percentile one-way latency.
 	P99Nanoseconds int64 `json:"p99Nanoseconds"`
+	// p999Nanoseconds is the 99.9th percentile one-way latency.
+	// +optional
+	P999Nanoseconds int64 `json:"p999Nanoseconds,omitempty"`
 	// maxNanoseconds is the slowest round trip halved.
 	MaxNanoseconds int64 `json:"maxNanoseconds"`
 }
@@ -181,8 +184,8 @@ type CellResult struct {
 	// gpu utilisation, mean over repeats.
 	// +optional
 	GPU *GPUBusy `json:"gpu,omitempty"`
-	// latency percentiles (RoCE latency mode) over the repeats: the lowest minimum, the median
-	// of the medians, the highest p99 and the highest maximum.
+	// latency percentiles (RoCE, TCP and UDP latency mode) over the repeats: the lowest minimum,
+	// the median of the medians, the highest p99, p99.9 and maximum.
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
 	// search is what run.search found over the repeats: the NDR (and PDR) mean and standard deviation.
@@ -268,7 +271,7 @@ type RepeatResult struct {
 	// gpu utilisation.
 	// +optional
 	GPU *GPUBusy `json:"gpu,omitempty"`
-	// latency percentiles (RoCE latency mode).
+	// latency percentiles (RoCE, TCP and UDP latency mode).
 	// +optional
 	Latency *Latency `json:"latency,omitempty"`
 	// collective is an NCCL cell's sweep: a row per size, and the transports NCCL chose.

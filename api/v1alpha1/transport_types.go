@@ -137,8 +137,52 @@ type RawEthernetSpec struct {
 // +kubebuilder:validation:Enum=None;GSO;GRO;GSOAndGRO
 type UDPOffload string
 
+// SocketMode chooses between streaming bandwidth and ping-pong latency on TCP and UDP.
+// +kubebuilder:validation:Enum=Bandwidth;Latency
+type SocketMode string
+
+const (
+	// SocketModeBandwidth streams messages (TCP) or datagrams (UDP) and reports throughput.
+	SocketModeBandwidth SocketMode = "Bandwidth"
+	// SocketModeLatency ping-pongs one message at a time on one socket and reports percentiles.
+	SocketModeLatency SocketMode = "Latency"
+)
+
+// SocketWait is how a latency-mode side waits for the next message.
+// +kubebuilder:validation:Enum=Blocking;Spin
+type SocketWait string
+
+const (
+	// SocketWaitBlocking sleeps in recv() until the kernel wakes the thread.
+	SocketWaitBlocking SocketWait = "Blocking"
+	// SocketWaitSpin polls with non-blocking recv() and never sleeps: lower latency for a whole
+	// core on each side.
+	SocketWaitSpin SocketWait = "Spin"
+)
+
 // SocketSpec holds socket options.
+//
+// +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'Latency') || ((!has(self.wait) || self.wait == 'Blocking') && (!has(self.busyPollMicroseconds) || self.busyPollMicroseconds == 0))",message="socket.wait and socket.busyPollMicroseconds apply to socket.mode Latency: set mode Latency or remove them"
+// +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'Latency' || !has(self.udpOffload) || self.udpOffload == 'None'",message="socket.mode Latency sends one datagram per round trip: set socket.udpOffload to None"
 type SocketSpec struct {
+	// mode is Bandwidth (stream) or Latency (ping-pong percentiles: min, p50, p99, p99.9, max).
+	// +kubebuilder:default=Bandwidth
+	// +optional
+	Mode SocketMode `json:"mode,omitempty"`
+
+	// wait is how each side of a Latency run waits for a message: Blocking (recv sleeps) or
+	// Spin (non-blocking recv in a loop, a whole core per side).
+	// +kubebuilder:default=Blocking
+	// +optional
+	Wait SocketWait `json:"wait,omitempty"`
+
+	// busyPollMicroseconds sets SO_BUSY_POLL on a Latency run's sockets: the kernel polls the
+	// device queue this long before sleeping (needs a NIC driver with busy polling); 0 leaves it off.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000000
+	// +optional
+	BusyPollMicroseconds int32 `json:"busyPollMicroseconds,omitempty"`
+
 	// tcpNoDelay disables Nagle's algorithm (TCP only).
 	// +optional
 	TCPNoDelay bool `json:"tcpNoDelay,omitempty"`

@@ -101,7 +101,7 @@ func printBench(w io.Writer, sb *sbv1.SpiralBench, output string) error {
 // memory, latency percentiles and the cell's wall time.
 func writeWide(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tMpps\tLOSS ppm\tDROPS\tCPU M/TX/RX %\tGPU SM/MEM %\tLAT min/p50/p99/max µs\tREPEATS\tWALL\tMESSAGE")
+	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tMpps\tLOSS ppm\tDROPS\tCPU M/TX/RX %\tGPU SM/MEM %\tLAT min/p50/p99/p99.9/max µs\tREPEATS\tWALL\tMESSAGE")
 	for _, c := range sb.Status.CellResults {
 		mark := ""
 		if c.Headline {
@@ -148,7 +148,7 @@ func latency(l *sbv1.Latency) string {
 		return "-"
 	}
 	us := func(ns int64) string { return fmt.Sprintf("%.2f", float64(ns)/1000) }
-	return us(l.MinNanoseconds) + "/" + us(l.P50Nanoseconds) + "/" + us(l.P99Nanoseconds) + "/" + us(l.MaxNanoseconds)
+	return us(l.MinNanoseconds) + "/" + us(l.P50Nanoseconds) + "/" + us(l.P99Nanoseconds) + "/" + us(l.P999Nanoseconds) + "/" + us(l.MaxNanoseconds)
 }
 
 func wall(c sbv1.CellResult) string {

@@ -157,7 +157,7 @@ func TestResultsOutputFormats(t *testing.T) {
 		t.Errorf("-o yaml: %v %s/%s", err, fromYAML.Namespace, fromYAML.Name)
 	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "wide")
-	if err != nil || !strings.Contains(out, "LAT min/p50/p99/max µs") || !strings.Contains(out, "8000 B x 4 pairs") ||
+	if err != nil || !strings.Contains(out, "LAT min/p50/p99/p99.9/max µs") || !strings.Contains(out, "8000 B x 4 pairs") ||
 		!strings.Contains(out, "client pod: OOMKilled") {
 		t.Errorf("-o wide: %v\n%s", err, out)
 	}

@@ -14,3 +14,26 @@ carry_libs() {
 # af_packet, af_xdp, ring.
 CARRY_DPDK_PMDS=(librte_bus_vdev librte_mempool_ring librte_net_memif librte_net_af_packet librte_net_af_xdp librte_net_ring)
 CARRY_DPDK_PMD_DIR=/usr/lib/x86_64-linux-gnu/dpdk/pmds-23.0
+
+# carry_binaries DEST BINARY...: each binary (a path, or a command looked up in PATH) to DEST/real,
+# its libraries to DEST/lib (carry_libs), and a wrapper of the same name to DEST/bin that runs it
+# against those libraries only.
+carry_binaries() {
+  local dest=$1 tool path
+  shift
+  mkdir -p "$dest"/{bin,real,lib}
+  for tool in "$@"; do
+    path=$(command -v "$tool") || { echo "carry: $tool not found" >&2; return 1; }
+    cp -L "$path" "$dest/real/"
+  done
+  carry_libs "$dest/lib" "$dest"/real/*
+  for tool in "$dest"/real/*; do
+    cat >"$dest/bin/$(basename "$tool")" <<'WRAP'
+#!/bin/sh
+# carried Debian binary: its libraries from this folder, nothing installed
+C=$(cd "$(dirname "$0")/.." && pwd)
+LD_LIBRARY_PATH="$C/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$C/real/$(basename "$0")" "$@"
+WRAP
+    chmod +x "$dest/bin/$(basename "$tool")"
+  done
+}

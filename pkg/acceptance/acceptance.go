@@ -132,6 +132,11 @@ func Value(m sbv1.Metric, c sbv1.CellResult) (int64, bool) {
 		return c.Latency.P99Nanoseconds, true
 	case sbv1.MetricNDRMbps, sbv1.MetricNDRMbpsStdDev, sbv1.MetricPDRMbps:
 		return searchValue(m, c.Search)
+	case sbv1.MetricLatencyP999Nanoseconds:
+		if c.Latency == nil {
+			return 0, false
+		}
+		return c.Latency.P999Nanoseconds, true
 	}
 	return 0, false
 }

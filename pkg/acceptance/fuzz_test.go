@@ -16,7 +16,8 @@ import (
 var (
 	fuzzMetrics = []sbv1.Metric{sbv1.MetricRxMbps, sbv1.MetricTxMbps, sbv1.MetricRxMbpsStdDev, sbv1.MetricPacketsPerSecond,
 		sbv1.MetricDrops, sbv1.MetricLossPPM, sbv1.MetricCPUTXMilliPercent, sbv1.MetricCPURXMilliPercent,
-		sbv1.MetricGPUSMMilliPercent, sbv1.MetricLatencyP50Nanoseconds, sbv1.MetricLatencyP99Nanoseconds}
+		sbv1.MetricGPUSMMilliPercent, sbv1.MetricLatencyP50Nanoseconds, sbv1.MetricLatencyP99Nanoseconds,
+		sbv1.MetricLatencyP999Nanoseconds}
 	fuzzOperators = []sbv1.Operator{sbv1.OperatorGreaterThanOrEqual, sbv1.OperatorGreaterThan,
 		sbv1.OperatorLessThanOrEqual, sbv1.OperatorLessThan, sbv1.OperatorEqual}
 	fuzzStates = []sbv1.CellState{sbv1.CellValid, sbv1.CellInvalid, sbv1.CellFailed}
@@ -33,7 +34,7 @@ func fuzzCell(index int32, v int64, state uint8, headline, measured bool, payloa
 	c.RXMbps, c.TXMbps, c.PacketsPerSecond = &sbv1.Statistic{Mean: v, StdDev: v}, &sbv1.Statistic{Mean: v}, &sbv1.Statistic{Mean: v}
 	c.CPU = &sbv1.CPUBusy{TXMilliPercent: int32(v), RXMilliPercent: int32(v)}
 	c.GPU = &sbv1.GPUBusy{SMMilliPercent: int32(v)}
-	c.Latency = &sbv1.Latency{P50Nanoseconds: v, P99Nanoseconds: v}
+	c.Latency = &sbv1.Latency{P50Nanoseconds: v, P99Nanoseconds: v, P999Nanoseconds: v}
 	return c
 }
 

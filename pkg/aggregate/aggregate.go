@@ -109,7 +109,7 @@ func meanCPU(rs []sbv1.RepeatResult) *sbv1.CPUBusy {
 }
 
 // combineLatency folds the repeats' percentiles so that a gate on the cell sees the worst tail:
-// the fastest minimum, the median of the medians, the highest p99 and maximum.
+// the fastest minimum, the median of the medians, the highest p99, p99.9 and maximum.
 func combineLatency(rs []sbv1.RepeatResult) *sbv1.Latency {
 	var out *sbv1.Latency
 	var p50s []int64
@@ -123,6 +123,7 @@ func combineLatency(rs []sbv1.RepeatResult) *sbv1.Latency {
 		}
 		out.MinNanoseconds = min(out.MinNanoseconds, l.MinNanoseconds)
 		out.P99Nanoseconds = max(out.P99Nanoseconds, l.P99Nanoseconds)
+		out.P999Nanoseconds = max(out.P999Nanoseconds, l.P999Nanoseconds)
 		out.MaxNanoseconds = max(out.MaxNanoseconds, l.MaxNanoseconds)
 		p50s = append(p50s, l.P50Nanoseconds)
 	}

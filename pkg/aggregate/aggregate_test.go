@@ -53,12 +53,12 @@ func TestFillInvalidRepeatMakesTheCellInvalidButKeepsValidNumbers(t *testing.T) 
 func TestFillLatencyKeepsTheWorstTailOfTheRepeats(t *testing.T) {
 	lat := func(min, p50, p99, max int64) sbv1.RepeatResult {
 		r := rep(sbv1.CellValid, 100, "")
-		r.Latency = &sbv1.Latency{MinNanoseconds: min, P50Nanoseconds: p50, P99Nanoseconds: p99, MaxNanoseconds: max}
+		r.Latency = &sbv1.Latency{MinNanoseconds: min, P50Nanoseconds: p50, P99Nanoseconds: p99, P999Nanoseconds: (p99 + max) / 2, MaxNanoseconds: max}
 		return r
 	}
 	c := sbv1.CellResult{RepeatResults: []sbv1.RepeatResult{lat(1100, 1500, 2100, 9000), lat(1000, 1700, 4000, 5000), lat(1200, 1400, 1900, 30000)}}
 	Fill(&c)
-	want := sbv1.Latency{MinNanoseconds: 1000, P50Nanoseconds: 1500, P99Nanoseconds: 4000, MaxNanoseconds: 30000}
+	want := sbv1.Latency{MinNanoseconds: 1000, P50Nanoseconds: 1500, P99Nanoseconds: 4000, P999Nanoseconds: 15950, MaxNanoseconds: 30000}
 	if c.Latency == nil || *c.Latency != want {
 		t.Errorf("latency %+v, want %+v", c.Latency, want)
 	}

@@ -48,6 +48,16 @@ func socketFlags(spec *sbv1.SpiralBenchSpec, tcp bool) []string {
 	if s.BufferBytes > 0 {
 		a = append(a, "--socket-buffer-bytes", Itoa(s.BufferBytes))
 	}
+	if s.Mode == sbv1.SocketModeLatency {
+		wait := "blocking"
+		if s.Wait == sbv1.SocketWaitSpin {
+			wait = "spin"
+		}
+		a = append(a, "--mode", "latency", "--wait", wait)
+		if s.BusyPollMicroseconds > 0 {
+			a = append(a, "--busy-poll-us", Itoa(s.BusyPollMicroseconds))
+		}
+	}
 	return a
 }
 

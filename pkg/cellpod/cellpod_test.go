@@ -201,6 +201,26 @@ func TestTransportAndWorkloadFlags(t *testing.T) {
 		t.Errorf("pairs are for sockets only: %s", args)
 	}
 
+	for _, transport := range []sbv1.Transport{sbv1.TransportTCP, sbv1.TransportUDP} {
+		lat := sbtesting.MakeSpiralBench("lat", "lab").Transport(transport).Obj()
+		lat.Spec.Socket = &sbv1.SocketSpec{Mode: sbv1.SocketModeLatency, Wait: sbv1.SocketWaitSpin, BusyPollMicroseconds: 50}
+		lat.Spec.Matrix.Pairs = []int32{1}
+		for _, role := range []string{RoleServer, RoleClient} {
+			args = strings.Join(build(input(lat), role, "10.0.0.1").Spec.Containers[0].Args, " ")
+			if !strings.Contains(args, "--mode latency --wait spin --busy-poll-us 50") || !strings.Contains(args, "--pairs 1") {
+				t.Errorf("%s %s latency args: %s", transport, role, args)
+			}
+		}
+		lat.Spec.Socket = &sbv1.SocketSpec{Mode: sbv1.SocketModeLatency}
+		if args = strings.Join(build(input(lat), RoleClient, "10.0.0.1").Spec.Containers[0].Args, " "); !strings.Contains(args, "--mode latency --wait blocking") || strings.Contains(args, "--busy-poll-us") {
+			t.Errorf("%s latency blocking args: %s", transport, args)
+		}
+		lat.Spec.Socket = &sbv1.SocketSpec{}
+		if args = strings.Join(build(input(lat), RoleClient, "10.0.0.1").Spec.Containers[0].Args, " "); strings.Contains(args, "--mode") {
+			t.Errorf("%s bandwidth args name a mode: %s", transport, args)
+		}
+	}
+
 	gpu := sbtesting.MakeSpiralBench("gpu", "lab").Transport(sbv1.TransportUDP).Workload(sbv1.WorkloadGEMMFP16).ServerGPUs(1).Obj()
 	gpu.Spec.Workload.GEMMN, gpu.Spec.Workload.SyncInterval, gpu.Spec.Workload.MaxInFlight, gpu.Spec.Workload.BatchBytes = 1024, 2, 3, 4<<20
 	args = strings.Join(build(input(gpu), RoleServer, "").Spec.Containers[0].Args, " ")

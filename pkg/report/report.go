@@ -25,7 +25,8 @@ var CSVColumns = []string{
 	"cpu_rx_pct", "gpu_sm_pct", "gpu_mem_pct", "post_process_gemm_dim", "post_process_sync",
 	"cell", "headline", "state", "attempt", "tx_queues", "rx_queues", "loss_ppm",
 	"tx_packets", "tx_bytes", "rx_packets", "rx_bytes", "seq_gaps", "socket_retrans",
-	"wire", "tx_bytes_phy", "rx_bytes_phy", "links", "unknown", "ndr_mbps", "pdr_mbps",
+	"wire", "tx_bytes_phy", "rx_bytes_phy", "links",
+	"lat_min_ns", "lat_p50_ns", "lat_p99_ns", "lat_p999_ns", "lat_max_ns", "unknown", "ndr_mbps", "pdr_mbps",
 }
 
 // DAQIRIColumns is how many of CSVColumns are DAQIRI's.
@@ -193,6 +194,10 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 			pdr = itoa(*r.Search.PDRMbps)
 		}
 	}
+	lat := []string{"", "", "", "", ""}
+	if l := r.Latency; l != nil {
+		lat = []string{itoa(l.MinNanoseconds), itoa(l.P50Nanoseconds), itoa(l.P99Nanoseconds), itoa(l.P999Nanoseconds), itoa(l.MaxNanoseconds)}
+	}
 	return []string{
 		"cpp", Backend(sb.Spec.Transport), p.Workload.DataplaneName(), itoa(int64(p.PayloadBytes)), itoa(int64(p.Batch)),
 		itoa(int64(p.Pairs)), TargetGbps(perPairMbps(sb.Spec.Matrix.TargetRateScope, p)), itoa(int64(r.Repeat) + 1),
@@ -203,6 +208,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 		itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(r.LossPPM),
 		itoa(r.TXPackets), itoa(r.TXBytes), itoa(r.RXPackets), itoa(r.RXBytes), seqGaps, retrans,
 		wire, itoa(phyTX), itoa(phyRX), itoa(int64(links)),
+		lat[0], lat[1], lat[2], lat[3], lat[4],
 		strings.Join(unknown, ";"), ndr, pdr,
 	}
 }

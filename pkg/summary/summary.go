@@ -41,11 +41,12 @@ type Summary struct {
 	CPURXMPct     int64  `json:"cpu_rx_mpct"`
 	GPUSMMPct     int64  `json:"gpu_sm_mpct"`
 	GPUMemMPct    int64  `json:"gpu_mem_mpct"`
-	// Latency percentiles of a RoCE ping-pong run; absent elsewhere.
-	LatMinNs *int64 `json:"lat_min_ns,omitempty"`
-	LatP50Ns *int64 `json:"lat_p50_ns,omitempty"`
-	LatP99Ns *int64 `json:"lat_p99_ns,omitempty"`
-	LatMaxNs *int64 `json:"lat_max_ns,omitempty"`
+	// Latency percentiles of a ping-pong run (RoCE, TCP, UDP latency mode); absent elsewhere.
+	LatMinNs  *int64 `json:"lat_min_ns,omitempty"`
+	LatP50Ns  *int64 `json:"lat_p50_ns,omitempty"`
+	LatP99Ns  *int64 `json:"lat_p99_ns,omitempty"`
+	LatP999Ns *int64 `json:"lat_p999_ns,omitempty"`
+	LatMaxNs  *int64 `json:"lat_max_ns,omitempty"`
 	// The sweep of an NCCL cell (rank 0 only, merged over every NCCL rank) or of a copy bench.
 	NCCL    *NCCL    `json:"nccl,omitempty"`
 	GPUCopy *GPUCopy `json:"gpucopy,omitempty"`
@@ -98,7 +99,7 @@ func (s *Summary) latency() *sbv1.Latency {
 		}
 		return *p
 	}
-	return &sbv1.Latency{MinNanoseconds: d(s.LatMinNs), P50Nanoseconds: d(s.LatP50Ns), P99Nanoseconds: d(s.LatP99Ns), MaxNanoseconds: d(s.LatMaxNs)}
+	return &sbv1.Latency{MinNanoseconds: d(s.LatMinNs), P50Nanoseconds: d(s.LatP50Ns), P99Nanoseconds: d(s.LatP99Ns), P999Nanoseconds: d(s.LatP999Ns), MaxNanoseconds: d(s.LatMaxNs)}
 }
 
 // maxFigure bounds a counter or rate of one rank (2^53).

@@ -71,13 +71,13 @@ func TestMergeTakesEachSideFromWhereItIsKnown(t *testing.T) {
 }
 
 func TestLatencyPercentilesComeFromTheClient(t *testing.T) {
-	cli, err := Parse(strings.Replace(clientMsg, `"gpu_mem_mpct":-1}`, `"gpu_mem_mpct":-1,"lat_min_ns":1100,"lat_p50_ns":1500,"lat_p99_ns":2100,"lat_max_ns":9000}`, 1))
+	cli, err := Parse(strings.Replace(clientMsg, `"gpu_mem_mpct":-1}`, `"gpu_mem_mpct":-1,"lat_min_ns":1100,"lat_p50_ns":1500,"lat_p99_ns":2100,"lat_p999_ns":4200,"lat_max_ns":9000}`, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv, _ := Parse(serverMsg)
 	r := Merge(serverClient(&srv, &cli), 0, 0)
-	if r.Latency == nil || r.Latency.P50Nanoseconds != 1500 || r.Latency.P99Nanoseconds != 2100 || r.Latency.MinNanoseconds != 1100 {
+	if r.Latency == nil || r.Latency.P50Nanoseconds != 1500 || r.Latency.P99Nanoseconds != 2100 || r.Latency.P999Nanoseconds != 4200 || r.Latency.MinNanoseconds != 1100 {
 		t.Errorf("latency %+v", r.Latency)
 	}
 	if r = Merge([]Part{{Summary: &srv, Receives: true}}, 0, 0); r.Latency != nil {

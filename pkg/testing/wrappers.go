@@ -91,6 +91,12 @@ func (w *SpiralBenchWrapper) RoCE(r sbv1.RoCESpec) *SpiralBenchWrapper {
 	return w
 }
 
+// Socket sets spec.socket.
+func (w *SpiralBenchWrapper) Socket(s sbv1.SocketSpec) *SpiralBenchWrapper {
+	w.Spec.Socket = &s
+	return w
+}
+
 func (w *SpiralBenchWrapper) Seconds(s int32) *SpiralBenchWrapper {
 	w.Spec.Run.Seconds = s
 	return w

@@ -105,6 +105,12 @@ const std::set<std::string> kCommonKeys = {
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
     "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment"};
 
+}  // namespace
+
+const std::set<std::string>& common_cell_keys() { return kCommonKeys; }
+
+namespace {
+
 std::set<std::string> every_key() {
   std::set<std::string> keys = kCommonKeys;
   for (const BenchKind* k : bench_kinds()) keys.insert(k->keys.begin(), k->keys.end());

@@ -1,5 +1,6 @@
 #include "control/messages.hpp"
 
+#include "metrics/latency_json.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral {
@@ -50,13 +51,16 @@ namespace {
 json queue_to_json(const QueueCounters& q) {
   json phases = json::array();
   for (const auto& p : q.by_phase) phases.push_back({p.packets, p.bytes});
+  json replies = json::array();
+  for (const auto& p : q.replies) replies.push_back({p.packets, p.bytes});
   return {{"by_phase", phases},       {"sent_measured", q.sent_measured}, {"first_seq", q.first_seq},
           {"last_seq", q.last_seq},   {"seen_measured", q.seen_measured}, {"min_seq", q.min_seq},
           {"max_seq", q.max_seq},     {"duplicated", q.duplicated},       {"reordered", q.reordered},
           {"stale", q.stale},         {"malformed", q.malformed},         {"foreign", q.foreign},
           {"kernel_drops", q.kernel_drops}, {"retrans", q.retrans},       {"segs_out", q.segs_out},
           {"send_errors", q.send_errors},   {"finished", q.finished},       {"rdma", to_json(q.completion)},
-          {"recv_calls", q.recv_calls},     {"recv_ns", q.recv_ns}};
+          {"recv_calls", q.recv_calls},     {"recv_ns", q.recv_ns},
+          {"replies", replies},             {"latency", latency_to_json(q.latency)}};
 }
 
 QueueCounters queue_from_json(const json& j) {
@@ -86,6 +90,15 @@ QueueCounters queue_from_json(const json& j) {
   q.recv_calls = j.value("recv_calls", uint64_t{0});  // absent from peers older than the field
   q.recv_ns = j.value("recv_ns", uint64_t{0});
   q.completion = completion_counters_from_json(j.at("rdma"));
+  if (j.contains("replies")) {  // absent from peers older than the latency mode
+    const json& replies = j.at("replies");
+    if (replies.size() != q.replies.size()) throw RunFailure("control: replies has the wrong length");
+    for (size_t i = 0; i < q.replies.size(); ++i) {
+      q.replies[i].packets = replies.at(i).at(0).get<uint64_t>();
+      q.replies[i].bytes = replies.at(i).at(1).get<uint64_t>();
+    }
+    q.latency = latency_from_json(j.at("latency"));
+  }
   return q;
 }
 

@@ -27,9 +27,7 @@ nlohmann::json to_json(const CompletionCounters& c) {
           {"verified", c.verified},
           {"corrupt", c.corrupt},
           {"out_of_order", c.out_of_order},
-          {"retries", c.retries},
-          {"latency",
-           {c.latency.samples, c.latency.min_ns, c.latency.p50_ns, c.latency.p99_ns, c.latency.max_ns}}};
+          {"retries", c.retries}};
 }
 
 CompletionCounters completion_counters_from_json(const nlohmann::json& j) {
@@ -43,12 +41,6 @@ CompletionCounters completion_counters_from_json(const nlohmann::json& j) {
   j.at("corrupt").get_to(c.corrupt);
   j.at("out_of_order").get_to(c.out_of_order);
   j.at("retries").get_to(c.retries);
-  const auto& lat = j.at("latency");
-  lat.at(0).get_to(c.latency.samples);
-  lat.at(1).get_to(c.latency.min_ns);
-  lat.at(2).get_to(c.latency.p50_ns);
-  lat.at(3).get_to(c.latency.p99_ns);
-  lat.at(4).get_to(c.latency.max_ns);
   return c;
 }
 

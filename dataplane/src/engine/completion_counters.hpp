@@ -1,7 +1,7 @@
 #pragma once
 // What a queue of a completion-based kind (ibverbs today) counts besides messages and bytes:
-// completions, failed completions by ibv_wc_status (its drops), payload checks, retries and, in
-// latency mode, the percentiles. Plain values without verbs types: they travel in the control
+// completions, failed completions by ibv_wc_status (its drops), payload checks and retries (the
+// latency percentiles are every kind's: QueueCounters::latency). Plain values without verbs types: they travel in the control
 // reports and build without rdma-core.
 #include <array>
 #include <cstdint>
@@ -17,13 +17,6 @@ constexpr size_t kWcStatusSlots = 25;
 // The status's name as rdma-core spells the enum (IBV_WC_RETRY_EXC_ERR), "IBV_WC_<n>" beyond.
 std::string wc_status_name(size_t status);
 
-// Ping-pong latency in nanoseconds: half the round trip for send and write (perftest's
-// convention), the whole operation for read (a read is a round trip by nature).
-struct LatencySummary {
-  uint64_t samples = 0;
-  int64_t min_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
-};
-
 struct CompletionCounters {
   uint64_t completions = 0;                          // work completions polled (every status)
   std::array<uint64_t, kWcStatusSlots> wc_errors{};  // failed completions by status
@@ -31,7 +24,6 @@ struct CompletionCounters {
   uint64_t corrupt = 0;       // ... and found wrong
   uint64_t out_of_order = 0;  // receiver: a message's sequence number (immediate) not the next one
   uint64_t retries = 0;       // device retry counters over the window (one side; on queue 0 only)
-  LatencySummary latency;     // latency mode, the side that times the round trips
 
   uint64_t errors() const {
     uint64_t sum = 0;

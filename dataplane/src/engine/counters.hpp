@@ -7,6 +7,7 @@
 
 #include "engine/phase.hpp"
 #include "engine/completion_counters.hpp"
+#include "engine/latency_histogram.hpp"
 
 namespace spiral {
 
@@ -43,6 +44,11 @@ struct QueueCounters {
   bool finished = false;      // receiver: peer closed (tcp) or every message announced arrived (roce); sender: worker done
 
   CompletionCounters completion;  // completion-based kinds (roce)
+
+  // Latency mode (ping-pong), the side that times the round trips: the replies that came back,
+  // by the phase of their request (by_phase counts the requests), and the percentiles.
+  std::array<PhaseCount, kPhaseCount> replies{};
+  LatencySummary latency;
 
   const PhaseCount& measured() const { return by_phase[index(Phase::measure)]; }
   uint64_t all_bytes() const {

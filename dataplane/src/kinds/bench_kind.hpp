@@ -25,6 +25,7 @@ class Engine;
 struct QueueCounters;
 struct SideReport;
 struct RunResult;
+struct LatencySummary;
 
 // Which way an engine moves the data: the client sends, the server receives.
 enum class Direction { send, receive };
@@ -154,6 +155,9 @@ struct BenchKind {
   // Adds the kind's fields to the JSON record / the summary (after the shared ones). Null: none.
   void (*record_fields)(const Cell& c, const RunResult& r, nlohmann::ordered_json& record) = nullptr;
   void (*summary_fields)(const Cell& c, const RunResult& r, nlohmann::ordered_json& summary) = nullptr;
+  // The round-trip percentiles of a run in the kind's latency (ping-pong) mode, null otherwise:
+  // the summary's lat_* fields and the CSV's lat_* columns come from here. Null: no latency mode.
+  const LatencySummary* (*latency)(const Cell& c, const RunResult& r) = nullptr;
 };
 
 }  // namespace spiral

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <iterator>
 
+#include "engine/latency_histogram.hpp"
 #include "kinds/bench_kind.hpp"
 
 namespace spiral {
@@ -56,6 +57,7 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
   const uint64_t bytes = k.daqiri_counts_receiver ? r.rx_bytes : r.tx_bytes;
   const double secs = double(r.seconds_milli) / 1000.0;
   const double gbps = k.daqiri_counts_receiver ? r.rx_gbps : r.tx_gbps;
+  const LatencySummary* lat = k.latency ? k.latency(cell, r) : nullptr;
   std::string unknown;
   auto percent = [&](int64_t mpct, const char* column) {
     if (mpct >= 0) return fixed(double(mpct) / 1000.0, 1);
@@ -105,6 +107,11 @@ std::string csv_row(const Cell& cell, const RunResult& r) {
       std::to_string(phy_total(r.wire_checks, true)),
       std::to_string(phy_total(r.wire_checks, false)),
       std::to_string(std::max<size_t>(r.links.size(), 1)),
+      lat ? std::to_string(lat->min_ns) : "",
+      lat ? std::to_string(lat->p50_ns) : "",
+      lat ? std::to_string(lat->p99_ns) : "",
+      lat ? std::to_string(lat->p999_ns) : "",
+      lat ? std::to_string(lat->max_ns) : "",
       unknown,
       r.search ? std::to_string(r.search->ndr_mbps.value_or(0)) : "",
       r.search && r.search->pdr_ppm ? std::to_string(r.search->pdr_mbps.value_or(0)) : "",

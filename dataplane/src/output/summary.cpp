@@ -8,6 +8,7 @@
 #include "output/environment_json.hpp"
 #include "output/record_json.hpp"
 #include "output/search_json.hpp"
+#include "metrics/latency_json.hpp"
 
 namespace spiral {
 
@@ -51,6 +52,8 @@ std::string summary_text(const Cell& cell, const RunResult& r, size_t max_bytes)
   if (r.links.size() > 1) j["links"] = links_json(r.links);
   if (!r.environment.is_null()) j["env"] = compact_environment(r.environment);
   if (r.search) j["search"] = search_summary(*r.search);
+  if (cell.kind->latency)
+    if (const LatencySummary* l = cell.kind->latency(cell, r)) add_latency_summary_fields(*l, j);
   if (cell.kind->summary_fields) cell.kind->summary_fields(cell, r, j);
   auto dump_with = [&](const std::string& reason) {
     j["reason"] = reason;

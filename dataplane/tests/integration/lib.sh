@@ -20,11 +20,13 @@ trap cleanup EXIT
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# Our own wire per test (namespace names carry the PID, and WIRE_PREFIX when set), so tests never share state.
+# Our own wire per test (namespace names carry the PID), so tests never share state.
+# wire_up [MTU] [NAME]: NAME starts the namespaces' names (default $WIRE_PREFIX, else sbwt).
 wire_up() {
   [[ $(id -u) == 0 ]] || skip "needs root to create network namespaces"
   command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
-  export SBW_NS_A="${WIRE_PREFIX:-sbwt}$$-a" SBW_NS_B="${WIRE_PREFIX:-sbwt}$$-b" SBW_IP_A=10.77.0.1 SBW_IP_B=10.77.0.2
+  local name=${2:-${WIRE_PREFIX:-sbwt}}
+  export SBW_NS_A="$name$$-a" SBW_NS_B="$name$$-b" SBW_IP_A=10.77.0.1 SBW_IP_B=10.77.0.2
   ip netns add "$SBW_NS_A" 2>/dev/null || skip "cannot create network namespaces here"
   ip netns del "$SBW_NS_A"
   WIRE_OWNED=1

@@ -1,5 +1,7 @@
 #include "transports/roce/rdma_accounting.hpp"
 
+#include "metrics/latency_json.hpp"
+
 namespace spiral::roce {
 
 namespace {
@@ -50,7 +52,7 @@ void account(const Cell& cell, const SideReport* sender, const SideReport* recei
       add_queue(x, q.completion);
       x.tx_retries += q.completion.retries;
       x.messages_all += all_packets(q);
-      if (q.completion.latency.samples) x.latency = q.completion.latency;  // one queue pair in latency mode
+      if (q.latency.samples) x.latency = q.latency;  // one queue pair in latency mode
     }
     if (read) receive_figures_from_requester(*sender, r);
   }
@@ -116,11 +118,7 @@ nlohmann::ordered_json record(const Cell& cell, const RunResult& r) {
                               {"tx_retries", x.tx_retries},
                               {"rx_retries", x.rx_retries}};
   if (rdma_options(cell).mode == RdmaOptions::Mode::latency)
-    j["latency"] = {{"samples", x.latency.samples},
-                    {"min_ns", x.latency.min_ns},
-                    {"p50_ns", x.latency.p50_ns},
-                    {"p99_ns", x.latency.p99_ns},
-                    {"max_ns", x.latency.max_ns}};
+    j["latency"] = latency_to_json(x.latency);
   return j;
 }
 

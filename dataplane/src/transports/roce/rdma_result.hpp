@@ -3,6 +3,7 @@
 #include <any>
 
 #include "engine/completion_counters.hpp"
+#include "engine/latency_histogram.hpp"
 #include "metrics/run_result.hpp"
 
 namespace spiral {

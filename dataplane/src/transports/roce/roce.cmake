@@ -11,7 +11,6 @@ target_sources(spiral_core PRIVATE
   ${ROCE_DIR}/rdma_parse.cpp
   ${ROCE_DIR}/roce_kind.cpp
   ${ROCE_DIR}/rdma_accounting.cpp
-  ${ROCE_DIR}/latency_histogram.cpp
   ${ROCE_DIR}/sizing.cpp
   ${ROCE_DIR}/retry_counters.cpp
   ${ROCE_DIR}/peer_info.cpp

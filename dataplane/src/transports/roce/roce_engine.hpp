@@ -24,7 +24,7 @@
 #include "gpu/receiver.hpp"
 #include "sys/fd.hpp"
 #include "transports/roce/device.hpp"
-#include "transports/roce/latency_histogram.hpp"
+#include "engine/latency_histogram.hpp"
 #include "transports/roce/peer_info.hpp"
 #include "transports/roce/queue_pair.hpp"
 #include "transports/roce/retry_counters.hpp"

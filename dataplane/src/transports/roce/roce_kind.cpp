@@ -40,13 +40,8 @@ bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideRepo
 
 void record_fields(const Cell& c, const RunResult& r, nlohmann::ordered_json& j) { j["rdma"] = record(c, r); }
 
-void summary_fields(const Cell& c, const RunResult& r, nlohmann::ordered_json& j) {
-  if (rdma_options(c).mode != RdmaOptions::Mode::latency) return;
-  const LatencySummary& l = rdma_result(r).latency;
-  j["lat_min_ns"] = l.min_ns;
-  j["lat_p50_ns"] = l.p50_ns;
-  j["lat_p99_ns"] = l.p99_ns;
-  j["lat_max_ns"] = l.max_ns;
+const LatencySummary* latency(const Cell& c, const RunResult& r) {
+  return rdma_options(c).mode == RdmaOptions::Mode::latency ? &rdma_result(r).latency : nullptr;
 }
 
 BenchKind describe() {
@@ -78,7 +73,7 @@ BenchKind describe() {
   k.account = account;
   k.verdict = verdict;
   k.record_fields = record_fields;
-  k.summary_fields = summary_fields;
+  k.latency = latency;
   return k;
 }
 

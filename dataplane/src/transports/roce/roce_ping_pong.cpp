@@ -80,7 +80,7 @@ void RoceEngine::ping(size_t q, std::stop_token stop) {
     ++seq;
     if ((seq & 15) == 0) publish(q, c);
   }
-  c.completion.latency = latency_->summary(read ? 1 : 2);
+  c.latency = latency_->summary(read ? 1 : 2);
   c.finished = true;
   publish(q, c);
   link.peer_channel->send(fin_message(seq));

@@ -5,6 +5,8 @@
 
 #include "config/object_reader.hpp"
 #include "metrics/run_result.hpp"
+#include "transports/ping_pong/ping_pong_engines.hpp"
+#include "transports/ping_pong/ping_pong_result.hpp"
 #include "transports/tcp/tcp_receiver.hpp"
 #include "transports/tcp/tcp_sender.hpp"
 
@@ -20,29 +22,43 @@ void check(const Cell& c, const ObjectReader& r) {
   if (r.has("batch") && c.batch != 1) refuse_key("batch", "must be 1 for tcp (one send() per message)");
 }
 
-std::unique_ptr<Engine> make_engine(const Cell& c, Direction d, uint32_t) {
+using ping_pong::Carrier;
+
+std::unique_ptr<Engine> make_engine(const Cell& c, Direction d, uint32_t run_id) {
+  if (latency_mode(c)) return ping_pong::make_engine(c, d, run_id, Carrier::stream);
   if (d == Direction::send) return std::make_unique<TcpSender>(c);
   return std::make_unique<TcpReceiver>(c);
 }
 
 // Every stream reached its end (the sender closed it).
-bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideReport&) {
+bool caught_up(const Cell& c, const std::vector<QueueCounters>& rx, const SideReport&) {
+  if (latency_mode(c)) return ping_pong::caught_up(Carrier::stream, rx);
   for (const auto& q : rx)
     if (!q.finished) return false;
   return true;
 }
 
-void account(const Cell&, const SideReport*, const SideReport*, RunResult& r) {
+void account(const Cell& c, const SideReport* sender, const SideReport* receiver, RunResult& r) {
   r.drops = r.kernel_drops;
+  if (latency_mode(c)) return ping_pong::account(Carrier::stream, sender, receiver, r);
   r.loss_ppm = r.segs_out ? static_cast<int64_t>(r.retrans * 1'000'000 / r.segs_out) : 0;
 }
 
-std::optional<std::string> verdict(const Cell&, const RunResult& r) {
+std::optional<std::string> verdict(const Cell& c, const RunResult& r) {
+  if (latency_mode(c)) return ping_pong::verdict(Carrier::stream, r);
   if (!r.rx_finished) return "receiver did not reach the end of every stream within grace_ms";
   if (r.tx_bytes_all != r.rx_bytes_all)
     return "counters inconsistent: sender wrote " + std::to_string(r.tx_bytes_all) + " bytes, receiver read " +
            std::to_string(r.rx_bytes_all);
   return std::nullopt;
+}
+
+void record_fields(const Cell& c, const RunResult& r, nlohmann::ordered_json& j) {
+  if (latency_mode(c)) ping_pong::record_fields(c, r, j);
+}
+
+const LatencySummary* latency(const Cell& c, const RunResult& r) {
+  return latency_mode(c) ? &ping_pong::ping_pong_result(r).latency : nullptr;
 }
 
 BenchKind describe() {
@@ -54,14 +70,20 @@ BenchKind describe() {
   k.multi_link = true;
   k.repeats_in_one_process = true;
   k.run_mode = RunMode::two_sided;
+  k.keys = kPingPongKeys;
   k.flags = {{"--tcp-nodelay", "tcp_nodelay", KindFlag::Type::toggle, "set TCP_NODELAY"}};
+  k.flags.insert(k.flags.end(), kPingPongFlags.begin(), kPingPongFlags.end());
   k.batch_default = 1;
   k.max_batch = kMaxBatch;
+  k.parse = parse_ping_pong_options;
+  k.cell_json = ping_pong_cell_json;
   k.check = check;
   k.make_engine = make_engine;
   k.caught_up = caught_up;
   k.account = account;
   k.verdict = verdict;
+  k.record_fields = record_fields;
+  k.latency = latency;
   return k;
 }
 

@@ -11,6 +11,8 @@
 #include "metrics/verdict.hpp"
 #include "sys/errors.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_engines.hpp"
+#include "transports/ping_pong/ping_pong_result.hpp"
 #include "transports/udp/udp_receiver.hpp"
 #include "transports/udp/udp_sender.hpp"
 
@@ -29,7 +31,10 @@ void check(const Cell& c, const ObjectReader&) {
   if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
 }
 
+using ping_pong::Carrier;
+
 std::unique_ptr<Engine> make_engine(const Cell& c, Direction d, uint32_t run_id) {
+  if (latency_mode(c)) return ping_pong::make_engine(c, d, run_id, Carrier::datagram);
   if (d == Direction::send) return std::make_unique<UdpSender>(c, run_id);
   return std::make_unique<UdpReceiver>(c, run_id);
 }
@@ -44,15 +49,30 @@ void require_payload_fits(const Cell& c, const sockaddr_in& server) {
 }
 
 // Every measured datagram the sender sent on each pair arrived.
-bool caught_up(const Cell&, const std::vector<QueueCounters>& rx, const SideReport& sender) {
+bool caught_up(const Cell& c, const std::vector<QueueCounters>& rx, const SideReport& sender) {
+  if (latency_mode(c)) return ping_pong::caught_up(Carrier::datagram, rx);
   for (size_t i = 0; i < rx.size() && i < sender.queues.size(); ++i)
     if (rx[i].measured().packets < sender.queues[i].measured().packets) return false;
   return true;
 }
 
-void account(const Cell&, const SideReport* sender, const SideReport* receiver, RunResult& r) {
+void account(const Cell& c, const SideReport* sender, const SideReport* receiver, RunResult& r) {
+  if (latency_mode(c)) return ping_pong::account(Carrier::datagram, sender, receiver, r);
   if (sender && receiver) account_sequence_loss(*sender, *receiver, r);
   r.drops = r.kernel_drops;
+}
+
+std::optional<std::string> verdict(const Cell& c, const RunResult& r) {
+  if (latency_mode(c)) return ping_pong::verdict(Carrier::datagram, r);
+  return datagram_verdict(c, r);
+}
+
+void record_fields(const Cell& c, const RunResult& r, nlohmann::ordered_json& j) {
+  if (latency_mode(c)) ping_pong::record_fields(c, r, j);
+}
+
+const LatencySummary* latency(const Cell& c, const RunResult& r) {
+  return latency_mode(c) ? &ping_pong::ping_pong_result(r).latency : nullptr;
 }
 
 BenchKind describe() {
@@ -67,6 +87,10 @@ BenchKind describe() {
   k.repeats_in_one_process = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
+  k.flags.insert(k.flags.end(), kPingPongFlags.begin(), kPingPongFlags.end());
+  k.keys = kPingPongKeys;
+  k.parse = parse_ping_pong_options;
+  k.cell_json = ping_pong_cell_json;
   k.batch_default = 64;
   k.max_batch = kMaxBatch;
   k.check = check;
@@ -75,7 +99,9 @@ BenchKind describe() {
   k.caught_up = caught_up;
   k.sender_timed = true;  // datagrams carry the sender's phase
   k.account = account;
-  k.verdict = datagram_verdict;
+  k.verdict = verdict;
+  k.record_fields = record_fields;
+  k.latency = latency;
   return k;
 }
 

@@ -116,10 +116,11 @@ TEST(CombineRoce, LatencyReachesBothSummaries) {
   Cell cell = roce_cell(RdmaOptions::Verb::send);
   std::any_cast<RdmaOptions&>(cell.options).mode = RdmaOptions::Mode::latency;
   QueueCounters tx = messages(100, 5000, 0);
-  tx.completion.latency = {5000, 1200, 1500, 2900, 40000};
+  tx.latency = {5000, 1200, 1500, 2900, 3100, 40000, {{1024, 1152, 2500}, {1408, 1536, 2500}}};
   // The client's report travels to the server over the control connection.
   SideReport sender = side_report_from_json(to_json(side({tx}))), receiver = side({messages(100, 5000, 0)});
-  EXPECT_EQ(sender.queues[0].completion.latency.p99_ns, 2900);
+  EXPECT_EQ(sender.queues[0].latency.p99_ns, 2900);
+  EXPECT_EQ(sender.queues[0].latency.histogram, tx.latency.histogram);
   RunResult r = combine(cell, &sender, &receiver, -1);
   settle(cell, r, "");
   EXPECT_EQ(r.state, RunState::valid) << r.reason;
@@ -127,7 +128,9 @@ TEST(CombineRoce, LatencyReachesBothSummaries) {
   EXPECT_EQ(summary["lat_min_ns"], 1200);
   EXPECT_EQ(summary["lat_p50_ns"], 1500);
   EXPECT_EQ(summary["lat_p99_ns"], 2900);
+  EXPECT_EQ(summary["lat_p999_ns"], 3100);
   EXPECT_EQ(summary["lat_max_ns"], 40000);
+  EXPECT_EQ(result_record(cell, r)["rdma"]["latency"]["histogram"][1][2], 2500);
   EXPECT_EQ(summary["drops_kind"], "rdma-cqe-error");
   EXPECT_LE(summary.dump().size(), kSummaryMaxBytes);
 }
