@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs what hack/bench/latency-vs-sockperf.sh needs on a machine that installs nothing (the
 # 16-core GPU machine of the device tool, which has no ip either): this host's Debian binaries
-# (spiral-dataplane, sockperf, qperf, ip, ss, taskset, jq) with the shared libraries they use and
+# (spiral-dataplane, sockperf, qperf, ip, ping, ss, taskset, jq) with the shared libraries they use and
 # wrappers (hack/lib/carry.sh), the bench and its helpers, and run.sh, which runs the bench.
 # Usage: hack/bench/latency-carry.sh DEST [spiral-dataplane]   (DEST: e.g. .carry/latency, git-ignored)
 # On the target: bash DEST/run.sh   (OUT=dir for the results; SIZES, REPEATS, CELL_SECONDS, ... as the bench)
@@ -18,7 +18,7 @@ fi
 # shellcheck source=../lib/carry.sh
 source "$ROOT/hack/lib/carry.sh"
 rm -rf "$DEST"
-carry_binaries "$DEST" "$BIN" sockperf qperf ip ss taskset jq
+carry_binaries "$DEST" "$BIN" sockperf qperf ip ping ss taskset jq  # ping: netns-wire.sh checks the wire with it
 mkdir -p "$DEST/hack/bench" "$DEST/hack/lib"
 cp "$ROOT/hack/netns-wire.sh" "$DEST/hack/"
 cp "$ROOT/hack/lib/apt.sh" "$DEST/hack/lib/"
