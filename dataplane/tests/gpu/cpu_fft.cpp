@@ -56,4 +56,27 @@ std::vector<double> gemm_reference(const std::vector<double>& a, const std::vect
   return c;
 }
 
+std::vector<double> fft_reference(const std::vector<float>& in, uint32_t length, size_t batch) {
+  std::vector<double> out(2 * size_t{length} * batch);
+  std::vector<std::complex<double>> x(length);
+  for (size_t b = 0; b < batch; ++b) {
+    for (uint32_t i = 0; i < length; ++i) x[i] = {in[2 * (b * length + i)], in[2 * (b * length + i) + 1]};
+    fft_forward(x.data(), length);
+    for (uint32_t i = 0; i < length; ++i) {
+      out[2 * (b * length + i)] = x[i].real();
+      out[2 * (b * length + i) + 1] = x[i].imag();
+    }
+  }
+  return out;
+}
+
+double rel_err(const std::vector<float>& got, const std::vector<double>& ref) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    num += (got[i] - ref[i]) * (got[i] - ref[i]);
+    den += ref[i] * ref[i];
+  }
+  return std::sqrt(num / den);
+}
+
 }  // namespace spiral::gpu::test

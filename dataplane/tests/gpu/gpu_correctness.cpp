@@ -36,8 +36,9 @@
 #include "gpu/cuda/workloads.hpp"
 
 using namespace spiral::gpu;
-using spiral::gpu::test::fft_forward;
+using spiral::gpu::test::fft_reference;
 using spiral::gpu::test::gemm_reference;
+using spiral::gpu::test::rel_err;
 
 namespace {
 
@@ -85,30 +86,7 @@ bool all_finite(const std::vector<float>& v) {
   return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
 }
 
-// ||got - ref|| / ||ref||
-double rel_err(const std::vector<float>& got, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    num += (got[i] - ref[i]) * (got[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / den);
-}
 
-// The FFT of interleaved complex floats, transform by transform, in double.
-std::vector<double> fft_reference(const std::vector<float>& in, uint32_t length, size_t batch) {
-  std::vector<double> out(2 * length * batch);
-  std::vector<std::complex<double>> x(length);
-  for (size_t b = 0; b < batch; ++b) {
-    for (uint32_t i = 0; i < length; ++i) x[i] = {in[2 * (b * length + i)], in[2 * (b * length + i) + 1]};
-    fft_forward(x.data(), length);
-    for (uint32_t i = 0; i < length; ++i) {
-      out[2 * (b * length + i)] = x[i].real();
-      out[2 * (b * length + i) + 1] = x[i].imag();
-    }
-  }
-  return out;
-}
 
 void check_fft(uint32_t length, uint64_t window_bytes) {
   Stream stream = make_stream();

@@ -44,8 +44,9 @@
 #include "transports/raw/raw_receiver.hpp"
 
 using namespace spiral;
-using spiral::gpu::test::fft_forward;
+using spiral::gpu::test::fft_reference;
 using spiral::gpu::test::gemm_reference;
+using spiral::gpu::test::rel_err;
 
 namespace {
 
@@ -81,28 +82,7 @@ struct CopyingSink final : gpu::WindowSink {
   }
 };
 
-double rel_err(const std::vector<float>& got, const std::vector<double>& ref) {
-  double num = 0, den = 0;
-  for (size_t i = 0; i < ref.size(); ++i) {
-    num += (got[i] - ref[i]) * (got[i] - ref[i]);
-    den += ref[i] * ref[i];
-  }
-  return std::sqrt(num / den);
-}
 
-std::vector<double> fft_reference(const std::vector<float>& in, uint32_t length, size_t batch) {
-  std::vector<double> out(2 * size_t{length} * batch);
-  std::vector<std::complex<double>> x(length);
-  for (size_t b = 0; b < batch; ++b) {
-    for (uint32_t i = 0; i < length; ++i) x[i] = {in[2 * (b * length + i)], in[2 * (b * length + i) + 1]};
-    fft_forward(x.data(), length);
-    for (uint32_t i = 0; i < length; ++i) {
-      out[2 * (b * length + i)] = x[i].real();
-      out[2 * (b * length + i) + 1] = x[i].imag();
-    }
-  }
-  return out;
-}
 
 // The arrival order: 0..count-1 with drops, duplicates, neighbours swapped up to 12 apart.
 struct Plan {
