@@ -5,6 +5,7 @@
 #include <any>
 #include <nlohmann/json.hpp>
 
+#include "kinds/size_sweep_flags.hpp"
 #include "metrics/run_result.hpp"
 #include "transports/gpucopy/cell_run.hpp"
 #include "transports/gpucopy/gpucopy_options.hpp"
@@ -55,13 +56,9 @@ BenchKind describe() {
   k.flags = {
       {"--directions", "directions", T::text, "h2d,d2h,d2d (comma-separated)"},
       {"--host-memory", "host_memory", T::text, "pinned,pageable (comma-separated)"},
-      {"--min-bytes", "min_bytes", T::integer, "smallest size of the sweep"},
-      {"--max-bytes", "max_bytes", T::integer, "largest size of the sweep"},
-      {"--step-factor", "step_factor", T::integer, "size factor between steps"},
-      {"--iterations", "iterations", T::integer, "timed operations (copies) per size"},
-      {"--warmup-iterations", "warmup_iterations", T::integer, "untimed operations (copies) per size first"},
       {"--devices", "devices", T::text, "CUDA devices, comma-separated (default: every visible GPU)"},
   };
+  add_size_sweep_flags(k.flags);
   k.parse = parse;
   k.cell_json = cell_json;
   k.local_ranks = one;

@@ -6,6 +6,7 @@
 #include <any>
 #include <nlohmann/json.hpp>
 
+#include "kinds/size_sweep_flags.hpp"
 #include "metrics/run_result.hpp"
 #include "transports/nccl/cell_rank.hpp"
 #include "transports/nccl/collective.hpp"
@@ -67,11 +68,6 @@ BenchKind describe() {
   k.keys = kNcclKeys;
   k.flags = {
       {"--op", "op", T::text, "sendrecv | all_gather | all_reduce | broadcast | reduce | reduce_scatter | alltoall"},
-      {"--min-bytes", "min_bytes", T::integer, "smallest size of the sweep (nccl-tests -b)"},
-      {"--max-bytes", "max_bytes", T::integer, "largest size of the sweep (nccl-tests -e)"},
-      {"--step-factor", "step_factor", T::integer, "size factor between steps (nccl-tests -f)"},
-      {"--iterations", "iterations", T::integer, "timed operations per size and placement (-n)"},
-      {"--warmup-iterations", "warmup_iterations", T::integer, "untimed operations per size first (-w)"},
       {"--check-iterations", "check_iterations", T::integer, "checked operations per size and placement (-c)"},
       {"--data-type", "data_type", T::text, "int8 ... bfloat16 (nccl-tests -d)"},
       {"--reduce-op", "reduce_op", T::text, "sum | prod | max | min | avg (nccl-tests -o)"},
@@ -85,6 +81,7 @@ BenchKind describe() {
       {"--nranks", "nranks", T::integer, "NCCL ranks of the cell"},
       {"--bootstrap-timeout-ms", "bootstrap_timeout_ms", T::integer, "every rank must reach rank 0 within this"},
   };
+  add_size_sweep_flags(k.flags);
   k.parse = parse;
   k.cell_json = cell_json;
   k.local_ranks = local_ranks;
