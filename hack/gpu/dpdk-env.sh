@@ -5,12 +5,13 @@
 #   dpdk_env CARRIED_DPDK_DIR LINK_DIR   sets PKG_CONFIG_PATH, LD_LIBRARY_PATH, SPIRAL_EAL_ARGS;
 #                                        returns 1 (nothing set) when the folder is absent
 dpdk_env() {
-  local carried=$1 links=$2 lib soname
+  local carried=$1 links=$2 lib soname have
   [[ -f $carried/lib/pkgconfig/libdpdk.pc ]] || return 1
   mkdir -p "$links"
+  have=$(ldconfig -p)  # the machine's libraries, read once
   for lib in "$carried"/lib/*.so.*; do
     soname=$(basename "$lib")
-    [[ $soname == librte_* ]] || ! ldconfig -p | grep -q "^[[:space:]]*$soname " || continue
+    [[ $soname == librte_* ]] || ! grep -q "^[[:space:]]*$soname " <<<"$have" || continue
     ln -sf "$lib" "$links/$soname"
   done
   export PKG_CONFIG_PATH=$carried/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
