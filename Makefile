@@ -25,7 +25,7 @@ help: ## Show the targets.
 
 ##@ Main commands
 .PHONY: demo
-demo: dataplane helm sbctl ## Build everything, bring up a local cluster + S3 + the operator (Helm), run the TCP sweep sample, print its results.
+demo: ## Build everything, bring up a local cluster + S3 + the operator (Helm), run the TCP sweep sample, print its results and the time per phase.
 	hack/demo.sh
 
 ##@ Development

@@ -15,6 +15,12 @@ ENV_FILE="$ROOT/build/stack.env"
 # The S3 server listens on the cluster bridge's gateway: the host and every pod reach it there,
 # and nothing outside this machine does.
 export S3_HOST=${S3_HOST:-10.244.0.1} S3_PORT=${S3_PORT:-7070}
+# STACK_PHASE_LOG (hack/demo.sh sets it): "phase seconds" lines, one per phase of up.
+phase_start=$SECONDS
+mark() {
+  [[ -n ${STACK_PHASE_LOG:-} ]] && echo "$1 $((SECONDS - phase_start))" >>"$STACK_PHASE_LOG"
+  phase_start=$SECONDS
+}
 
 up() {
   [[ -x $HELM ]] || { echo "no helm: run make helm" >&2; exit 1; }
@@ -23,8 +29,10 @@ up() {
   KUBECONFIG=$("$ROOT/hack/local-cluster.sh" up | tail -n1)
   local endpoint
   endpoint=$("$ROOT/hack/s3-server.sh" up | tail -n1)
+  mark cluster
   "$ROOT/hack/build-images.sh" all >&2
   "$ROOT/hack/local-cluster.sh" load "$ROOT"/build/images/{pause,manager,dataplane}.tar >&2
+  mark images
   # Helm installs crds/ once and never upgrades them: apply the current CRD first, or the
   # apiserver would prune every status field added since.
   kubectl apply --server-side --force-conflicts -f "$ROOT/charts/spiralbench/crds/" >&2
@@ -43,6 +51,7 @@ up() {
   # Same tag, new image: a Deployment whose spec did not change would keep the old pod.
   kubectl -n "$NS" rollout restart "deployment/$RELEASE-manager" >&2
   kubectl -n "$NS" rollout status "deployment/$RELEASE-manager" --timeout=180s >&2
+  mark operator
   mkdir -p "${ENV_FILE%/*}"
   # shellcheck disable=SC2016 # written for a later `source`
   {

@@ -451,7 +451,7 @@ const AnnotationRoundRequest = "spiralbench.io/round-request"
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:resource:shortName=sbf,categories=spiralbench
+// +kubebuilder:resource:shortName=sbf,categories=spiral
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Round",type=integer,JSONPath=`.status.round`
 // +kubebuilder:printcolumn:name="Progress",type=string,JSONPath=`.status.progress`

@@ -158,7 +158,7 @@ type SpiralBenchSpec struct {
 //
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
-// +kubebuilder:resource:shortName=sb,categories=spiralbench
+// +kubebuilder:resource:shortName=sb,categories=spiral
 // +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Cells",type=string,JSONPath=`.status.progress`

@@ -16,8 +16,7 @@ env_file="$ROOT/build/stack.env"
 # shellcheck disable=SC1090
 source "$env_file"
 payloads=$(seq -s, 8000 8 $((8000 + 8 * (CELLS - 1))))
-# the full name: "spiralbench" is also the category of both kinds, which kubectl resolves first
-kubectl delete spiralbenches.spiralbench.io overhead --ignore-not-found --wait=true >/dev/null
+kubectl delete spiralbench overhead --ignore-not-found --wait=true >/dev/null
 kubectl apply -f - <<YAML
 apiVersion: spiralbench.io/v1alpha1
 kind: SpiralBench
