@@ -61,6 +61,7 @@ verify: $(CONTROLLER_GEN) $(KUSTOMIZE) lint ## Fail when generated files are sta
 	$(KUSTOMIZE) build config/samples >/dev/null
 	go run ./hack/apidocs config/crd/bases/spiralbench.io_spiralbenches.yaml config/crd/bases/spiralbench.io_spiralbenchfleets.yaml | diff -q - docs/api-reference.md >/dev/null || { echo "docs/api-reference.md is stale: run make api-docs"; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: run make fmt"; exit 1; }
+	@! git grep -nE '[Ii]ssues? [0-9]+' -- ':!dataplane/tests/data' || { echo "tracker issue numbers above: say what the thing is instead"; exit 1; }
 	python3 hack/dataplane-layers.py >/dev/null || { python3 hack/dataplane-layers.py; echo "data plane layering: see hack/dataplane-layers.py"; exit 1; }
 
 .PHONY: envtest

@@ -122,25 +122,18 @@ func stat(s *sbv1.Statistic, div float64) string {
 	return fmt.Sprintf("%.2f±%.2f", float64(s.Mean)/div, float64(s.StdDev)/div)
 }
 
-func milli(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
-}
-
 func cpu(c *sbv1.CPUBusy) string {
 	if c == nil {
 		return "-"
 	}
-	return milli(c.MasterMilliPercent) + "/" + milli(c.TXMilliPercent) + "/" + milli(c.RXMilliPercent)
+	return report.CPUShare(c.MasterMilliPercent) + "/" + report.CPUShare(c.TXMilliPercent) + "/" + report.CPUShare(c.RXMilliPercent)
 }
 
 func gpu(g *sbv1.GPUBusy) string {
 	if g == nil {
 		return "-"
 	}
-	return milli(g.SMMilliPercent) + "/" + milli(g.MemoryMilliPercent)
+	return report.GPUShare(g.SMMilliPercent) + "/" + report.GPUShare(g.MemoryMilliPercent)
 }
 
 func latency(l *sbv1.Latency) string {

@@ -29,7 +29,7 @@ const FileName = "report.html"
 //go:embed report.html.tmpl
 var pageText string
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "pct": pct,
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "cpu": report.CPUShare, "gpu": report.GPUShare,
 	"divf": func(ppm int64) float64 { return float64(ppm) / 1e4 },
 	"us":   func(ns int64) float64 { return float64(ns) / 1000 }}).Parse(pageText))
 
@@ -60,6 +60,9 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	for _, c := range sb.Status.CellResults {
 		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
 	}
+	if report.AnyCPUNotPinned(sb.Status.CellResults) {
+		v.CPUNote = report.CPUNote
+	}
 	if e := sb.Status.Environment; e != nil {
 		v.Environment = [][2]string{{"node", e.Node}, {"GPU", e.GPUModel}, {"GPU driver", e.GPUDriver},
 			{"NIC driver", e.NICDriver}, {"NIC firmware", e.NICFirmware}, {"kernel", e.Kernel}, {"image", e.Image}}
@@ -77,6 +80,7 @@ type view struct {
 	Verdict     Verdict
 	Rules       []Rule
 	Cells       []row
+	CPUNote     string // why a CPU figure reads "unpinned", when one does
 	Figures     []plots.Figure
 	Environment [][2]string
 	Spec        string
@@ -152,12 +156,6 @@ func gbps(s *sbv1.Statistic) string {
 	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
 }
 
-func pct(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
-}
 
 // WriteDir writes files (as Files returns them) under dir, creating plots/.
 func WriteDir(dir string, files map[string][]byte) error {

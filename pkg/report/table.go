@@ -28,10 +28,10 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		}
 		cpu, gpu := "-", "-"
 		if c.CPU != nil {
-			cpu = fmt.Sprintf("%s/%s", pct(c.CPU.TXMilliPercent), pct(c.CPU.RXMilliPercent))
+			cpu = CPUShare(c.CPU.TXMilliPercent) + "/" + CPUShare(c.CPU.RXMilliPercent)
 		}
 		if c.GPU != nil {
-			gpu = pct(c.GPU.SMMilliPercent)
+			gpu = GPUShare(c.GPU.SMMilliPercent)
 		}
 		drops := "-"
 		if c.Repeats > 0 {
@@ -46,6 +46,9 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if AnyCPUNotPinned(sb.Status.CellResults) {
+		fmt.Fprintln(w, CPUNote)
 	}
 	for _, c := range sb.Status.CellResults {
 		if c.Message != "" && c.State != sbv1.CellValid {
@@ -84,13 +87,6 @@ func gbps(s *sbv1.Statistic) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
-}
-
-func pct(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
 }
 
 func loss(c sbv1.CellResult) string {

@@ -95,7 +95,7 @@ func (w *PodWrapper) Exited(code int32, message string) *PodWrapper {
 	return w
 }
 
-// SummaryWrapper builds the data plane's summary (docs/dataplane.md, "Summary file").
+// SummaryWrapper builds the data plane's summary (docs/dataplane.md, "Outputs").
 type SummaryWrapper struct{ summary.Summary }
 
 // MakeSummary starts a Valid one-second summary of a role with no GPU measured.

@@ -1,4 +1,4 @@
-# The host<->device copy bench (issue 14), included by dataplane/CMakeLists.txt after
+# The host<->device copy bench, included by dataplane/CMakeLists.txt after
 # src/gpu/gpu.cmake: the spec, names and sysfs NUMA lookup everywhere; the engine with CUDA.
 set(GPUCOPY_DIR src/transports/gpucopy)
 target_sources(spiral_core PRIVATE ${GPUCOPY_DIR}/copy_spec.cpp ${GPUCOPY_DIR}/summary_part.cpp
