@@ -100,7 +100,8 @@ type Statistic struct {
 
 // CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).
 type CPUBusy struct {
-	// masterMilliPercent is the orchestration core's busy share.
+	// masterMilliPercent is the orchestration core's busy share. Each share is -1 where that side
+	// pinned no core: the data plane measures the busy share of pinned cores only, as DAQIRI does.
 	MasterMilliPercent int32 `json:"masterMilliPercent"`
 	// txMilliPercent is the mean busy share of the sending (TX poller) cores.
 	TXMilliPercent int32 `json:"txMilliPercent"`
