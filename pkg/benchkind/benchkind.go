@@ -29,6 +29,10 @@ type Profile struct {
 	Sequenced bool
 	// SocketRetrans: the sending sockets report retransmits, so runs.csv's socket_retrans applies.
 	SocketRetrans bool
+	// LiveFigures: the data plane prints progress lines while a repeat measures (both sides of
+	// a two-sided run, the one process of an in-process run), so sbctl watch draws live bars.
+	// The kinds of ranks (NCCL, GPU copies) report at the end of each size sweep only.
+	LiveFigures bool
 	// RepeatsPerAttempt is how many repeats of a cell one attempt's pods run back to back
 	// (spiral-dataplane --repeats, one summary line each), saving a pod start per repeat; 0
 	// or 1: one repeat per attempt. Only kinds whose engine opens again in the same process.

@@ -10,6 +10,7 @@ import (
 // client pod, each with its side's RDMA device.
 func init() {
 	Register(Profile{
+		LiveFigures:        true,
 		Transport:          sbv1.TransportRoCE,
 		DataplaneTransport: "roce",
 		Backend:            "rdma",

@@ -156,7 +156,6 @@ func gbps(s *sbv1.Statistic) string {
 	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
 }
 
-
 // WriteDir writes files (as Files returns them) under dir, creating plots/.
 func WriteDir(dir string, files map[string][]byte) error {
 	for name, data := range files {

@@ -42,3 +42,24 @@ func TestPinnedSidesNeedNoNote(t *testing.T) {
 		t.Errorf("GPUShare(-1) = %q, want - (no GPU work)", got)
 	}
 }
+
+func TestTheSameNoteIsPrintedOnceWithItsCells(t *testing.T) {
+	sb := &sbv1.SpiralBench{Spec: sbv1.SpiralBenchSpec{Transport: sbv1.TransportTCP}}
+	unverified := &sbv1.WireProof{Verdict: sbv1.WireUnverified, Note: "veth has no PHY counters"}
+	for i := int32(0); i < 3; i++ {
+		sb.Status.CellResults = append(sb.Status.CellResults, sbv1.CellResult{Index: i, State: sbv1.CellValid, Repeats: 1,
+			Wire: sbv1.WireUnverified, RepeatResults: []sbv1.RepeatResult{{Wire: unverified}}})
+	}
+	sb.Status.CellResults = append(sb.Status.CellResults, sbv1.CellResult{Index: 3, State: sbv1.CellFailed, Message: "no result"})
+	var out bytes.Buffer
+	if err := WriteTable(&out, sb); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "cells 0, 1, 2: veth has no PHY counters\n") || strings.Count(text, "veth has no PHY counters") != 1 {
+		t.Errorf("want the wire note once for cells 0, 1, 2:\n%s", text)
+	}
+	if !strings.Contains(text, "cell 3: no result\n") {
+		t.Errorf("want the failed cell's message:\n%s", text)
+	}
+}

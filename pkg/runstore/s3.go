@@ -31,20 +31,9 @@ func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error
 	if err != nil {
 		return nil, err
 	}
-	bucket, prefix := b.Name, ""
-	if IsRef(ref) {
-		u, err := url.Parse(ref)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("%q is not s3://bucket/path/to/run/", ref)
-		}
-		bucket, prefix = u.Host, strings.Trim(u.Path, "/")+"/"
-	} else {
-		if bucket == "" {
-			return nil, fmt.Errorf("run id %q needs --s3-bucket (or pass s3://bucket/path/to/run/)", ref)
-		}
-		if prefix, err = find(ctx, c, bucket, ref); err != nil {
-			return nil, err
-		}
+	bucket, prefix, err := b.locate(ctx, c, ref)
+	if err != nil {
+		return nil, err
 	}
 	files := map[string][]byte{}
 	for _, f := range Files {
@@ -60,6 +49,22 @@ func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error
 		files[f] = data
 	}
 	return FromFiles(files)
+}
+
+// locate turns ref (an s3:// folder, or a run id looked up in b's bucket) into bucket and prefix.
+func (b Bucket) locate(ctx context.Context, c *minio.Client, ref string) (bucket, prefix string, err error) {
+	if IsRef(ref) {
+		u, err := url.Parse(ref)
+		if err != nil || u.Host == "" {
+			return "", "", fmt.Errorf("%q is not s3://bucket/path/to/run/", ref)
+		}
+		return u.Host, strings.Trim(u.Path, "/") + "/", nil
+	}
+	if b.Name == "" {
+		return "", "", fmt.Errorf("run id %q needs --s3-bucket (or pass s3://bucket/path/to/run/)", ref)
+	}
+	prefix, err = find(ctx, c, b.Name, ref)
+	return b.Name, prefix, err
 }
 
 // find returns the one folder whose name is runID.
