@@ -19,6 +19,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/environment"
 	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -31,7 +32,8 @@ var pageText string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "cpu": report.CPUShare, "gpu": report.GPUShare,
 	"divf": func(ppm int64) float64 { return float64(ppm) / 1e4 },
-	"us":   func(ns int64) float64 { return float64(ns) / 1000 }}).Parse(pageText))
+	"us":   func(ns int64) float64 { return float64(ns) / 1000 },
+	"mbps": func(m int64) string { return fmt.Sprintf("%.2f", float64(m)/1000) }}).Parse(pageText))
 
 // Files renders the report and every figure it shows, keyed by their paths under the run's
 // folder: report.html and plots/<name>.png|svg.
@@ -58,14 +60,29 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	v.Rules = rules(sb, v.Verdict)
 	v.Figures = plots.Figures(sb)
 	for _, c := range sb.Status.CellResults {
-		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
+		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message)}
+		v.Cells = append(v.Cells, r)
+		v.Has.CPU = v.Has.CPU || c.CPU != nil
+		v.Has.GPU = v.Has.GPU || (c.GPU != nil && c.GPU.SMMilliPercent >= 0)
+		v.Has.Latency = v.Has.Latency || c.Latency != nil
+		v.Has.Wire = v.Has.Wire || c.Wire != ""
+		v.Has.Message = v.Has.Message || r.Reason != ""
+		for i, rep := range c.RepeatResults {
+			v.Repeats = append(v.Repeats, repeatRow{Cell: c.Index, Repeat: i + 1, Parameters: r.Parameters, RepeatResult: rep,
+				Reason: readable(rep.Message)})
+		}
 	}
+	v.Pivots = pivots(sb.Status.CellResults)
+	v.MTUNote = mtuNote(sb)
 	if report.AnyCPUNotPinned(sb.Status.CellResults) {
 		v.CPUNote = report.CPUNote
 	}
 	if e := sb.Status.Environment; e != nil {
-		v.Environment = [][2]string{{"node", e.Node}, {"GPU", e.GPUModel}, {"GPU driver", e.GPUDriver},
-			{"NIC driver", e.NICDriver}, {"NIC firmware", e.NICFirmware}, {"kernel", e.Kernel}, {"image", e.Image}}
+		node := e.Node
+		if node == "" {
+			node = "not captured"
+		}
+		v.Environment = append([][2]string{{"node", node}}, environment.Values(e)...)
 	}
 	var buf bytes.Buffer
 	if err := page.Execute(&buf, v); err != nil {
@@ -75,11 +92,16 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 }
 
 type view struct {
-	Bench       *sbv1.SpiralBench
-	RunID       string
-	Verdict     Verdict
-	Rules       []Rule
-	Cells       []row
+	Bench   *sbv1.SpiralBench
+	RunID   string
+	Verdict Verdict
+	Rules   []Rule
+	Cells   []row
+	Repeats []repeatRow
+	Pivots  []Pivot
+	// Has says which optional columns hold a figure in some cell; empty ones are left out.
+	Has         struct{ CPU, GPU, Latency, Wire, Message bool }
+	MTUNote     string // the spec's MTU was not the link's
 	CPUNote     string // why a CPU figure reads "unpinned", when one does
 	Figures     []plots.Figure
 	Environment [][2]string
@@ -89,6 +111,15 @@ type view struct {
 type row struct {
 	sbv1.CellResult
 	Parameters string
+	Reason     string // Message as a sentence
+}
+
+type repeatRow struct {
+	sbv1.RepeatResult
+	Cell       int32
+	Repeat     int
+	Parameters string
+	Reason     string
 }
 
 // Verdict is what the Passed condition says, split into the rules that held and broke.
@@ -132,12 +163,7 @@ func rules(sb *sbv1.SpiralBench, v Verdict) []Rule {
 	}
 	var out []Rule
 	for _, r := range sb.Spec.Acceptance.Rules {
-		row := Rule{Name: r.Name, Check: fmt.Sprintf("%s %s %d", r.Metric, r.Operator, r.Value), State: "held"}
-		sel, _ := yaml.Marshal(r.Cells)
-		row.Cells = strings.TrimSpace(strings.ReplaceAll(string(sel), "\n", ", "))
-		if row.Cells == "{}" {
-			row.Cells = "headline cell"
-		}
+		row := Rule{Name: r.Name, Check: ruleCheck(r), Cells: ruleCells(r.Cells), State: "held"}
 		switch {
 		case !v.Known:
 			row.State = "not judged"
