@@ -1,7 +1,7 @@
 package v1alpha1
 
 // NCCLCheck is the outcome of the element-by-element check of one size (nccl-tests -c).
-// +kubebuilder:validation:Enum=Passed;Failed;NotChecked
+// +kubebuilder:validation:Enum=Passed;Failed;NotChecked;NotDefined
 type NCCLCheck string
 
 const (
@@ -11,6 +11,9 @@ const (
 	NCCLCheckFailed NCCLCheck = "Failed"
 	// NCCLCheckNotChecked: checkIterations was 0.
 	NCCLCheckNotChecked NCCLCheck = "NotChecked"
+	// NCCLCheckNotDefined: an in-place row of an operation NCCL defines no in-place form for
+	// (SendRecv, AllToAll): timed as nccl-tests times it, never checked (nccl-tests prints N/A).
+	NCCLCheckNotDefined NCCLCheck = "NotDefined"
 )
 
 // CollectiveResult is what one repeat of an NCCL cell measured: a row per size and placement

@@ -75,6 +75,8 @@ func (n *NCCL) collective() *sbv1.CollectiveResult {
 		size := sbv1.CollectiveSize{Bytes: row[0], InPlace: row[1] != 0, TimeNanoseconds: row[2], AlgbwMBps: row[3],
 			BusbwMBps: row[4], Check: sbv1.NCCLCheckPassed}
 		switch {
+		case row[5] < 0 && size.InPlace && !op.DefinesInPlace():
+			size.Check = sbv1.NCCLCheckNotDefined
 		case row[5] < 0:
 			size.Check = sbv1.NCCLCheckNotChecked
 		case row[5] > 0:

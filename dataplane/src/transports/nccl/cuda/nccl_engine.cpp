@@ -110,7 +110,8 @@ class SweepRunner {
     const Bandwidth bw = bandwidth(coll_, c.param, element_, row.time_us * 1e-6, place_.nranks);
     row.algbw_gbps = bw.algbw_gbps;
     row.busbw_gbps = bw.busbw_gbps;
-    if (spec_.check_iterations > 0) row.wrong = check(bytes, in_place);
+    // rows NCCL gives no defined result for stay wrong = -1 (not checked), as nccl-tests' N/A
+    if (row_checked(coll_, in_place, spec_.check_iterations)) row.wrong = check(bytes, in_place);
     return row;
   }
 
