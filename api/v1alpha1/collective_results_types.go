@@ -69,7 +69,8 @@ type PeerTransport struct {
 	FromRank int32 `json:"fromRank"`
 	// toRank receives.
 	ToRank int32 `json:"toRank"`
-	// transport family: P2P, SHM, NET/IB, NET/Socket, NET/other or CollNet.
+	// transport family: P2P/NVLink or P2P/PCIe (NCCL's P2P, the wire from NVML on each rank;
+	// P2P when a rank could not tell), SHM, NET/IB, NET/Socket, NET/other or CollNet.
 	// +kubebuilder:validation:MaxLength=32
 	Transport string `json:"transport"`
 	// via is NCCL's own words, for example NET/IB/0/GDRDMA.

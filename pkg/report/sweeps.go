@@ -5,16 +5,19 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
 // CollectiveColumns are collectives.csv's: one row per cell, repeat, size and placement of an
-// NCCL bench, with nccl-tests' figures (time in us, algbw and busbw in GB/s) and the check.
+// NCCL bench, with nccl-tests' figures (time in us, algbw and busbw in GB/s), the check, and the
+// transports NCCL chose between the ranks ("P2P/NVLink", "NET/IB", ... joined by "+").
 var CollectiveColumns = []string{"cell", "rep", "op", "size", "placement", "time_us", "algbw", "busbw", "check",
-	"wrong", "ranks", "nccl_version", "state"}
+	"wrong", "ranks", "nccl_version", "state", "transports"}
 
 // CopyColumns are copies.csv's: one row per cell, repeat, GPU, direction, host memory and size.
 var CopyColumns = []string{"cell", "rep", "device", "direction", "memory", "size", "time_us", "gbps",
@@ -28,6 +31,7 @@ func CollectivesCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 			if r.Collective == nil {
 				continue
 			}
+			transports := transportsOf(r.Collective.Peers)
 			for _, s := range r.Collective.Sizes {
 				placement := "out_of_place"
 				if s.InPlace {
@@ -35,11 +39,25 @@ func CollectivesCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 				}
 				rows = append(rows, []string{itoa(int64(c.Index)), itoa(int64(r.Repeat)), r.Collective.Operation.DataplaneName(),
 					itoa(s.Bytes), placement, micros(s.TimeNanoseconds), gigabytes(s.AlgbwMBps), gigabytes(s.BusbwMBps), string(s.Check),
-					itoa(s.WrongElements), itoa(int64(r.Collective.Ranks)), r.Collective.NCCLVersion, string(r.State)})
+					itoa(s.WrongElements), itoa(int64(r.Collective.Ranks)), r.Collective.NCCLVersion, string(r.State), transports})
 			}
 		}
 	}
 	return csvOf(CollectiveColumns, rows)
+}
+
+// transportsOf lists the distinct transports of a sweep's peers, sorted, joined by "+".
+func transportsOf(peers []sbv1.PeerTransport) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range peers {
+		if !seen[p.Transport] {
+			seen[p.Transport] = true
+			out = append(out, p.Transport)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "+")
 }
 
 // CopiesCSV renders the sweeps of a GPUCopy bench; nil when no repeat carries one.

@@ -34,7 +34,8 @@ func TestCollectivesCSVHasARowPerSizeAndPlacement(t *testing.T) {
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("rows = %v, %v", rows, err)
 	}
-	want := []string{"0", "0", "sendrecv", "4294967296", "out_of_place", "210744.85", "20.38", "20.38", "Passed", "0", "2", "2.28.9+cuda13.0", "Valid"}
+	want := []string{"0", "0", "sendrecv", "4294967296", "out_of_place", "210744.85", "20.38", "20.38", "Passed", "0", "2",
+		"2.28.9+cuda13.0", "Valid", "NET/IB"}
 	if strings.Join(rows[1], ",") != strings.Join(want, ",") {
 		t.Errorf("row = %v, want %v", rows[1], want)
 	}
@@ -43,6 +44,25 @@ func TestCollectivesCSVHasARowPerSizeAndPlacement(t *testing.T) {
 	}
 	if d, _ := CollectivesCSV(finishedBench()); d != nil {
 		t.Errorf("a TCP bench has no collectives.csv: %q", d)
+	}
+}
+
+// Two GPUs of one node: the transports column says NVLink or PCIe under NCCL's P2P.
+func TestCollectivesCSVNamesTheP2PWire(t *testing.T) {
+	sb := ncclBench()
+	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers = []sbv1.PeerTransport{
+		{FromRank: 0, ToRank: 1, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"},
+		{FromRank: 1, ToRank: 0, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"}}
+	data, _ := CollectivesCSV(sb)
+	rows, _ := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if got := rows[1][len(rows[1])-1]; got != "P2P/NVLink" {
+		t.Errorf("transports = %q, want P2P/NVLink", got)
+	}
+	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers[1].Transport = "SHM"
+	data, _ = CollectivesCSV(sb)
+	rows, _ = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if got := rows[1][len(rows[1])-1]; got != "P2P/NVLink+SHM" {
+		t.Errorf("transports = %q, want P2P/NVLink+SHM", got)
 	}
 }
 

@@ -92,3 +92,18 @@ func TestMalformedSweepsAreRefused(t *testing.T) {
 		t.Fatal("a peer with two elements parsed")
 	}
 }
+
+// Two GPUs of one node: rank 0's summary names the wire under NCCL's P2P, and status keeps it.
+func TestP2PWireReachesStatus(t *testing.T) {
+	msg := strings.Replace(ncclRank0, `"peers":[[0,1,"NET/Socket","NET/Socket/0"],[1,0,"NET/Socket","NET/Socket/0"]]`,
+		`"peers":[[0,1,"P2P/NVLink","P2P/CUMEM/read"],[1,0,"P2P/PCIe","P2P/CUMEM/read"]]`, 1)
+	s, err := Parse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Merge([]Part{{Summary: &s}}, 0, 0).Collective
+	if c == nil || len(c.Peers) != 2 || c.Peers[0].Transport != "P2P/NVLink" || c.Peers[1].Transport != "P2P/PCIe" ||
+		c.Peers[0].Via != "P2P/CUMEM/read" {
+		t.Fatalf("peers = %+v", c)
+	}
+}

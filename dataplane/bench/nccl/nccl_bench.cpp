@@ -35,7 +35,7 @@ void print_outcome(const RankRun& run, const RankOutcome& out) {
               out.transports.net_devices.empty() ? "" : (" on " + out.transports.net_devices.front() + " ...").c_str());
   for (const auto& c : out.transports.connections)
     std::printf("# transport: rank %d -> rank %d %s (%s, %d channel lines)\n", c.from, c.to,
-                std::string(name(c.link)).c_str(), c.via.c_str(), c.channels);
+                transport_name(c).c_str(), c.via.c_str(), c.channels);
   std::printf("# check: %s\n", out.check_passed ? "OK" : "FAILED (wrong elements above)");
   if (!out.invalid_reason.empty()) std::printf("# Invalid: %s\n", out.invalid_reason.c_str());
 }

@@ -15,6 +15,9 @@ UniqueId new_unique_id();
 // The NCCL library this process loaded, "2.28.9" (ncclGetVersion).
 std::string library_version();
 
+// The PCI bus id of CUDA device `device` in this process ("0000:1B:00.0").
+std::string pci_bus_id(int device);
+
 // Timing, as nccl-tests 2.19.6 does it for each size and placement: one untimed operation, then
 // `iterations` operations back to back on one stream (buffer offsets rotating through the
 // allocation so the L2 cache does not hold the data between operations), the host's clock from

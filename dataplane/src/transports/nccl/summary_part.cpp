@@ -16,7 +16,7 @@ nlohmann::json summary_part(Collective op, int nranks, const std::vector<SizeRow
   auto peers = nlohmann::json::array();
   for (size_t i = 0; i < log.connections.size() && i < kMaxSummaryPeers; ++i) {
     const Connection& c = log.connections[i];
-    peers.push_back({c.from, c.to, std::string(name(c.link)), c.via});
+    peers.push_back({c.from, c.to, transport_name(c), c.via});
   }
   return {{"op", std::string(info(op).name)}, {"ranks", nranks},    {"version", log.nccl_version},
           {"network", log.network},           {"rows", out_rows}, {"peers", peers}};

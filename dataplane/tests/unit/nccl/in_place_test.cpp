@@ -29,8 +29,20 @@ TEST(InPlace, OnlyTheOperationsNcclDefinesInPlaceAreCheckedInPlace) {
 // the read it carries; how each rank's own read and write of the chunk fall is up to timing.
 enum Event { R0, R1, W0, W1 };
 
+using Buffers = std::vector<std::vector<double>>;
+
+// Elements of the two ranks' receive buffers that differ from what sendrecv must produce.
+int64_t wrong_in(const Buffers& buf, int chunks, uint32_t seed) {
+  int64_t wrong = 0;
+  for (int r = 0; r < 2; ++r) {
+    const CheckShape shape{Collective::send_recv, ReduceOp::sum, 2, r, 0, static_cast<uint64_t>(chunks), seed};
+    for (int k = 0; k < chunks; ++k) wrong += expected_value(shape, k, false).value != buf[r][k];
+  }
+  return wrong;
+}
+
 int64_t wrong_after(const std::vector<Event>& order, int chunks, uint32_t seed) {
-  std::vector<std::vector<double>> buf(2, std::vector<double>(chunks));
+  Buffers buf(2, std::vector<double>(chunks));
   for (int r = 0; r < 2; ++r)
     for (int k = 0; k < chunks; ++k) buf[r][k] = input_value(ReduceOp::sum, r, k, seed);
   for (int k = 0; k < chunks; ++k) {
@@ -40,12 +52,7 @@ int64_t wrong_after(const std::vector<Event>& order, int chunks, uint32_t seed) 
       else buf[e - W0][k] = read[1 - (e - W0)];  // rank r receives what rank 1-r read
     }
   }
-  int64_t wrong = 0;
-  for (int r = 0; r < 2; ++r) {
-    const CheckShape shape{Collective::send_recv, ReduceOp::sum, 2, r, 0, static_cast<uint64_t>(chunks), seed};
-    for (int k = 0; k < chunks; ++k) wrong += expected_value(shape, k, false).value != buf[r][k];
-  }
-  return wrong;
+  return wrong_in(buf, chunks, seed);
 }
 
 // Every order NCCL may take (a write after the read it carries): some give the expected values,
@@ -63,9 +70,12 @@ TEST(InPlace, RingSendRecvInPlaceWithTwoRanksDependsOnTiming) {
     if (at(W0) < at(R1) || at(W1) < at(R0)) continue;  // data cannot arrive before it was read
     ++valid;
     const int64_t wrong = wrong_after(order, chunks, seed);
-    if (wrong == 0) ++correct;
-    else ++wrong_orders;
-    if (wrong) EXPECT_EQ(wrong, chunks) << "one rank gets its own data back, every chunk";
+    if (wrong == 0) {
+      ++correct;
+    } else {
+      ++wrong_orders;
+      EXPECT_EQ(wrong, chunks) << "one rank gets its own data back, every chunk";
+    }
   } while (std::next_permutation(order.begin(), order.end()));
   EXPECT_EQ(valid, 6);
   EXPECT_EQ(correct, 4);  // both reads before the writes at their own buffers
@@ -77,11 +87,11 @@ TEST(InPlace, RingSendRecvInPlaceWithTwoRanksDependsOnTiming) {
 TEST(InPlace, TheSameRingOutOfPlaceIsCorrect) {
   const int chunks = 64;
   const uint32_t seed = 5;
-  std::vector<std::vector<double>> send(2, std::vector<double>(chunks)), recv = send;
+  Buffers send(2, std::vector<double>(chunks)), recv = send;
   for (int r = 0; r < 2; ++r)
     for (int k = 0; k < chunks; ++k) send[r][k] = input_value(ReduceOp::sum, r, k, seed);
   for (int r = 0; r < 2; ++r) recv[r] = send[(r + 1) % 2];
-  EXPECT_EQ(wrong_elements(recv, chunks, seed), 0);
+  EXPECT_EQ(wrong_in(recv, chunks, seed), 0);
 }
 
 }  // namespace

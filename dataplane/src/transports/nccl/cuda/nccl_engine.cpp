@@ -209,6 +209,12 @@ std::string library_version() {
   return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
+std::string pci_bus_id(int device) {
+  char id[32] = {};
+  SPIRAL_CUDA(cudaDeviceGetPCIBusId(id, sizeof id, device));
+  return id;
+}
+
 std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, const UniqueId& id) {
   if (spec.root < 0 || spec.root >= place.nranks)
     throw BadInput("NCCL: root " + std::to_string(spec.root) + " is not a rank of " + std::to_string(place.nranks));
