@@ -61,6 +61,21 @@ type CollectiveSize struct {
 	// wrongElements counted by the check, summed over ranks.
 	// +optional
 	WrongElements int64 `json:"wrongElements,omitempty"`
+	// p50Nanoseconds is the median of the operations' own times: a pass of its own after the
+	// timed mean, CUDA events between the operations (nccl-tests 2.19's -I); the largest of the
+	// ranks' medians, to 0.1% of timeNanoseconds. Absent when not measured.
+	// +optional
+	P50Nanoseconds int64 `json:"p50Nanoseconds,omitempty"`
+	// p99Nanoseconds is the 99th percentile of the same times, as p50Nanoseconds.
+	// +optional
+	P99Nanoseconds int64 `json:"p99Nanoseconds,omitempty"`
+	// slowestRank is the rank whose own mean time was the largest (timeNanoseconds is the
+	// ranks' mean); meaningful when slowestNanoseconds is set.
+	// +optional
+	SlowestRank int32 `json:"slowestRank,omitempty"`
+	// slowestNanoseconds is that rank's mean time per operation, to 0.1% of timeNanoseconds.
+	// +optional
+	SlowestNanoseconds int64 `json:"slowestNanoseconds,omitempty"`
 }
 
 // PeerTransport is the transport NCCL picked from one rank to another, from its own log.

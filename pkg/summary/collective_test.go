@@ -107,3 +107,25 @@ func TestP2PWireReachesStatus(t *testing.T) {
 		t.Fatalf("peers = %+v", c)
 	}
 }
+
+// "iter" pairs with "rows": p50, p99 and the slowest rank's time per mille off the row's time;
+// a summary without it (cut to fit 4 KiB, or an older data plane) leaves them unset.
+func TestPerIterationFiguresComeFromPerMilleOffsets(t *testing.T) {
+	msg := strings.Replace(ncclRank0, `[8,0,20100,0,0,3]],`, `[8,0,20100,0,0,3]],"iter":[[-2,41,1,3],[0,0,0,0],[-1000,-1000,0,0]],`, 1)
+	s, err := Parse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Merge([]Part{{Summary: &s}}, 0, 0).Collective
+	got := c.Sizes[0]
+	if got.P50Nanoseconds != 11140674 || got.P99Nanoseconds != 11620683 || got.SlowestRank != 1 || got.SlowestNanoseconds != 11196489 {
+		t.Errorf("row 0 per iteration = %+v", got)
+	}
+	if c.Sizes[2].P50Nanoseconds != 0 || c.Sizes[2].SlowestNanoseconds != 20100 {
+		t.Errorf("row 2: not measured is 0, one rank is its own slowest: %+v", c.Sizes[2])
+	}
+	s, _ = Parse(ncclRank0)
+	if c := Merge([]Part{{Summary: &s}}, 0, 0).Collective; c.Sizes[0].P50Nanoseconds != 0 || c.Sizes[0].SlowestNanoseconds != 0 {
+		t.Errorf("no iter, no per-iteration figures: %+v", c.Sizes[0])
+	}
+}
