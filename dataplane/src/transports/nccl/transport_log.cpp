@@ -64,7 +64,10 @@ P2pPath path_named(std::string_view s) {
 
 std::string transport_name(const Connection& c) {
   std::string out(name(c.link));
-  if (c.link == Link::p2p && c.path != P2pPath::unknown) out += "/" + std::string(path_name(c.path));
+  if (c.link == Link::p2p && c.path != P2pPath::unknown) {
+    out += '/';  // appended piecewise: "/" + string trips g++ 12's -Wrestrict at -O3
+    out += path_name(c.path);
+  }
   return out;
 }
 
