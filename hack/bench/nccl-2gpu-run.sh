@@ -66,7 +66,7 @@ for want in "--iterations $ITERS" "--warmup-iterations $WARMUP" "--max-bytes $(n
 done
 
 # --- 2. check and topology ----------------------------------------------------------------------
-ctest --test-dir "$BUILD" -L device -R '^nccl\.' -V --timeout 300 >"$OUT/check.txt" 2>&1 &&
+ctest --test-dir "$BUILD" -L device -R '^nccl\.' -V --timeout 150 >"$OUT/check.txt" 2>&1 &&
   say "- ctest -L device -R '^nccl\.': ok" || say "- ctest -L device -R '^nccl\.': FAILED, see check.txt"
 grep -E "^[0-9]+: (ok|FAIL|device|PASSED|FAILED|SKIP)|tests passed" "$OUT/check.txt" | sed 's/^/    /' >>"$SUMMARY"
 nvidia-smi topo -m >"$OUT/topo.txt" 2>&1
@@ -82,30 +82,38 @@ run_pod() {
   local -a args env
   mapfile -t args < <(pod_args "$1" "$2" "$3" "$4")
   mapfile -t env <"$PODS/$1-$2-rank$3.env"
-  env "${env[@]}" CUDA_VISIBLE_DEVICES="$5" timeout 150 "$D" "${args[@]}" >"$RAW/$4.out" 2>"$RAW/$4.err"
-  echo "# exit $?" >>"$RAW/$4.err"
+  env "${env[@]}" CUDA_VISIBLE_DEVICES="$5" timeout 90 "$D" "${args[@]}" >"$RAW/$4.out" 2>"$RAW/$4.err"
+  local rc=$?
+  echo "# exit $rc" >>"$RAW/$4.err"
+  return $rc
 }
 
 # --- 3. per repeat, per operation: the four ways, alternating -------------------------------
 nt=(-b 8 -e "$MAX" -f 2 -n "$ITERS" -w "$WARMUP" -c 1)
-DONE=0
+DONE=0 LAST=120 TWO_PODS=1
 for rep in $(seq 1 "$REPEATS"); do
-  (($(left) < 120)) && { say "- repeat $rep skipped: $(left) s of the budget left"; break; }
+  # a repeat starts only if one as long as the last still fits the budget
+  (($(left) < LAST * 6 / 5)) && { say "- repeat $rep skipped: $(left) s of the budget left, a repeat takes $LAST s"; break; }
+  t_rep=$(date +%s)
   for op in $OPS; do
     run_pod one-pod "$op" 0 "a-$op-$rep" 0,1
-    # (b): rank 0's pod first; rank 1's once rank 0 is ready, as the operator starts them
-    run_pod two-pods "$op" 0 "b-$op-$rep-rank0" 0 &
-    r0=$!
-    for _ in $(seq 1 300); do [[ -e $RAW/b-$op-$rep-rank0.ready ]] && break; kill -0 $r0 2>/dev/null || break; sleep 0.1; done
-    run_pod two-pods "$op" 1 "b-$op-$rep-rank1" 1
-    wait $r0
-    CUDA_VISIBLE_DEVICES=0,1 timeout 150 "$NT/${op}_perf" "${nt[@]}" -t 2 -g 1 >"$RAW/c-$op-$rep.txt" 2>&1 ||
+    # (b): rank 0's pod first; rank 1's once rank 0 is ready, as the operator starts them. A
+    # failure stops (b) for the rest of the run: a rank left waiting costs its bootstrap timeout.
+    if ((TWO_PODS)); then
+      run_pod two-pods "$op" 0 "b-$op-$rep-rank0" 0 &
+      r0=$!
+      for _ in $(seq 1 300); do [[ -e $RAW/b-$op-$rep-rank0.ready ]] && break; kill -0 $r0 2>/dev/null || break; sleep 0.1; done
+      run_pod two-pods "$op" 1 "b-$op-$rep-rank1" 1 || TWO_PODS=0
+      wait $r0 || TWO_PODS=0
+      ((TWO_PODS)) || say "- (b) $op repeat $rep failed (see raw.tar.gz b-$op-$rep-*.err): (b) skipped from here on"
+    fi
+    CUDA_VISIBLE_DEVICES=0,1 timeout 90 "$NT/${op}_perf" "${nt[@]}" -t 2 -g 1 >"$RAW/c-$op-$rep.txt" 2>&1 ||
       echo "# exit $?" >>"$RAW/c-$op-$rep.txt"
-    CUDA_VISIBLE_DEVICES=0,1 timeout 150 "$NT/${op}_perf" "${nt[@]}" -g 2 >"$RAW/d-$op-$rep.txt" 2>&1 ||
+    CUDA_VISIBLE_DEVICES=0,1 timeout 90 "$NT/${op}_perf" "${nt[@]}" -g 2 >"$RAW/d-$op-$rep.txt" 2>&1 ||
       echo "# exit $?" >>"$RAW/d-$op-$rep.txt"
   done
-  DONE=$rep
-  say "- repeat $rep: $(wc -w <<<"$OPS") operations x 4 ways ($(($(date +%s) - START)) s so far)"
+  DONE=$rep LAST=$(($(date +%s) - t_rep))
+  say "- repeat $rep: $(wc -w <<<"$OPS") operations x 4 ways in $LAST s ($(($(date +%s) - START)) s so far)"
 done
 
 # --- 4. compare: the full tables go to summary.md, the digest is printed ------------------------

@@ -41,7 +41,7 @@ build_spiral spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_devi
 build_nccl_tests
 
 # --- 2. check -----------------------------------------------------------------------------------
-"$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
+"$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:InPlace*:TransportLog*:GpuLinks*:Bootstrap*:NetworkEnv*:SweepRows*:SummaryPart*:CopySpec*' \
   >"$OUT/check.txt" 2>&1 && say "- unit tests (NCCL, copy): ok" || say "- unit tests (NCCL, copy): FAILED, see check.txt"
 timeout 150 "$BUILD/tests/nccl/nccl_device_check" >>"$OUT/check.txt" 2>&1 && say "- device check: ok" ||
   say "- device check: FAILED, see check.txt"
