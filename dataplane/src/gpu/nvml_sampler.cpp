@@ -196,6 +196,7 @@ std::optional<std::vector<std::string>> NvmlSampler::nvlink_remotes() const {
   constexpr unsigned kMaxLinks = 18;     // NVML_NVLINK_MAX_LINKS
   constexpr int kEnabled = 1;            // NVML_FEATURE_ENABLED
   constexpr int kCpu = 1;                // NVML_NVLINK_DEVICE_TYPE_IBMNPU: a link to a CPU, no GPU path
+  constexpr int kSwitch = 2;             // NVML_NVLINK_DEVICE_TYPE_SWITCH
   std::vector<std::string> out;
   for (unsigned link = 0; link < kMaxLinks; ++link) {
     int active = 0;
@@ -203,8 +204,15 @@ std::optional<std::vector<std::string>> NvmlSampler::nvlink_remotes() const {
     int type = -1;
     if (remote_type && remote_type(device_, link, &type) == 0 && type == kCpu) continue;
     PciInfo pci{};
-    if (remote(device_, link, &pci) != 0) return std::nullopt;  // an NVLink to somewhere unnamed: cannot tell
-    out.push_back(bus_id_of(pci));
+    if (remote(device_, link, &pci) == 0) {
+      out.push_back(bus_id_of(pci));
+    } else if (type == kSwitch) {
+      // an NVSwitch NVML does not name (as in VMs whose switches stay with the host): the GPUs
+      // of one node's switches share one NVLink fabric, so a common name stands for it
+      out.push_back("nvswitch");
+    } else {
+      return std::nullopt;  // an NVLink to somewhere unnamed: cannot tell
+    }
   }
   return out;
 }

@@ -41,9 +41,9 @@ class NvmlSampler {
   PcieLink pcie_link() const;
 
   // The PCI bus ids at the far ends of the GPU's active NVLinks (peer GPUs or NVSwitches; links
-  // to a CPU left out), NVML's spelling; empty: no active NVLink (the GPU reaches its peers over
-  // PCIe). nullopt when NVML cannot tell: no device, no NVLink API, or an active link whose far
-  // end it does not name.
+  // to a CPU left out), NVML's spelling, or "nvswitch" for a switch NVML does not name; empty:
+  // no active NVLink (the GPU reaches its peers over PCIe). nullopt when NVML cannot tell: no
+  // device, no NVLink API, or an active link to a GPU or device it does not name.
   std::optional<std::vector<std::string>> nvlink_remotes() const;
 
   // What the environment capture records of the GPU; empty strings / -1 where NVML lacks them.

@@ -37,6 +37,8 @@ TEST(GpuLinks, NvlinkByBridgeOrSwitchElsePcie) {
   const GpuLinks s0 = gpu("0000:18:00.0", {"0000:05:00.0", "0000:06:00.0"});
   const GpuLinks s1 = gpu("0000:2a:00.0", {"0000:06:00.0", "0000:05:00.0"});
   EXPECT_EQ(p2p_path(s0, s1), P2pPath::nvlink);
+  // the same where NVML names no switch (a VM whose switches stay with the host)
+  EXPECT_EQ(p2p_path(gpu("0000:18:00.0", {"nvswitch"}), gpu("0000:2a:00.0", {"nvswitch"})), P2pPath::nvlink);
   // no active NVLink on either (PCIe cards): PCIe
   EXPECT_EQ(p2p_path(gpu("0000:17:00.0", {}), gpu("0000:65:00.0", {})), P2pPath::pcie);
   // NVLinks, but to a third GPU only: the pair itself is on PCIe
