@@ -55,6 +55,7 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(self.reduceOp) || self.reduceOp == 'Sum' || self.operation in ['AllReduce', 'Reduce', 'ReduceScatter']",message="nccl.reduceOp applies to AllReduce, Reduce and ReduceScatter only: remove it or pick one of those operations"
 // +kubebuilder:validation:XValidation:rule="!has(self.root) || self.root == 0 || self.operation in ['Broadcast', 'Reduce']",message="nccl.root applies to Broadcast and Reduce only: remove it"
 // +kubebuilder:validation:XValidation:rule="!has(self.ibHCAs) || size(self.ibHCAs) == 0 || self.network == 'RDMA'",message="nccl.ibHCAs selects RDMA devices: set nccl.network to RDMA, or remove ibHCAs"
+// +kubebuilder:validation:XValidation:rule="!(has(self.placement) && self.placement == 'InPlace' && has(self.operation) && self.operation in ['SendRecv', 'AllToAll'] && (!has(self.checkIterations) || self.checkIterations > 0))",message="nccl.placement InPlace: NCCL defines no in-place SendRecv or AllToAll, so nothing would be checked: use OutOfPlace or Both (or checkIterations 0)"
 type NCCLSpec struct {
 	// operation to measure.
 	// +kubebuilder:default=AllReduce
@@ -205,6 +206,15 @@ type GPUCopySpec struct {
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
 	Iterations int32 `json:"iterations,omitempty"`
+}
+
+// DefinesInPlace says whether NCCL defines an in-place form of the operation: sendbuff ==
+// recvbuff for Broadcast, Reduce and AllReduce, the rank's slice of recvbuff for AllGather and
+// ReduceScatter (NCCL user guide, "In-place Operations"). SendRecv and AllToAll have none: the
+// receive overwrites data still being sent. The data plane's table says the same
+// (dataplane/src/transports/nccl/collective.cpp), and the CEL rule on NCCLSpec lists the two.
+func (o NCCLOperation) DefinesInPlace() bool {
+	return o != NCCLSendRecv && o != NCCLAllToAll
 }
 
 // ncclOperationNames are the operations' names in the data plane and nccl-tests

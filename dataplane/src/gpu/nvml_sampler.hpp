@@ -10,8 +10,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace spiral::gpu {
 
@@ -37,6 +39,12 @@ class NvmlSampler {
     int max_generation = -1, max_width = -1;  // what the device and slot allow
   };
   PcieLink pcie_link() const;
+
+  // The PCI bus ids at the far ends of the GPU's active NVLinks (peer GPUs or NVSwitches; links
+  // to a CPU left out), NVML's spelling, or "nvswitch" for a switch NVML does not name; empty:
+  // no active NVLink (the GPU reaches its peers over PCIe). nullopt when NVML cannot tell: no
+  // device, no NVLink API, or an active link to a GPU or device it does not name.
+  std::optional<std::vector<std::string>> nvlink_remotes() const;
 
   // What the environment capture records of the GPU; empty strings / -1 where NVML lacks them.
   struct Identity {
