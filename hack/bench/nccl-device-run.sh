@@ -16,7 +16,8 @@
 # Usage (root, on the GPU machine, from the checkout's root): bash hack/bench/nccl-device-run.sh
 # Environment: OPS (all seven), MAX (1G), ITERS (100), WARMUP (10), REPEATS (5), NCCL_HOME (found),
 #   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build),
-#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so)
+#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so);
+#   BUILD_ONLY=1 stops after step 1 and BUILD_TARGETS replaces its targets (hack/bench/gpucopy-peer-run.sh)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -66,8 +67,8 @@ t0=$(date +%s)
 if cmake -S dataplane -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSPIRAL_WITH_CUDA=ON \
     -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES=90 -DSPIRAL_WERROR=OFF -DSPIRAL_WITH_NCCL=ON \
     -DNCCL_ROOT="$NCCL" -DSPIRAL_WITH_RDMA=OFF "${PREFIX[@]}" >>"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j "$(nproc)" --target spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop \
-    nccl_device_check unit_tests >>"$OUT/build.log" 2>&1; then
+  cmake --build "$BUILD" -j "$(nproc)" --target ${BUILD_TARGETS:-spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop \
+    nccl_device_check unit_tests} >>"$OUT/build.log" 2>&1; then
   say "- build: ok ($(($(date +%s) - t0)) s, $(grep -c ' warning' "$OUT/build.log") warnings)"
 else
   say "- build: FAILED"; tail -n 40 "$OUT/build.log" | tee -a "$SUMMARY"; exit 1
@@ -79,6 +80,7 @@ rm -rf /tmp/nccl-tests-2.19.6 && tar -xzf "$TARBALL" -C /tmp &&
   { say "- nccl-tests build: FAILED"; tail -n 30 "$OUT/build.log" | tee -a "$SUMMARY"; exit 1; }
 say "- nccl-tests 2.19.6 build: ok ($(($(date +%s) - t0)) s)"
 NT=/tmp/nccl-tests-2.19.6/build
+[[ ${BUILD_ONLY:-0} == 1 ]] && exit 0
 
 # --- 2. check -----------------------------------------------------------------------------------
 "$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
