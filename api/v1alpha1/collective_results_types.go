@@ -94,7 +94,8 @@ type PeerTransport struct {
 	Via string `json:"via,omitempty"`
 }
 
-// CopyResult is what one repeat of a GPUCopy cell measured on each GPU of the node.
+// CopyResult is what one repeat of a GPUCopy cell measured on each GPU of the node, and between
+// them.
 type CopyResult struct {
 	// gpus measured, with where each sits.
 	// +kubebuilder:validation:MaxItems=8
@@ -106,6 +107,25 @@ type CopyResult struct {
 	// +listType=atomic
 	// +optional
 	Sizes []CopySize `json:"sizes,omitempty"`
+	// peerLinks is what connects each pair of GPUs.
+	// +kubebuilder:validation:MaxItems=28
+	// +listType=atomic
+	// +optional
+	PeerLinks []GPUPeerLink `json:"peerLinks,omitempty"`
+	// peerMatrices are the GPU-to-GPU copies, per method, mode and size.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	PeerMatrices []CopyPeerMatrix `json:"peerMatrices,omitempty"`
+	// hostAggregate is every GPU with the host at once, per direction.
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=atomic
+	// +optional
+	HostAggregate []CopyHostAggregate `json:"hostAggregate,omitempty"`
+	// peerNote says what of the GPU-to-GPU copies was not measured or not kept.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	PeerNote string `json:"peerNote,omitempty"`
 }
 
 // GPUPlacement is where a GPU sits: its NUMA node and PCIe link.

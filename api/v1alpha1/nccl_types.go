@@ -159,9 +159,12 @@ type CopyDirection string
 type CopyHostMemory string
 
 // GPUCopySpec holds the options of transport GPUCopy: host<->device copy bandwidth per GPU of
-// the node, over a size sweep (seed 001's bandwidthTest).
+// the node, over a size sweep (seed 001's bandwidthTest); copies between every ordered pair of
+// its GPUs (nvbandwidth's device-to-device matrices); every GPU with the host at once.
 //
 // +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="gpuCopy.maxBytes must be at least gpuCopy.minBytes"
+// +kubebuilder:validation:XValidation:rule="!has(self.peerMethods) || !('None' in self.peerMethods) || size(self.peerMethods) == 1",message="gpuCopy.peerMethods: None stands alone"
+// +kubebuilder:validation:XValidation:rule="!has(self.aggregate) || !('None' in self.aggregate) || size(self.aggregate) == 1",message="gpuCopy.aggregate: None stands alone"
 type GPUCopySpec struct {
 	// directions to measure.
 	// +kubebuilder:default={H2D,D2H,D2D}
@@ -206,6 +209,43 @@ type GPUCopySpec struct {
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
 	Iterations int32 `json:"iterations,omitempty"`
+
+	// peerMethods of the GPU-to-GPU matrices over every ordered pair of the pod's GPUs: CE
+	// (copy engines), SM (a copy kernel); [None] measures no matrices.
+	// +kubebuilder:default={CE,SM}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	PeerMethods []CopyPeerMethod `json:"peerMethods,omitempty"`
+
+	// peerModes of the matrices: Unidirectional, Bidirectional (both directions at once).
+	// +kubebuilder:default={Unidirectional,Bidirectional}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	PeerModes []CopyPeerMode `json:"peerModes,omitempty"`
+
+	// peerBytes are the sizes of the GPU-to-GPU copies, a set of matrices each; every GPU holds
+	// two buffers of the largest.
+	// +kubebuilder:default={268435456}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=17179869184
+	// +listType=set
+	// +optional
+	PeerBytes []int64 `json:"peerBytes,omitempty"`
+
+	// aggregate directions in which every GPU copies with the host at once (maxBytes, pinned
+	// memory), against each alone; [None] measures none.
+	// +kubebuilder:default={H2D,D2H}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	Aggregate []CopyAggregateDirection `json:"aggregate,omitempty"`
 }
 
 // DefinesInPlace says whether NCCL defines an in-place form of the operation: sendbuff ==

@@ -16,7 +16,8 @@
 # Usage (root, on the GPU machine, from the checkout's root): bash hack/bench/nccl-device-run.sh
 # Environment: OPS (all seven), MAX (1G), ITERS (100), WARMUP (10), REPEATS (5), NCCL_HOME (found),
 #   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build),
-#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so)
+#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so);
+#   BUILD_ONLY=1 stops after step 1 and BUILD_TARGETS replaces its targets (hack/bench/gpucopy-peer-run.sh)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -37,8 +38,11 @@ say "# NCCL and copy bench on $(hostname): $GPU; NCCL $(nccl_version); $(nproc) 
 say "commit: $(cat "$ROOT/.carry-commit" 2>/dev/null || git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
 
 # --- 1. build ---------------------------------------------------------------------------------
-build_spiral spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_device_check unit_tests
+# BUILD_TARGETS picks what to build (hack/bench/gpucopy-peer-run.sh builds its own); BUILD_ONLY=1 stops here.
+# shellcheck disable=SC2086 # a word list by design
+build_spiral ${BUILD_TARGETS:-spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_device_check unit_tests}
 build_nccl_tests
+[[ ${BUILD_ONLY:-0} == 1 ]] && exit 0
 
 # --- 2. check -----------------------------------------------------------------------------------
 "$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:InPlace*:TransportLog*:GpuLinks*:Bootstrap*:NetworkEnv*:SweepRows*:SummaryPart*:CopySpec*' \

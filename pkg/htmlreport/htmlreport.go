@@ -1,6 +1,7 @@
 // Package htmlreport renders one run of a bench as a single HTML page (html/template, no
 // JavaScript): the verdict and the rules that held or broke, the cells' table, the figures of
-// pkg/plots, the environment and the spec. The page links its figures as plots/<name>.svg
+// pkg/plots (and a GPUCopy bench's GPU-to-GPU heatmaps and host aggregate), the environment and
+// the spec. The page links its figures as plots/<name>.svg
 // beside it, in the bucket as in a local directory.
 package htmlreport
 
@@ -59,6 +60,8 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
 	v.Rules = rules(sb, v.Verdict)
 	v.Figures = plots.Figures(sb)
+	v.Heatmaps = plots.Heatmaps(sb)
+	v.HostAggregates = hostAggregates(sb)
 	for _, c := range sb.Status.CellResults {
 		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message)}
 		v.Cells = append(v.Cells, r)
@@ -100,12 +103,15 @@ type view struct {
 	Repeats []repeatRow
 	Pivots  []Pivot
 	// Has says which optional columns hold a figure in some cell; empty ones are left out.
-	Has         struct{ CPU, GPU, Latency, Wire, Message bool }
-	MTUNote     string // the spec's MTU was not the link's
-	CPUNote     string // why a CPU figure reads "unpinned", when one does
-	Figures     []plots.Figure
-	Environment [][2]string
-	Spec        string
+	Has     struct{ CPU, GPU, Latency, Wire, Message bool }
+	MTUNote string // the spec's MTU was not the link's
+	CPUNote string // why a CPU figure reads "unpinned", when one does
+	Figures []plots.Figure
+	// Heatmaps are a GPUCopy bench's GPU-to-GPU matrices; HostAggregates its all-GPU host copies.
+	Heatmaps       []plots.Heatmap
+	HostAggregates []hostAggregate
+	Environment    [][2]string
+	Spec           string
 }
 
 type row struct {
@@ -195,3 +201,48 @@ func WriteDir(dir string, files map[string][]byte) error {
 	}
 	return nil
 }
+
+// hostAggregate is one row of the all-GPU host copies table: a cell's last valid repeat.
+type hostAggregate struct {
+	Cell      int32
+	Direction sbv1.CopyDirection
+	Bytes     string
+	// Alone and Together are "GPU d: x GB/s" per GPU; Sum the GPUs alone added up.
+	Alone, Together []string
+	Sum, Aggregate  string
+}
+
+func hostAggregates(sb *sbv1.SpiralBench) []hostAggregate {
+	var out []hostAggregate
+	for _, c := range sb.Status.CellResults {
+		var last *sbv1.CopyResult
+		for _, r := range c.RepeatResults {
+			if r.State == sbv1.CellValid && r.Copies != nil && len(r.Copies.HostAggregate) > 0 {
+				last = r.Copies
+			}
+		}
+		if last == nil {
+			continue
+		}
+		for _, h := range last.HostAggregate {
+			row := hostAggregate{Cell: c.Index, Direction: h.Direction, Bytes: plots.Size64(h.Bytes), Aggregate: mbpsText(h.AggregateMBps)}
+			var sum int64
+			for i, alone := range h.AloneMBps {
+				device := int32(i)
+				if i < len(last.GPUs) {
+					device = last.GPUs[i].Device
+				}
+				row.Alone = append(row.Alone, fmt.Sprintf("GPU %d: %s", device, mbpsText(alone)))
+				if i < len(h.TogetherMBps) {
+					row.Together = append(row.Together, fmt.Sprintf("GPU %d: %s", device, mbpsText(h.TogetherMBps[i])))
+				}
+				sum += alone
+			}
+			row.Sum = mbpsText(sum)
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func mbpsText(mbps int64) string { return fmt.Sprintf("%.2f", float64(mbps)/1000) }

@@ -25,7 +25,7 @@ const (
 // Formats are the file types each figure is written in.
 var Formats = []string{"png", "svg"}
 
-// Files draws every figure of a bench as plots/<name>.png and plots/<name>.svg.
+// Files draws every figure and heatmap of a bench as plots/<name>.png and plots/<name>.svg.
 func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, f := range Figures(sb) {
@@ -35,6 +35,15 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 				return nil, fmt.Errorf("figure %s: %w", f.Name, err)
 			}
 			out["plots/"+f.Name+"."+format] = data
+		}
+	}
+	for _, h := range Heatmaps(sb) {
+		for _, format := range Formats {
+			data, err := h.Render(format)
+			if err != nil {
+				return nil, fmt.Errorf("heatmap %s: %w", h.Name, err)
+			}
+			out["plots/"+h.Name+"."+format] = data
 		}
 	}
 	return out, nil

@@ -80,9 +80,9 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{"runs.csv": csvData, "results.jsonl": jsonl, "environment.json": env, "spec.json": spec}
-	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv
+	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv; GPUCopy's matrices
 	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){
-		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV} {
+		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV, PeerFile: PeerCSV, HostAggregateFile: HostAggregateCSV} {
 		data, err := render(sb)
 		if err != nil {
 			return nil, err

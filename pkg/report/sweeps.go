@@ -176,6 +176,9 @@ func writeSweeps(w io.Writer, sb *sbv1.SpiralBench) error {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
+			if err := writePeers(w, cp); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

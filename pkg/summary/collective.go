@@ -53,6 +53,8 @@ type GPUCopy struct {
 	// GPUs are [device, numa_node, pcie_generation, pcie_width].
 	GPUs [][4]int32 `json:"gpus"`
 	Rows []CopyRow  `json:"rows"`
+	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers.go)
+	CopyPeers
 }
 
 // CopyRow is [device, "h2d", "pinned" (or "device" for d2d), bytes, time_ns, mbps].
@@ -124,5 +126,6 @@ func (g *GPUCopy) copies() *sbv1.CopyResult {
 				HostMemory: memories[row.Memory], Bytes: row.Bytes, TimeNanoseconds: row.TimeNs, MegabytesPerSecond: row.MegabytesPerS})
 		}
 	}
+	g.CopyPeers.addTo(r)
 	return r
 }

@@ -139,6 +139,8 @@ void NvmlSampler::reset() {
   samples_ = 0;
 }
 
+void* NvmlSampler::symbol(const char* name) const { return lib_ ? dlsym(lib_, name) : nullptr; }
+
 NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
   PcieLink link;
   if (!device_) return link;

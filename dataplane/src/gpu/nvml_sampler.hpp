@@ -53,6 +53,11 @@ class NvmlSampler {
   };
   Identity identity() const;
 
+  // For queries of their own (transports/gpucopy/peer_path.cpp): an NVML entry point by name
+  // (nullptr when absent) and this GPU's nvmlDevice_t (nullptr unless available()).
+  void* symbol(const char* name) const;
+  void* device_handle() const { return device_; }
+
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // "ok" or the reason
   void start();  // idempotent; a no-op without NVML
