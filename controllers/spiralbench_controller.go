@@ -76,7 +76,8 @@ type SpiralBenchReconciler struct {
 // Secrets are read per namespace, through Roles the chart creates (credentials.namespaces);
 // this marker is the one for the manager's own namespace (the default bucket's Secret).
 // +kubebuilder:rbac:groups="",namespace=spiralbench-system,resources=secrets,verbs=get
-// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
+// The per-node Leases live in the manager's own namespace: the Role of
+// config/rbac/leader_election_role.yaml grants them there, never cluster-wide.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile moves a bench one step and persists the step in status.
