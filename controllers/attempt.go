@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,7 +61,20 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 	}
 	pod := cellpod.Build(in, in.Ranks[0], "")
 	if err := r.createPod(ctx, sb, pod); err != nil {
-		return 0, err
+		return r.createRefused(ctx, sb, err)
+	}
+	if err := r.renewLeases(ctx, sb); err != nil {
+		var q *queuedError
+		if !errors.As(err, &q) {
+			return 0, err
+		}
+		// Our hold had expired and another bench took a node meanwhile: give the pod back, wait.
+		if err := r.deleteAllPods(ctx, sb); err != nil {
+			return 0, err
+		}
+		r.releaseNodes(ctx, sb, sb.Status.Nodes)
+		r.queue(sb, q.msg)
+		return queuedRetry, nil
 	}
 	now := metav1.Now()
 	res.State = sbv1.CellRunning
@@ -165,6 +179,9 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	for _, rank := range in.Ranks[1:] {
 		pod := cellpod.Build(in, rank, addr)
 		if err := r.createPod(ctx, sb, pod); err != nil {
+			if refusedForGood(err) {
+				return 0, r.refuse(ctx, sb, podsForbidden(sb, err))
+			}
 			return 0, err
 		}
 		started = append(started, pod.Name)

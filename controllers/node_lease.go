@@ -25,7 +25,8 @@ import (
 
 // Exclusivity: one coordination.k8s.io Lease per node, named after it, in the operator's
 // namespace. A bench holds the leases of its nodes from its first cell to its last, so two
-// benches never share a node (and its NICs) at the same time.
+// benches never share a node (and its NICs) at the same time; each hold lasts one attempt and
+// is renewed with the next (lease_hold.go).
 
 const leasePrefix = "spiralbench-node-"
 
@@ -163,7 +164,7 @@ func (r *SpiralBenchReconciler) leaseFree(ctx context.Context, sb *sbv1.SpiralBe
 		return false, err
 	}
 	holder := ptr.Deref(lease.Spec.HolderIdentity, "")
-	return holder == holderID(sb) || !r.holderRunning(ctx, holder), nil
+	return holder == holderID(sb) || leaseExpired(&lease, time.Now()) || !r.holderRunning(ctx, holder), nil
 }
 
 // takeLease creates or takes over a node's lease. Reads bypass the cache: two benches racing
@@ -179,8 +180,9 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
 				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
 			}},
-			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now, RenewTime: &now},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now},
 		}
+		r.hold(&lease, sb)
 		if err := r.Create(ctx, &lease); err != nil {
 			if apierrors.IsAlreadyExists(err) {
 				return nodeBusy(node, "")
@@ -196,10 +198,11 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 	if holder == me {
 		return nil
 	}
-	if r.holderRunning(ctx, holder) {
+	if !leaseExpired(&lease, now.Time) && r.holderRunning(ctx, holder) {
 		return nodeBusy(node, holder)
 	}
-	lease.Spec.HolderIdentity, lease.Spec.AcquireTime, lease.Spec.RenewTime = &me, &now, &now
+	lease.Spec.HolderIdentity, lease.Spec.AcquireTime = &me, &now
+	r.hold(&lease, sb)
 	if lease.Labels == nil {
 		lease.Labels = map[string]string{}
 	}
@@ -215,7 +218,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 }
 
 // holderRunning is false when the lease's holder was deleted, re-created or has finished:
-// such a lease is stale and may be taken over.
+// such a lease is stale and may be taken over (as is an expired one, lease_hold.go).
 func (r *SpiralBenchReconciler) holderRunning(ctx context.Context, holder string) bool {
 	parts := strings.Split(holder, "/")
 	if len(parts) != 3 {

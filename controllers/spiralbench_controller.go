@@ -25,6 +25,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
+	"github.com/spiralbench/spiralbench/pkg/policy"
 )
 
 // finalizer releases the bench's node leases and pods before it goes away.
@@ -55,6 +56,12 @@ type SpiralBenchReconciler struct {
 	// AllowedEndpoints are the only spec.results endpoints uploaded to (scheme://host[:port]);
 	// empty allows any. The default bucket's endpoint is the operator's own and always allowed.
 	AllowedEndpoints []string
+	// AllowedImages are the images cell pods may run besides DefaultImage's repository (the
+	// operator's own, always allowed); a bench naming another image is refused before any pod.
+	AllowedImages policy.Images
+	// PrivilegedNamespaces may run privileged and host-network benches, besides namespaces
+	// labelled spiralbench.io/privileged=true; elsewhere such benches are refused.
+	PrivilegedNamespaces []string
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration
@@ -69,7 +76,8 @@ type SpiralBenchReconciler struct {
 // Secrets are read per namespace, through Roles the chart creates (credentials.namespaces);
 // this marker is the one for the manager's own namespace (the default bucket's Secret).
 // +kubebuilder:rbac:groups="",namespace=spiralbench-system,resources=secrets,verbs=get
-// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
+// The per-node Leases live in the manager's own namespace: the Role of
+// config/rbac/leader_election_role.yaml grants them there, never cluster-wide.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile moves a bench one step and persists the step in status.
@@ -148,19 +156,30 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		r.suspend(ctx, sb)
 		return 0, nil
 	}
+	if refusal, err := r.admit(ctx, sb, next); err != nil || refusal != nil {
+		if err != nil {
+			return 0, err
+		}
+		return 0, r.refuse(ctx, sb, refusal)
+	}
 	if err := r.acquireNodes(ctx, sb); err != nil {
 		var q *queuedError
 		if !errors.As(err, &q) {
 			return 0, err
 		}
-		sb.Status.Phase = sbv1.PhaseQueued
-		if setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonNodeBusy, q.msg) {
-			r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonNodeBusy, "Queue", "%s", q.msg)
-		}
+		r.queue(sb, q.msg)
 		return queuedRetry, nil
 	}
 	r.captureEnvironment(ctx, sb)
 	return r.startAttempt(ctx, sb, next)
+}
+
+// queue puts the bench back in line behind a node that is busy.
+func (r *SpiralBenchReconciler) queue(sb *sbv1.SpiralBench, msg string) {
+	sb.Status.Phase = sbv1.PhaseQueued
+	if setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonNodeBusy, msg) {
+		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonNodeBusy, "Queue", "%s", msg)
+	}
 }
 
 func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Cell) {
