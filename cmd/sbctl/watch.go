@@ -84,7 +84,7 @@ func follow(ctx context.Context, w io.Writer, c client.Client, key client.Object
 		if err := c.Get(ctx, key, sb); err != nil {
 			return nil, err
 		}
-		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, sb.Status.Progress)
+		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, cellsSummary(sb))
 		if a := sb.Status.ActiveAttempt; a != nil {
 			line += fmt.Sprintf("  running cell %d repeat %d (attempt %d)", a.CellIndex, a.Repeat, a.Attempt)
 		}
