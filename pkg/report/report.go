@@ -1,6 +1,6 @@
 // Package report renders a finished bench for the results bucket: runs.csv in DAQIRI's
 // columns (so rows compare with its published tables), results.jsonl with one record per
-// repeat, environment.json and the spec.
+// repeat, verdict.json, environment.json and the spec.
 package report
 
 import (
@@ -80,6 +80,9 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{"runs.csv": csvData, "results.jsonl": jsonl, "environment.json": env, "spec.json": spec}
+	if files[VerdictFile], err = VerdictJSON(sb); err != nil {
+		return nil, err
+	}
 	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv
 	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){
 		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV} {

@@ -99,7 +99,7 @@ func TestJSONLinesOneRecordPerRepeatAndFailedCell(t *testing.T) {
 		t.Errorf("failed cell record: %+v %v", rec, err)
 	}
 	files, err := Files(finishedBench())
-	if err != nil || len(files) != 4 || files["spec.json"] == nil || files["environment.json"] == nil {
+	if err != nil || len(files) != 5 || files["spec.json"] == nil || files["environment.json"] == nil || files[VerdictFile] == nil {
 		t.Errorf("files %v %v", len(files), err)
 	}
 }

@@ -1,5 +1,5 @@
 // Package runstore reads a finished run back from the results bucket: the files pkg/report
-// wrote (results.jsonl, spec.json, environment.json) become a SpiralBench again,
+// wrote (results.jsonl, spec.json, environment.json, verdict.json) become a SpiralBench again,
 // its cell results re-aggregated with pkg/aggregate and its verdict decided by the same
 // acceptance.Decide as the live bench's, so sbctl compare and sbctl report work on runs whose
 // SpiralBench is long deleted.
@@ -18,10 +18,14 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
+	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // Files are the objects a run needs.
 var Files = []string{"results.jsonl", "spec.json", "environment.json"}
+
+// OptionalFiles are read when the run has them: runs uploaded before they were written lack them.
+var OptionalFiles = []string{report.VerdictFile}
 
 // record mirrors a line of results.jsonl (pkg/report).
 type record struct {
@@ -37,7 +41,7 @@ type record struct {
 }
 
 // FromFiles rebuilds a bench from a run's files. Its verdict is decided again by
-// acceptance.Decide (a baseline comparison needs figures these files do not keep).
+// acceptance.Decide, with the baseline's figures verdict.json recorded: the live verdict.
 func FromFiles(files map[string][]byte) (*sbv1.SpiralBench, error) {
 	for _, f := range Files {
 		if _, ok := files[f]; !ok {
@@ -104,6 +108,15 @@ func FromFiles(files map[string][]byte) (*sbv1.SpiralBench, error) {
 	}
 	sort.Slice(sb.Status.CellResults, func(i, j int) bool { return sb.Status.CellResults[i].Index < sb.Status.CellResults[j].Index })
 	sb.Status.Cells.Total = int32(len(sb.Status.CellResults))
+	if data, ok := files[report.VerdictFile]; ok {
+		var v report.RecordedVerdict
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", report.VerdictFile, err)
+		}
+		// The plan's size, so a planned cell without a record shows as unmeasured.
+		sb.Status.Cells.Total = max(sb.Status.Cells.Total, v.PlannedCells)
+		sb.Status.Baseline = v.Baseline
+	}
 	acceptance.Count(&sb.Status)
 	judge(sb)
 	return sb, nil
