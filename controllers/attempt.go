@@ -229,5 +229,6 @@ func (r *SpiralBenchReconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.Cel
 	}
 	r.Recorder.Eventf(sb, nil, kind, "Cell"+string(res.State), "Run", "cell %d %s: rx %d Mb/s over %d repeats %s",
 		res.Index, res.State, rx, res.Repeats, res.Message)
-	metrics.CellFinished(sb, res)
+	finished := *res
+	r.afterPersist(func() { metrics.CellFinished(sb, &finished) })
 }
