@@ -232,6 +232,9 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;
 // its own status writes do not.
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.Or[client.Object](
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).
