@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -54,29 +55,72 @@ func before(a, b *sbv1.SpiralBench) bool {
 
 // olderWaiting returns a *queuedError naming the oldest bench created before sb that waits
 // and could run on node (its nodeName, or its selector, affinity and tolerations fit the
-// node); nil when there is none. node may be nil (not found): only nodeName then matches.
+// node); nil when there is none. node may be nil (not found): only nodeName then matches. A
+// bench that no set of Ready nodes could place (a CrossNode bench on a one-node pool) holds
+// nothing back: it would hold the queue for ever.
 func (r *SpiralBenchReconciler) olderWaiting(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.Node) error {
 	var list sbv1.SpiralBenchList
 	if err := r.List(ctx, &list, client.MatchingFields{WaitingIndex: "true"}); err != nil {
 		return err
 	}
-	var first *sbv1.SpiralBench
+	var older []*sbv1.SpiralBench
 	for i := range list.Items {
 		o := &list.Items[i]
-		if o.UID == sb.UID || !waiting(o) || !before(o, sb) || (first != nil && !before(o, first)) {
-			continue
+		if o.UID != sb.UID && waiting(o) && before(o, sb) && wants(ctx, o, name, node) {
+			older = append(older, o)
 		}
-		for _, p := range benchkind.NodeSlots(&o.Spec) {
-			if p != nil && p.NodeName != "" && p.NodeName == name || (p == nil || p.NodeName == "") && node != nil && fits(ctx, p, node) {
-				first = o
-				break
-			}
+	}
+	if len(older) == 0 {
+		return nil
+	}
+	var nodes corev1.NodeList
+	if err := r.List(ctx, &nodes); err != nil {
+		return err
+	}
+	var first *sbv1.SpiralBench
+	for _, o := range older {
+		if (first == nil || before(o, first)) && placeable(ctx, o, nodes.Items) {
+			first = o
 		}
 	}
 	if first == nil {
 		return nil
 	}
 	return &queuedError{fmt.Sprintf("node %s is next for SpiralBench %s/%s, created earlier and waiting for it", name, first.Namespace, first.Name)}
+}
+
+// wants says whether one of the bench's node slots could run on the node.
+func wants(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.Node) bool {
+	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+		if p != nil && p.NodeName != "" && p.NodeName == name || (p == nil || p.NodeName == "") && node != nil && fits(ctx, p, node) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeable says whether the bench's slots could all get distinct nodes, leases aside, as
+// chooseNodes picks them: a named node, else the first fitting node no earlier slot took.
+func placeable(ctx context.Context, sb *sbv1.SpiralBench, nodes []corev1.Node) bool {
+	var taken []string
+	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+		if p != nil && p.NodeName != "" {
+			taken = append(taken, p.NodeName)
+			continue
+		}
+		found := ""
+		for i := range nodes {
+			n := &nodes[i]
+			if (found == "" || n.Name < found) && !slices.Contains(taken, n.Name) && fits(ctx, p, n) {
+				found = n.Name
+			}
+		}
+		if found == "" {
+			return false
+		}
+		taken = append(taken, found)
+	}
+	return true
 }
 
 // nodeByName reads a node from the cache; nil when it does not exist.

@@ -105,3 +105,27 @@ func TestOrderOnlyAmongBenchesThatCouldUseTheNode(t *testing.T) {
 		t.Error("a Queued bench without nodes waits; one that holds its nodes does not")
 	}
 }
+
+// A bench that no set of nodes could place (CrossNode on a one-node pool) waits for ever; it
+// must not hold the pool's node back from newer benches.
+func TestAnUnplaceableBenchHoldsNothingBack(t *testing.T) {
+	pool := &sbv1.Placement{NodeSelector: map[string]string{"pool": "one"}}
+	node := readyNode("spark-a")
+	node.Labels = pool.NodeSelector
+	cross := sbtesting.MakeSpiralBench("cross", "lab").UID("x").Obj()
+	cross.Spec.Topology.Mode = sbv1.TopologyCrossNode
+	cross.Spec.Topology.Server.Placement, cross.Spec.Topology.Client.Placement = pool, pool
+	cross.CreationTimestamp = metav1.NewTime(time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC))
+	h := newHarness(t, cross, node)
+	if got := h.reconcile(); got.Status.Phase != sbv1.PhaseQueued {
+		t.Fatalf("two distinct nodes on a one-node pool: %s", got.Status.Phase)
+	}
+	newer := sbtesting.MakeSpiralBench("newer", "lab").NodeName("spark-a").UID("n").Obj()
+	newer.CreationTimestamp = metav1.NewTime(cross.CreationTimestamp.Add(time.Minute))
+	if err := h.c.Create(t.Context(), newer); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.reconcileBench("newer"); got.Status.Phase != sbv1.PhaseRunning {
+		t.Errorf("the newer bench runs: %s %+v", got.Status.Phase, got.Status.Conditions)
+	}
+}
