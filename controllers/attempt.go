@@ -145,7 +145,7 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods)):
 		// A running pod of several repeats that lost its peer ends on its own soon (its control
 		// connection breaks) with the repeats it finished in its summary: wait for it.
-		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a))
+		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a, in.Echo()))
 	case wait <= 0:
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, pods...)})
 	}
@@ -246,5 +246,6 @@ func (r *SpiralBenchReconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.Cel
 	}
 	r.Recorder.Eventf(sb, nil, kind, "Cell"+string(res.State), "Run", "cell %d %s: rx %d Mb/s over %d repeats %s",
 		res.Index, res.State, rx, res.Repeats, res.Message)
-	metrics.CellFinished(sb, res)
+	finished := *res
+	r.afterPersist(func() { metrics.CellFinished(sb, &finished) })
 }

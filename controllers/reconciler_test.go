@@ -50,7 +50,7 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sb.Namespace}})
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&sbv1.SpiralBench{}).
-		WithObjects(append(objs, sb)...).Build()
+		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).WithObjects(append(objs, sb)...).Build()
 	r := &SpiralBenchReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS}
 	return &harness{t: t, c: c, r: r, sb: client.ObjectKeyFromObject(sb)}

@@ -101,18 +101,25 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		}
 	}
 	before := sb.DeepCopy()
-	wait, stepErr := r.step(ctx, &sb)
+	fx := &stepEffects{EventRecorder: r.Recorder}
+	step := *r
+	step.Recorder = fx
+	wait, stepErr := step.step(ctx, &sb)
 	sb.Status.ObservedGeneration = sb.Generation
 	if !equality.Semantic.DeepEqual(before.Status, sb.Status) {
 		if err := r.Status().Patch(ctx, &sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			// Not persisted, not reported: on a conflict, this step was taken on a stale read
+			// and reported when it was first persisted.
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
+		fx.flush()
 		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
 		if stepErr == nil && wait == 0 && sb.Status.Phase == sbv1.PhaseRunning {
 			// Progress was made: take the next step at once (our own status writes do not wake us).
 			return ctrl.Result{RequeueAfter: time.Millisecond}, nil
 		}
 	}
+	fx.flush()
 	if stepErr != nil {
 		return ctrl.Result{}, stepErr
 	}
@@ -244,6 +251,9 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;
 // its own status writes do not.
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.Or[client.Object](
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).

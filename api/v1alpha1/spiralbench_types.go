@@ -161,7 +161,7 @@ type SpiralBenchSpec struct {
 // +kubebuilder:resource:shortName=sb,categories=spiral
 // +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
-// +kubebuilder:printcolumn:name="Cells",type=string,JSONPath=`.status.progress`
+// +kubebuilder:printcolumn:name="Cells",type=string,JSONPath=`.status.cellsSummary`
 // +kubebuilder:printcolumn:name="Best Mb/s",type=integer,JSONPath=`.status.bestRxMbps`
 // +kubebuilder:printcolumn:name="Passed",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`

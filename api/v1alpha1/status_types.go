@@ -50,6 +50,18 @@ const (
 	ReasonBaselineMissing = "BaselineMissing"
 )
 
+// Reasons of the Passed condition besides the rules' (acceptance.Decide).
+const (
+	// ReasonCellsFailed: Passed is False because some planned cells measured no result (or
+	// fewer repeats than planned), whatever the rules say.
+	ReasonCellsFailed = "CellsFailed"
+	// ReasonCellsInvalid: Passed is False because some cells measured but cannot be trusted.
+	ReasonCellsInvalid = "CellsInvalid"
+	// ReasonFailedCellsAllowed: Passed is True although some cells Failed or were Invalid,
+	// because spec.acceptance.allowFailedCells says so.
+	ReasonFailedCellsAllowed = "FailedCellsAllowed"
+)
+
 // CellState is the outcome of a cell.
 // +kubebuilder:validation:Enum=Pending;Running;Valid;Invalid;Failed
 type CellState string
@@ -394,9 +406,13 @@ type SpiralBenchStatus struct {
 	// +optional
 	Cells CellCounts `json:"cells,omitempty"`
 
-	// progress is "finished/total" cells, for kubectl get.
+	// progress is "finished/total" cells.
 	// +optional
 	Progress string `json:"progress,omitempty"`
+
+	// cellsSummary counts the cells by outcome for kubectl get, for example "11/20 ok, 9 failed".
+	// +optional
+	CellsSummary string `json:"cellsSummary,omitempty"`
 
 	// bestRxMbps is the highest mean RX throughput of any valid cell.
 	// +optional
@@ -420,6 +436,12 @@ type SpiralBenchStatus struct {
 	// environment the results were measured on.
 	// +optional
 	Environment *Environment `json:"environment,omitempty"`
+
+	// baseline is what the verdict compared with (spec.acceptance.baseline), read once when the
+	// bench completed; the results bucket keeps a copy, so a run read back from it is judged
+	// the same way.
+	// +optional
+	Baseline *BaselineFigures `json:"baseline,omitempty"`
 
 	// artifacts in the results bucket.
 	// +optional

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -120,7 +121,7 @@ func printBench(w io.Writer, sb *sbv1.SpiralBench, output string) error {
 		_, err = w.Write(data)
 		return err
 	}
-	fmt.Fprintf(w, "SpiralBench %s/%s: %s %s, %s cells\n", sb.Namespace, sb.Name, sb.Spec.Transport, sb.Status.Phase, sb.Status.Progress)
+	fmt.Fprintf(w, "SpiralBench %s/%s: %s %s, cells %s\n", sb.Namespace, sb.Name, sb.Spec.Transport, sb.Status.Phase, cellsSummary(sb))
 	var err error
 	if output == "wide" {
 		err = writeWide(w, sb)
@@ -195,4 +196,12 @@ func wall(c sbv1.CellResult) string {
 		return "-"
 	}
 	return c.CompletionTime.Sub(c.StartTime.Time).Round(time.Second).String()
+}
+
+// cellsSummary counts the cells by outcome ("11/20 ok, 9 failed"), as kubectl get shows them.
+func cellsSummary(sb *sbv1.SpiralBench) string {
+	if sb.Status.CellsSummary != "" {
+		return sb.Status.CellsSummary
+	}
+	return acceptance.CellsSummary(sb.Status.Cells) // a bench of an operator that did not write it
 }

@@ -98,7 +98,7 @@ func follow(ctx context.Context, w io.Writer, c client.Client, key client.Object
 			return nil, err
 		}
 		seen = true
-		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, sb.Status.Progress)
+		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, cellsSummary(sb))
 		if a := sb.Status.ActiveAttempt; a != nil {
 			line += fmt.Sprintf("  running cell %d repeat %d (attempt %d)", a.CellIndex, a.Repeat, a.Attempt)
 		}

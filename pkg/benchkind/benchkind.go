@@ -50,6 +50,17 @@ type Profile struct {
 	// Describe names the kind's own cell coordinates after the payload, e.g. " x 4 pairs";
 	// nil adds nothing.
 	Describe func(p sbv1.CellParameters) string
+	// EchoedPairs is the pair count the data plane's summary echoes for a cell, where the
+	// kind's flags set it from elsewhere than the cell's pairs; nil: the cell's pairs.
+	EchoedPairs func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters) int32
+}
+
+// Pairs is the pair count a cell's summaries echo (EchoedPairs, else the cell's, at least 1).
+func (k Profile) Pairs(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters) int32 {
+	if k.EchoedPairs != nil {
+		return k.EchoedPairs(spec, p)
+	}
+	return max(p.Pairs, 1)
 }
 
 // Dimensions are matrix lists a preset fills.

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/environment"
 	"github.com/spiralbench/spiralbench/pkg/plots"
@@ -128,29 +129,33 @@ type repeatRow struct {
 	Reason     string
 }
 
-// Verdict is what the Passed condition says, split into the rules that held and broke.
+// Verdict is what the Passed condition says (acceptance.Decide wrote it), split into the cells
+// that failed or were invalid and the rules that held and broke.
 type Verdict struct {
 	// Word is PASSED, FAILED or PENDING (no verdict yet).
-	Word, Reason  string
-	Held, Broken  []string
-	Summary       string
-	Passed, Known bool
+	Word, Reason string
+	Held, Broken []string
+	Summary      string
+	// Cells counts the cells by outcome ("11/20 ok, 9 failed"); Unmeasured names those that
+	// failed or were invalid, as the condition does.
+	Cells, Unmeasured string
+	Passed, Known     bool
 }
 
 func verdict(sb *sbv1.SpiralBench) Verdict {
+	cells := sb.Status.CellsSummary
+	if cells == "" {
+		cells = acceptance.CellsSummary(sb.Status.Cells)
+	}
 	c := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
 	if c == nil {
-		return Verdict{Word: "PENDING", Summary: fmt.Sprintf("phase %s, cells %s: no verdict yet", sb.Status.Phase, sb.Status.Progress)}
+		return Verdict{Word: "PENDING", Cells: cells, Summary: fmt.Sprintf("phase %s, cells %s: no verdict yet", sb.Status.Phase, sb.Status.Progress)}
 	}
-	v := Verdict{Known: true, Passed: c.Status == "True", Reason: c.Reason, Summary: c.Message}
+	v := Verdict{Known: true, Passed: c.Status == "True", Reason: c.Reason, Summary: c.Message, Cells: cells}
 	v.Word = map[bool]string{true: "PASSED", false: "FAILED"}[v.Passed]
-	// acceptance.JudgeWith writes "broken: a; b" or "held: a; b".
-	msg := c.Message
-	switch {
-	case strings.HasPrefix(msg, "broken: "):
-		v.Broken = strings.Split(strings.TrimPrefix(msg, "broken: "), "; ")
-	case strings.HasPrefix(msg, "held: "):
-		v.Held = strings.Split(strings.TrimPrefix(msg, "held: "), "; ")
+	v.Unmeasured, v.Broken, v.Held = acceptance.Split(c.Message)
+	if v.Unmeasured != "" || v.Broken != nil || v.Held != nil {
+		v.Summary = "cells " + cells // the lists below carry the detail
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/minio/minio-go/v7"
@@ -36,13 +37,16 @@ func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error
 		return nil, err
 	}
 	files := map[string][]byte{}
-	for _, f := range Files {
+	for _, f := range append(Files, OptionalFiles...) {
 		obj, err := c.GetObject(ctx, bucket, path.Join(prefix, f), minio.GetObjectOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
+		var data []byte
+		if err == nil {
+			data, err = io.ReadAll(obj)
+			obj.Close()
 		}
-		data, err := io.ReadAll(obj)
-		obj.Close()
+		if err != nil && slices.Contains(OptionalFiles, f) && minio.ToErrorResponse(err).Code == "NoSuchKey" {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
 		}
