@@ -55,12 +55,17 @@ func (f Figure) Render(format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := p.WriterTo(width, height, format)
+	return encode(p, width, height, format)
+}
+
+// encode writes a plot of the given size as png or svg.
+func encode(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
+	wt, err := p.WriterTo(w, h, format)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
+	if _, err := wt.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

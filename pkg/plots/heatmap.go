@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -246,13 +245,5 @@ func (h Heatmap) Render(format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := p.WriterTo(heatWidth, heatHeight, format)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encode(p, heatWidth, heatHeight, format)
 }

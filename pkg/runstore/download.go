@@ -13,11 +13,7 @@ import (
 // Download copies every object of a run's folder (ref as Fetch takes it) into dir, keeping the
 // folder's layout (plots/ included), and returns the files written, relative to dir.
 func (b Bucket) Download(ctx context.Context, ref, dir string) ([]string, error) {
-	c, err := b.client()
-	if err != nil {
-		return nil, err
-	}
-	bucket, prefix, err := b.locate(ctx, c, ref)
+	c, bucket, prefix, err := b.open(ctx, ref)
 	if err != nil {
 		return nil, err
 	}

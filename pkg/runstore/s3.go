@@ -28,11 +28,7 @@ func IsRef(arg string) bool { return strings.HasPrefix(arg, "s3://") }
 // Fetch reads a run: ref is s3://bucket/<prefix>/<namespace>/<name>/<run-id>/, or a bare run id
 // looked up in the bucket (it must name exactly one folder).
 func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error) {
-	c, err := b.client()
-	if err != nil {
-		return nil, err
-	}
-	bucket, prefix, err := b.locate(ctx, c, ref)
+	c, bucket, prefix, err := b.open(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -53,6 +49,16 @@ func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error
 		files[f] = data
 	}
 	return FromFiles(files)
+}
+
+// open connects and locates ref's folder.
+func (b Bucket) open(ctx context.Context, ref string) (*minio.Client, string, string, error) {
+	c, err := b.client()
+	if err != nil {
+		return nil, "", "", err
+	}
+	bucket, prefix, err := b.locate(ctx, c, ref)
+	return c, bucket, prefix, err
 }
 
 // locate turns ref (an s3:// folder, or a run id looked up in b's bucket) into bucket and prefix.
