@@ -148,6 +148,11 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		r.suspend(ctx, sb)
 		return 0, nil
 	}
+	if sb.Status.StartTime == nil {
+		if wait, ok := r.resultsReady(ctx, sb); !ok {
+			return wait, nil
+		}
+	}
 	if err := r.acquireNodes(ctx, sb); err != nil {
 		var q *queuedError
 		if !errors.As(err, &q) {
