@@ -14,6 +14,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -73,4 +74,32 @@ func TestMissingResultsSecretStopsTheBenchBeforeItsFirstCell(t *testing.T) {
 	if c := meta.FindStatusCondition(done.Status.Conditions, sbv1.ConditionResultsReady); c == nil || c.Status != metav1.ConditionTrue {
 		t.Errorf("after the Secret was created: ResultsReady %s", spew(c))
 	}
+}
+
+// A refusal (exit code 2: the data plane found the cell cannot run, here a payload above the
+// path MTU) fails the cell at once, without the retries and without waiting for the server,
+// which would wait a minute for a client that never connects.
+func TestRefusedCellFailsWithoutWaitingForItsPeer(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	testNode(t, "preflight-2")
+	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("refused", ns).Transport(sbv1.TransportUDP).Payloads(8000).Pairs(1), 3, 2).Obj(), "preflight-2")
+	sb.Spec.Run.Seconds = 20 // a deadline far beyond the few seconds the failure may take
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	reason := "spiral-dataplane: payload 8000 B + 28 B of IPv4 and UDP headers exceeds the path MTU 1500 of eth0"
+	k := &kubeletStandIn{t: t, ns: ns, bench: "refused", fate: func(cell, attempt int, role string) *podFate {
+		if role == cellpod.RoleClient {
+			return &podFate{exitCode: 2, message: reason, peerRuns: true}
+		}
+		return nil
+	}}
+	started := time.Now()
+	done := k.runUntil(15*time.Second, sbv1.PhaseCompleted, sbv1.PhaseFailed)
+	c := done.Status.CellResults[0]
+	if c.State != sbv1.CellFailed || c.Attempts != 1 || !strings.Contains(c.Message, reason) {
+		t.Errorf("want the cell Failed after its one refused attempt, saying why; got %s after %d attempts: %s", c.State, c.Attempts, c.Message)
+	}
+	t.Logf("failed %.1f s after creation: %s", time.Since(started).Seconds(), c.Message)
 }
