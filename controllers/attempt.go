@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -60,7 +61,20 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 	}
 	pod := cellpod.Build(in, in.Ranks[0], "")
 	if err := r.createPod(ctx, sb, pod); err != nil {
-		return 0, err
+		return r.createRefused(ctx, sb, err)
+	}
+	if err := r.renewLeases(ctx, sb); err != nil {
+		var q *queuedError
+		if !errors.As(err, &q) {
+			return 0, err
+		}
+		// Our hold had expired and another bench took a node meanwhile: give the pod back, wait.
+		if err := r.deleteAllPods(ctx, sb); err != nil {
+			return 0, err
+		}
+		r.releaseNodes(ctx, sb, sb.Status.Nodes)
+		r.queue(sb, q.msg)
+		return queuedRetry, nil
 	}
 	now := metav1.Now()
 	res.State = sbv1.CellRunning
@@ -133,7 +147,7 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		// connection breaks) with the repeats it finished in its summary: wait for it. Not after
 		// a refusal (exit 2, before any traffic): its peer may wait a minute for a connection
 		// that never comes, and no retry can help.
-		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a))
+		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a, in.Echo()))
 	case wait <= 0:
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, pods...)})
 	}
@@ -167,6 +181,9 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	for _, rank := range in.Ranks[1:] {
 		pod := cellpod.Build(in, rank, addr)
 		if err := r.createPod(ctx, sb, pod); err != nil {
+			if refusedForGood(err) {
+				return 0, r.refuse(ctx, sb, podsForbidden(sb, err))
+			}
 			return 0, err
 		}
 		started = append(started, pod.Name)
@@ -231,5 +248,6 @@ func (r *SpiralBenchReconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.Cel
 	}
 	r.Recorder.Eventf(sb, nil, kind, "Cell"+string(res.State), "Run", "cell %d %s: rx %d Mb/s over %d repeats %s",
 		res.Index, res.State, rx, res.Repeats, res.Message)
-	metrics.CellFinished(sb, res)
+	finished := *res
+	r.afterPersist(func() { metrics.CellFinished(sb, &finished) })
 }

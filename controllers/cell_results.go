@@ -1,9 +1,8 @@
 package controllers
 
 import (
-	"fmt"
-
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 )
 
@@ -24,26 +23,8 @@ func nextCell(sb *sbv1.SpiralBench, cells []plan.Cell) (plan.Cell, bool) {
 	return plan.Cell{}, false
 }
 
-// updateCounts derives the counters, progress and best throughput from the cell results.
-func updateCounts(sb *sbv1.SpiralBench) {
-	c := &sb.Status.Cells
-	c.Succeeded, c.Failed, c.Invalid = 0, 0, 0
-	sb.Status.BestRxMbps = 0
-	for _, res := range sb.Status.CellResults {
-		switch res.State {
-		case sbv1.CellValid:
-			c.Succeeded++
-			if res.RXMbps != nil && res.RXMbps.Mean > sb.Status.BestRxMbps {
-				sb.Status.BestRxMbps = res.RXMbps.Mean
-			}
-		case sbv1.CellFailed:
-			c.Failed++
-		case sbv1.CellInvalid:
-			c.Invalid++
-		}
-	}
-	sb.Status.Progress = fmt.Sprintf("%d/%d", c.Succeeded+c.Failed+c.Invalid, c.Total)
-}
+// updateCounts derives the counters, progress, summary and best throughput from the cell results.
+func updateCounts(sb *sbv1.SpiralBench) { acceptance.Count(&sb.Status) }
 
 // cellResult returns the status entry of a cell, creating it in plan order.
 func cellResult(sb *sbv1.SpiralBench, cell plan.Cell) *sbv1.CellResult {

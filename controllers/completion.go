@@ -23,15 +23,10 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonAllCellsDone, msg)
 	setCondition(sb, sbv1.ConditionCompleted, metav1.ConditionTrue, sbv1.ReasonAllCellsDone, msg)
 	setCondition(sb, sbv1.ConditionFailed, metav1.ConditionFalse, sbv1.ReasonAllCellsDone, msg)
-	var rules []sbv1.AcceptanceRule
-	var held, broken []string
-	if a := sb.Spec.Acceptance; a != nil {
-		rules = a.Rules
-		if a.Baseline != nil {
-			held, broken = r.compareBaseline(ctx, sb, *a.Baseline)
-		}
+	if a := sb.Spec.Acceptance; a != nil && a.Baseline != nil {
+		sb.Status.Baseline = r.readBaseline(ctx, sb, *a.Baseline)
 	}
-	v := acceptance.JudgeWith(rules, sb.Status.CellResults, held, broken)
+	v := acceptance.Decide(sb)
 	status, kind := metav1.ConditionTrue, corev1.EventTypeNormal
 	if !v.Passed {
 		status, kind = metav1.ConditionFalse, corev1.EventTypeWarning
@@ -42,10 +37,14 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 	r.releaseNodes(ctx, sb, sb.Status.Nodes)
 }
 
-func (r *SpiralBenchReconciler) compareBaseline(ctx context.Context, sb *sbv1.SpiralBench, spec sbv1.BaselineSpec) (held, broken []string) {
+// readBaseline reads the baseline bench's figures once, at completion: status (and the bucket)
+// keep them, so the verdict can be judged again after the baseline bench is gone.
+func (r *SpiralBenchReconciler) readBaseline(ctx context.Context, sb *sbv1.SpiralBench, spec sbv1.BaselineSpec) *sbv1.BaselineFigures {
 	var base sbv1.SpiralBench
 	if err := r.Get(ctx, client.ObjectKey{Namespace: sb.Namespace, Name: spec.SpiralBenchName}, &base); err != nil {
-		return nil, []string{fmt.Sprintf("baseline %s: %v", spec.SpiralBenchName, err)}
+		return &sbv1.BaselineFigures{SpiralBenchName: spec.SpiralBenchName, Problem: clip(fmt.Sprintf("baseline %s: %v", spec.SpiralBenchName, err), 1000)}
 	}
-	return acceptance.CompareBaseline(spec, sb.Status.CellResults, sb.Status.Environment, &base)
+	f := acceptance.ReadBaseline(spec, sb.Status.CellResults, sb.Status.Environment, &base)
+	f.Problem = clip(f.Problem, 1000)
+	return &f
 }

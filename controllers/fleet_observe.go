@@ -2,7 +2,6 @@ package controllers
 
 import (
 	"context"
-	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -132,27 +131,28 @@ func (r *FleetReconciler) record(ctx context.Context, v *fleetView, row *sbv1.Fl
 	r.writeVerdict(ctx, v, row)
 }
 
-// benchVerdict reads a finished bench's verdict for its nodes. A cell that failed (no
-// result within its retries) fails the node; a broken rule fails it; a measurement that
-// cannot be trusted makes it Invalid; a bench that could not run at all is Invalid.
+// benchVerdict reads a finished bench's verdict for its nodes from its Passed condition, which
+// acceptance.Decide wrote, so the node and the bench agree: Passed True passes the node (with
+// allowFailedCells too: the reason says so); cells that failed (no result within their
+// retries) or a broken rule fail it; cells that measured but cannot be trusted make it
+// Invalid, as does a bench that could not run at all.
 func benchVerdict(sb *sbv1.SpiralBench) (sbv1.NodeVerdict, string) {
 	if sb.Status.Phase == sbv1.PhaseFailed {
 		return sbv1.NodeInvalid, "bench could not run: " + condMessage(sb, sbv1.ConditionFailed)
 	}
-	for _, c := range sb.Status.CellResults {
-		if c.State == sbv1.CellFailed {
-			return sbv1.NodeFailed, fmt.Sprintf("cell %d failed: %s", c.Index, c.Message)
+	p := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
+	switch {
+	case p == nil:
+		return sbv1.NodeInvalid, "bench has no verdict"
+	case p.Status == metav1.ConditionTrue:
+		if p.Reason == sbv1.ReasonFailedCellsAllowed {
+			return sbv1.NodePassed, p.Message
 		}
+		return sbv1.NodePassed, ""
+	case p.Reason == sbv1.ReasonCellsInvalid:
+		return sbv1.NodeInvalid, p.Message
 	}
-	if p := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed); p != nil && p.Status == metav1.ConditionFalse {
-		return sbv1.NodeFailed, p.Message
-	}
-	for _, c := range sb.Status.CellResults {
-		if c.State == sbv1.CellInvalid {
-			return sbv1.NodeInvalid, fmt.Sprintf("cell %d invalid: %s", c.Index, c.Message)
-		}
-	}
-	return sbv1.NodePassed, ""
+	return sbv1.NodeFailed, p.Message
 }
 
 // headline is the metric of the bench's headline cell (the first cell when none is marked):

@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 )
 
 func finishedBench(phase sbv1.Phase, passed metav1.ConditionStatus, cells ...sbv1.CellResult) *sbv1.SpiralBench {
@@ -18,22 +20,38 @@ func finishedBench(phase sbv1.Phase, passed metav1.ConditionStatus, cells ...sbv
 	return sb
 }
 
+// decided is a completed bench whose Passed condition acceptance.Decide wrote.
+func decided(acc *sbv1.AcceptanceSpec, cells ...sbv1.CellResult) *sbv1.SpiralBench {
+	sb := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, CellResults: cells,
+		Cells: sbv1.CellCounts{Total: int32(len(cells))}}}
+	sb.Spec.Transport, sb.Spec.Acceptance = sbv1.TransportTCP, acc
+	v := acceptance.Decide(sb)
+	status := map[bool]metav1.ConditionStatus{true: metav1.ConditionTrue, false: metav1.ConditionFalse}[v.Passed]
+	sb.Status.Conditions = []metav1.Condition{{Type: sbv1.ConditionPassed, Status: status, Reason: v.Reason, Message: v.Message}}
+	return sb
+}
+
+// The node's verdict is the bench's: a node passes exactly when the bench's Passed is True.
 func TestBenchVerdictNamesWhatDecidedIt(t *testing.T) {
-	valid := sbv1.CellResult{Index: 0, State: sbv1.CellValid}
+	valid := sbv1.CellResult{Index: 0, State: sbv1.CellValid, Repeats: 1}
 	cases := []struct {
 		sb     *sbv1.SpiralBench
 		want   sbv1.NodeVerdict
 		reason string
 	}{
-		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue, valid), sbv1.NodePassed, ""},
+		{decided(nil, valid), sbv1.NodePassed, ""},
 		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionFalse, valid), sbv1.NodeFailed, "line-rate"},
-		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}), sbv1.NodeFailed, "cell 1 failed: no pod"},
-		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), sbv1.NodeInvalid, "counters disagree"},
+		{decided(nil, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod", Parameters: sbv1.CellParameters{PayloadBytes: 8000, Pairs: 4}}),
+			sbv1.NodeFailed, "1 of 2 cells failed: cell 1 (8000 B x 4 pairs): no pod"},
+		{decided(nil, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), sbv1.NodeInvalid, "counters disagree"},
+		{decided(&sbv1.AcceptanceSpec{AllowFailedCells: true}, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}),
+			sbv1.NodePassed, "allowFailedCells: 1 of 2 cells failed"},
 		{finishedBench(sbv1.PhaseFailed, metav1.ConditionFalse), sbv1.NodeInvalid, "could not run: invalid spec"},
 	}
 	for i, c := range cases {
 		got, reason := benchVerdict(c.sb)
-		if got != c.want || !strings.Contains(reason, c.reason) {
+		passed := meta.IsStatusConditionTrue(c.sb.Status.Conditions, sbv1.ConditionPassed)
+		if got != c.want || !strings.Contains(reason, c.reason) || c.sb.Status.Phase == sbv1.PhaseCompleted && passed != (got == sbv1.NodePassed) {
 			t.Errorf("case %d: %s %q, want %s containing %q", i, got, reason, c.want, c.reason)
 		}
 	}

@@ -88,8 +88,9 @@ func allEnded(pods []*corev1.Pod) bool {
 // judge turns the ranks' ended pods (rank order, none nil) into an outcome. Each pod's
 // termination message holds a summary line per repeat it finished; repeat j is measured when
 // every rank has a Valid or Invalid line j, and the repeats before the first that is not are
-// kept. The first rank that failed or refused names the failure.
-func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt) outcome {
+// kept. The first rank that failed or refused names the failure. A repeat whose summaries echo
+// another cell than echo (transport, payload, pairs, target) is Invalid.
+func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt, echo summary.Echo) outcome {
 	want := int(max(a.Repeats, 1))
 	lines := make([][]summary.Summary, len(pods))
 	var o outcome
@@ -132,7 +133,14 @@ func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt) ou
 			}
 			parts[i] = summary.Part{Summary: &s, Receives: ranks[i].Receives, Sends: ranks[i].Sends}
 		}
-		o.results = append(o.results, summary.Merge(parts, a.Repeat+int32(j), a.Attempt))
+		res := summary.Merge(parts, a.Repeat+int32(j), a.Attempt)
+		for i, p := range parts {
+			if d := p.Summary.Mismatch(echo); d != "" {
+				res.State, res.Message = sbv1.CellInvalid, clip(ranks[i].Name+" measured another cell: "+d, 500)
+				break
+			}
+		}
+		o.results = append(o.results, res)
 		if o.env == nil {
 			o.env, o.imageDigest = summary.Environment(parts), imageDigest(pods[0])
 		}

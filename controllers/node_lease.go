@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -25,7 +26,8 @@ import (
 
 // Exclusivity: one coordination.k8s.io Lease per node, named after it, in the operator's
 // namespace. A bench holds the leases of its nodes from its first cell to its last, so two
-// benches never share a node (and its NICs) at the same time.
+// benches never share a node (and its NICs) at the same time; each hold lasts one attempt and
+// is renewed with the next (lease_hold.go).
 
 const leasePrefix = "spiralbench-node-"
 
@@ -77,8 +79,9 @@ func (r *SpiralBenchReconciler) acquireNodes(ctx context.Context, sb *sbv1.Spira
 }
 
 // chooseNodes picks a node for each of the bench's node slots (benchkind.NodeSlots: one for
-// Loopback, the server's and the client's for CrossNode): the first matching Ready node (by
-// name) whose lease is free and that no earlier slot took.
+// Loopback, the server's and the client's for CrossNode): its nodeName, else the first matching
+// Ready node (by name) whose lease is free and that no earlier slot took; either only when no
+// older bench waits for it (queue_order.go).
 func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
 	var nodes []string
 	for _, p := range benchkind.NodeSlots(&sb.Spec) {
@@ -93,31 +96,24 @@ func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.Spiral
 
 func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, avoid []string) (string, error) {
 	if p != nil && p.NodeName != "" {
+		node, err := r.nodeByName(ctx, p.NodeName)
+		if err != nil {
+			return "", err
+		}
+		if err := r.olderWaiting(ctx, sb, p.NodeName, node); err != nil {
+			return "", err
+		}
 		return p.NodeName, nil
 	}
 	var list corev1.NodeList
 	if err := r.List(ctx, &list); err != nil {
 		return "", err
 	}
-	probe := &corev1.Pod{Spec: corev1.PodSpec{}}
-	if p != nil {
-		probe.Spec.NodeSelector, probe.Spec.Affinity = p.NodeSelector, p.Affinity
-	}
-	match := nodeaffinity.GetRequiredNodeAffinity(probe)
-	var tolerations []corev1.Toleration
-	if p != nil {
-		tolerations = p.Tolerations
-	}
-	scheduling := func(t *corev1.Taint) bool {
-		return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
-	}
-	var candidates []string
+	var candidates []*corev1.Node
 	for i := range list.Items {
 		n := &list.Items[i]
-		ok, _ := match.Match(n)
-		_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(ctrl.LoggerFrom(ctx), n.Spec.Taints, tolerations, scheduling, false)
-		if ok && !untolerated && nodeReady(n) && !slices.Contains(avoid, n.Name) && !n.Spec.Unschedulable {
-			candidates = append(candidates, n.Name)
+		if fits(ctx, p, n) && !slices.Contains(avoid, n.Name) {
+			candidates = append(candidates, n)
 		}
 	}
 	if len(candidates) == 0 {
@@ -127,21 +123,40 @@ func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralB
 		}
 		return "", &queuedError{"no Ready, schedulable node with tolerated taints matches " + sel}
 	}
-	sort.Strings(candidates)
+	sort.Slice(candidates, func(i, j int) bool { return candidates[i].Name < candidates[j].Name })
 	var firstBusy error
 	for _, c := range candidates {
-		free, err := r.leaseFree(ctx, sb, c)
-		if err != nil {
+		err := r.leaseBusy(ctx, sb, c.Name)
+		if err == nil {
+			err = r.olderWaiting(ctx, sb, c.Name, c)
+		}
+		var q *queuedError
+		switch {
+		case err == nil:
+			return c.Name, nil
+		case !errors.As(err, &q):
 			return "", err
-		}
-		if free {
-			return c, nil
-		}
-		if firstBusy == nil {
-			firstBusy = r.takeLease(ctx, sb, c) // reports who holds it
+		case firstBusy == nil:
+			firstBusy = err
 		}
 	}
 	return "", firstBusy
+}
+
+// fits says whether a slot's placement may run on a Ready, schedulable node: its selector and
+// affinity match and it tolerates the node's NoSchedule and NoExecute taints.
+func fits(ctx context.Context, p *sbv1.Placement, n *corev1.Node) bool {
+	probe := &corev1.Pod{Spec: corev1.PodSpec{}}
+	var tolerations []corev1.Toleration
+	if p != nil {
+		probe.Spec.NodeSelector, probe.Spec.Affinity, tolerations = p.NodeSelector, p.Affinity, p.Tolerations
+	}
+	ok, _ := nodeaffinity.GetRequiredNodeAffinity(probe).Match(n)
+	scheduling := func(t *corev1.Taint) bool {
+		return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
+	}
+	_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(ctrl.LoggerFrom(ctx), n.Spec.Taints, tolerations, scheduling, false)
+	return ok && !untolerated && nodeReady(n) && !n.Spec.Unschedulable
 }
 
 func nodeReady(n *corev1.Node) bool {
@@ -153,17 +168,22 @@ func nodeReady(n *corev1.Node) bool {
 	return false
 }
 
-func (r *SpiralBenchReconciler) leaseFree(ctx context.Context, sb *sbv1.SpiralBench, node string) (bool, error) {
+// leaseBusy is nil when sb may take node's lease (none, sb's, or its holder ended), and a
+// *queuedError naming the holder otherwise.
+func (r *SpiralBenchReconciler) leaseBusy(ctx context.Context, sb *sbv1.SpiralBench, node string) error {
 	var lease coordinationv1.Lease
 	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + node}, &lease)
 	if apierrors.IsNotFound(err) {
-		return true, nil
+		return nil
 	}
 	if err != nil {
-		return false, err
+		return err
 	}
 	holder := ptr.Deref(lease.Spec.HolderIdentity, "")
-	return holder == holderID(sb) || !r.holderRunning(ctx, holder), nil
+	if holder == holderID(sb) || leaseExpired(&lease, time.Now()) || !r.holderRunning(ctx, holder) {
+		return nil
+	}
+	return nodeBusy(node, holder)
 }
 
 // takeLease creates or takes over a node's lease. Reads bypass the cache: two benches racing
@@ -179,8 +199,9 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
 				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
 			}},
-			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now, RenewTime: &now},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now},
 		}
+		r.hold(&lease, sb)
 		if err := r.Create(ctx, &lease); err != nil {
 			if apierrors.IsAlreadyExists(err) {
 				return nodeBusy(node, "")
@@ -196,10 +217,11 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 	if holder == me {
 		return nil
 	}
-	if r.holderRunning(ctx, holder) {
+	if !leaseExpired(&lease, now.Time) && r.holderRunning(ctx, holder) {
 		return nodeBusy(node, holder)
 	}
-	lease.Spec.HolderIdentity, lease.Spec.AcquireTime, lease.Spec.RenewTime = &me, &now, &now
+	lease.Spec.HolderIdentity, lease.Spec.AcquireTime = &me, &now
+	r.hold(&lease, sb)
 	if lease.Labels == nil {
 		lease.Labels = map[string]string{}
 	}
@@ -215,7 +237,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 }
 
 // holderRunning is false when the lease's holder was deleted, re-created or has finished:
-// such a lease is stale and may be taken over.
+// such a lease is stale and may be taken over (as is an expired one, lease_hold.go).
 func (r *SpiralBenchReconciler) holderRunning(ctx context.Context, holder string) bool {
 	parts := strings.Split(holder, "/")
 	if len(parts) != 3 {

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -44,8 +45,12 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 	if sb.Spec.Run.Seconds == 0 {
 		sb.Spec.Run.Seconds = 5
 	}
+	// The bench's namespace, as the apiserver would have it: the policy check reads its labels.
+	if !slices.ContainsFunc(objs, func(o client.Object) bool { _, ns := o.(*corev1.Namespace); return ns && o.GetName() == sb.Namespace }) {
+		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sb.Namespace}})
+	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&sbv1.SpiralBench{}).
-		WithObjects(append(objs, sb)...).Build()
+		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).WithObjects(append(objs, sb)...).Build()
 	r := &SpiralBenchReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS}
 	return &harness{t: t, c: c, r: r, sb: client.ObjectKeyFromObject(sb)}

@@ -25,6 +25,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
+	"github.com/spiralbench/spiralbench/pkg/policy"
 )
 
 // finalizer releases the bench's node leases and pods before it goes away.
@@ -55,6 +56,12 @@ type SpiralBenchReconciler struct {
 	// AllowedEndpoints are the only spec.results endpoints uploaded to (scheme://host[:port]);
 	// empty allows any. The default bucket's endpoint is the operator's own and always allowed.
 	AllowedEndpoints []string
+	// AllowedImages are the images cell pods may run besides DefaultImage's repository (the
+	// operator's own, always allowed); a bench naming another image is refused before any pod.
+	AllowedImages policy.Images
+	// PrivilegedNamespaces may run privileged and host-network benches, besides namespaces
+	// labelled spiralbench.io/privileged=true; elsewhere such benches are refused.
+	PrivilegedNamespaces []string
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration
@@ -69,7 +76,8 @@ type SpiralBenchReconciler struct {
 // Secrets are read per namespace, through Roles the chart creates (credentials.namespaces);
 // this marker is the one for the manager's own namespace (the default bucket's Secret).
 // +kubebuilder:rbac:groups="",namespace=spiralbench-system,resources=secrets,verbs=get
-// +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;delete
+// The per-node Leases live in the manager's own namespace: the Role of
+// config/rbac/leader_election_role.yaml grants them there, never cluster-wide.
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
 // Reconcile moves a bench one step and persists the step in status.
@@ -93,18 +101,25 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		}
 	}
 	before := sb.DeepCopy()
-	wait, stepErr := r.step(ctx, &sb)
+	fx := &stepEffects{EventRecorder: r.Recorder}
+	step := *r
+	step.Recorder = fx
+	wait, stepErr := step.step(ctx, &sb)
 	sb.Status.ObservedGeneration = sb.Generation
 	if !equality.Semantic.DeepEqual(before.Status, sb.Status) {
 		if err := r.Status().Patch(ctx, &sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			// Not persisted, not reported: on a conflict, this step was taken on a stale read
+			// and reported when it was first persisted.
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
+		fx.flush()
 		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
 		if stepErr == nil && wait == 0 && sb.Status.Phase == sbv1.PhaseRunning {
 			// Progress was made: take the next step at once (our own status writes do not wake us).
 			return ctrl.Result{RequeueAfter: time.Millisecond}, nil
 		}
 	}
+	fx.flush()
 	if stepErr != nil {
 		return ctrl.Result{}, stepErr
 	}
@@ -148,6 +163,12 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		r.suspend(ctx, sb)
 		return 0, nil
 	}
+	if refusal, err := r.admit(ctx, sb, next); err != nil || refusal != nil {
+		if err != nil {
+			return 0, err
+		}
+		return 0, r.refuse(ctx, sb, refusal)
+	}
 	if sb.Status.StartTime == nil {
 		if wait, ok := r.resultsReady(ctx, sb); !ok {
 			return wait, nil
@@ -158,14 +179,19 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		if !errors.As(err, &q) {
 			return 0, err
 		}
-		sb.Status.Phase = sbv1.PhaseQueued
-		if setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonNodeBusy, q.msg) {
-			r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonNodeBusy, "Queue", "%s", q.msg)
-		}
+		r.queue(sb, q.msg)
 		return queuedRetry, nil
 	}
 	r.captureEnvironment(ctx, sb)
 	return r.startAttempt(ctx, sb, next)
+}
+
+// queue puts the bench back in line behind a node that is busy.
+func (r *SpiralBenchReconciler) queue(sb *sbv1.SpiralBench, msg string) {
+	sb.Status.Phase = sbv1.PhaseQueued
+	if setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonNodeBusy, msg) {
+		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonNodeBusy, "Queue", "%s", msg)
+	}
 }
 
 func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Cell) {
@@ -230,6 +256,9 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;
 // its own status writes do not.
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.Or[client.Object](
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).

@@ -6,7 +6,7 @@
 #   manager    docker.io/spiralbench/manager:dev    static bin/manager on a distroless-style nonroot base
 #   dataplane  docker.io/spiralbench/dataplane:dev  Debian bookworm rootfs + build/dataplane/spiral-dataplane
 #
-#   hack/build-images.sh [pause|manager|dataplane|all]...
+#   hack/build-images.sh [pause|manager|dataplane|rootfs|all]...
 #
 # The data plane image is built without the binary (and says so) when it has not been built yet.
 # DATAPLANE_PACKAGES: apt packages in its rootfs (the binary links libibverbs for transport roce;
@@ -59,6 +59,8 @@ for t in "${targets[@]}"; do
   case $t in
     all) build_pause; build_manager; build_dataplane ;;
     pause | manager | dataplane) "build_$t" ;;
-    *) echo "usage: $0 [pause|manager|dataplane|all]..." >&2; exit 2 ;;
+    # shellcheck disable=SC2086 # a word list by design
+    rootfs) "$ROOT/hack/debian-rootfs.sh" $DATAPLANE_PACKAGES >/dev/null ;; # the data plane's, ahead of time
+    *) echo "usage: $0 [pause|manager|dataplane|rootfs|all]..." >&2; exit 2 ;;
   esac
 done

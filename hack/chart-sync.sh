@@ -15,6 +15,7 @@ for crd in "$ROOT"/config/crd/bases/*.yaml; do pairs+=("$crd" "$CHART/crds/${crd
 pairs+=("$ROOT/config/rbac/role.yaml" "$CHART/files/manager-role.yaml")
 pairs+=("$ROOT/config/rbac/leader_election_role.yaml" "$CHART/files/leader-election-role.yaml")
 pairs+=("$ROOT/config/rbac/fleet_node_writes_role.yaml" "$CHART/files/fleet-node-writes-role.yaml")
+pairs+=("$ROOT/config/rbac/user_roles.yaml" "$CHART/files/user-roles.yaml")
 
 stale=0
 for ((i = 0; i < ${#pairs[@]}; i += 2)); do

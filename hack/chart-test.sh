@@ -24,7 +24,9 @@ render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pul
   --set bucket.endpoint=http://127.0.0.1:7070,bucket.bucket=results,bucket.credentialsSecret=s3-creds \
   --set dataplane.image=spiralbench/dataplane:dev \
   --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list' \
-  --set 'credentials.namespaces={team-a,team-b}' --set 'results.allowedEndpoints={https://s3.example.com,http://10.0.0.5:7070}'
+  --set 'credentials.namespaces={team-a,team-b}' --set 'results.allowedEndpoints={https://s3.example.com,http://10.0.0.5:7070}' \
+  --set 'dataplane.allowedImages={registry.example.com/bench/,ghcr.io/x/y}' --set 'dataplane.privilegedNamespaces={lab}' \
+  --set rbac.userRoles.aggregate=false
 render nometrics --set metrics.port=0
 render monitoring --set grafana.dashboard.enabled=true,grafana.dashboard.namespace=monitoring \
   --set metrics.serviceMonitor.enabled=true,metrics.serviceMonitor.labels.release=kps,metrics.prometheusRule.enabled=true
@@ -97,6 +99,21 @@ for name, want in (("defaults", {"spiralbench-system"}), ("custom", {"spiralbenc
     bindings = {o["metadata"]["namespace"] for o in all_objs(name) if o["kind"] == "RoleBinding" and o["metadata"]["name"] == "sb-manager-credentials"}
     check(set(roles) == want and bindings == want, f"{name}: Secrets Role and RoleBinding in {sorted(want)}, got {sorted(roles)}")
     check(all(r["rules"] == secret_rules for r in roles.values()), f"{name}: Secrets Role rules == config/rbac/role.yaml's Role")
+check(env(cc)["SPIRALBENCH_ALLOWED_IMAGES"] == "registry.example.com/bench/,ghcr.io/x/y" and env(dc)["SPIRALBENCH_ALLOWED_IMAGES"] == "",
+      "dataplane.allowedImages reaches the manager's environment (empty: dataplane.image's repository only)")
+check(env(cc)["SPIRALBENCH_PRIVILEGED_NAMESPACES"] == "lab" and env(dc)["SPIRALBENCH_PRIVILEGED_NAMESPACES"] == "",
+      "dataplane.privilegedNamespaces reaches the manager's environment")
+# People's roles: config/rbac/user_roles.yaml's rules; aggregation labels unless turned off.
+user_roles = {o["metadata"]["name"]: o for o in yaml.safe_load_all(open(f"{root}/config/rbac/user_roles.yaml")) if o}
+for name, src in user_roles.items():
+    dr, cr = d[("ClusterRole", name)], c[("ClusterRole", name)]
+    agg = {k: v for k, v in src["metadata"].get("labels", {}).items() if k.startswith("rbac.authorization.k8s.io/aggregate-to-")}
+    check(dr["rules"] == src["rules"] and all(dr["metadata"]["labels"].get(k) == v for k, v in agg.items()),
+          f"{name}: rules and aggregation labels == config/rbac/user_roles.yaml")
+    check(cr["rules"] == src["rules"] and not any(k.startswith("rbac.authorization.k8s.io/aggregate-to-") for k in cr["metadata"]["labels"]),
+          f"{name}: rbac.userRoles.aggregate=false drops the aggregation labels")
+check(not any(k.startswith("rbac.authorization.k8s.io/aggregate-to-") for k in user_roles["spiralbench-fleet-editor"]["metadata"].get("labels", {})),
+      "spiralbench-fleet-editor aggregates nowhere")
 check(env(cc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "https://s3.example.com,http://10.0.0.5:7070", "results.allowedEndpoints reaches the manager's environment")
 check(env(dc)["SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"] == "", "no allow-list by default")
 import json

@@ -20,10 +20,11 @@ Prints four counts and the offending files, and exits 1 unless all four are 0:
 2. include loops: cycles in the file include graph (a .cpp counts as including what its .hpp does).
 3. long files: files under dataplane/src over 400 lines.
 4. transport names outside transports/ and kinds/registry.cpp: with comments removed, a whole
-   word (case-insensitive; "_" is part of a word, so udp_gso is not one) tcp, udp, raw or roce,
-   in code or in a string literal, or an include of "transports/..." (system includes in <> are
-   not looked at). One file is exempt: sys/socket.cpp wraps the operating system's TCP and UDP
-   sockets, which the control channel uses whatever the kind.
+   word (case-insensitive; "_" is part of a word, so udp_gso is not one) naming a registered
+   kind (the `k.name = "..."` of every transports/*/*_kind.cpp, so a new kind is checked as soon
+   as it exists; "nccl-tests", the reference tool, is not a kind's name), in code or in a string literal, or an include of "transports/..." (system
+   includes in <> are not looked at). One file is exempt: sys/socket.cpp wraps the operating
+   system's TCP and UDP sockets, which the control channel uses whatever the kind.
 """
 import os
 import re
@@ -44,7 +45,7 @@ LAYERS = [
 ]
 SOURCE = (".cpp", ".hpp", ".cu", ".h")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-TRANSPORT_WORD = re.compile(r"(?<![A-Za-z0-9_])(tcp|udp|raw|roce)(?![A-Za-z0-9_])", re.I)
+KIND_NAME = re.compile(r'\bk\.name\s*=\s*"([a-z0-9_]+)"')
 NAMING_ALLOWED = ("transports/", "kinds/registry.cpp", "sys/socket.cpp")
 
 
@@ -90,6 +91,13 @@ def main():
                 with open(path, encoding="utf-8") as f:
                     files[rel] = f.read()
 
+    kinds = sorted({n for rel, text in files.items() if re.fullmatch(r"transports/[^/]+/[^/]+_kind\.cpp", rel)
+                    for n in KIND_NAME.findall(text)})
+    if not kinds:
+        print("no registered kinds found (transports/*/*_kind.cpp with k.name = ...): the check needs updating")
+        return 1
+    transport_word = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(kinds) + r")(?![A-Za-z0-9_]|-tests)", re.I)
+
     graph = {rel: [inc for inc in INCLUDE.findall(text) if inc in files] for rel, text in files.items()}
 
     upward = []
@@ -126,14 +134,14 @@ def main():
         for lineno, line in enumerate(code.splitlines(), 1):
             if re.match(r"\s*#\s*include\s*<", line):
                 continue
-            if re.search(r'#\s*include\s+"transports/', line) or TRANSPORT_WORD.search(line):
+            if re.search(r'#\s*include\s+"transports/', line) or transport_word.search(line):
                 naming.append(f"{rel}:{lineno}: {line.strip()}")
 
     report = [
         ("includes running back up the layers", upward),
         ("include loops", loops),
         (f"files over {MAX_LINES} lines", long_files),
-        ("transport names outside transports/ and kinds/registry.cpp", naming),
+        (f"transport names ({', '.join(kinds)}) outside transports/ and kinds/registry.cpp", naming),
     ]
     failed = False
     for title, items in report:

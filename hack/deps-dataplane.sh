@@ -7,9 +7,9 @@
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann-json3-dev
           libcli11-dev iproute2 iputils-ping iperf3 jq)
-# roce transport (issue 7): rdma-core's verbs
+# roce transport: rdma-core's verbs
 PACKAGES+=(libibverbs-dev librdmacm-dev ibverbs-providers)
-# raw transport (issue 5): DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
+# raw transport: DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
 PACKAGES+=(dpdk dpdk-dev libdpdk-dev)
 
 source "$(dirname "$0")/lib/apt.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Wire proof and two links on a real DGX Spark pair (issue 21). NOT runnable on the CI machine
+# Wire proof and two links on a real DGX Spark pair. NOT runnable on the CI machine
 # (no ConnectX-7 there); run it by hand where the hardware is. docs/wire.md says what it checks.
 #
 # Setup: two Sparks, A (client) and B (server), both ConnectX-7 ports of each cabled to the

@@ -9,9 +9,11 @@ DATAPLANE_CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release
 dataplane-deps:
 	hack/deps-dataplane.sh
 
+# DATAPLANE_TARGETS: build only these (the demo needs spiral-dataplane alone); empty: everything
+DATAPLANE_TARGETS ?=
 dataplane: dataplane-deps
 	cmake -S dataplane -B $(DATAPLANE_BUILD) $(DATAPLANE_CMAKE_FLAGS)
-	cmake --build $(DATAPLANE_BUILD) -j $(DATAPLANE_JOBS)
+	cmake --build $(DATAPLANE_BUILD) -j $(DATAPLANE_JOBS) $(if $(DATAPLANE_TARGETS),--target $(DATAPLANE_TARGETS))
 
 # --- GPU workloads: the CUDA flavour, compiled on a machine without a GPU (CUDA from PyPI wheels,
 # cached outside the clone by hack/cuda-toolkit.sh; NCCL from its wheel by hack/nccl.sh); its GPU

@@ -148,4 +148,37 @@ type AcceptanceSpec struct {
 	// baseline, when set, is compared with as well.
 	// +optional
 	Baseline *BaselineSpec `json:"baseline,omitempty"`
+
+	// allowFailedCells lets Passed be True although some cells Failed (no result within their
+	// retries) or were Invalid: the rules and the baseline are then judged on the Valid cells,
+	// at least one cell must be Valid, and the Passed condition says reason FailedCellsAllowed
+	// and names the cells. Unset, Passed is True only when every planned cell measured every
+	// repeat Valid.
+	// +optional
+	AllowFailedCells bool `json:"allowFailedCells,omitempty"`
+}
+
+// BaselineFigures are the baseline bench's figures a verdict compared with: its RX mean for
+// each cell of this bench that has a Valid baseline cell of the same parameters.
+type BaselineFigures struct {
+	// spiralBenchName is the baseline bench.
+	// +kubebuilder:validation:MaxLength=253
+	SpiralBenchName string `json:"spiralBenchName"`
+	// problem says why the baseline could not vouch (not found, not completed, a different
+	// environment); empty when its figures were read.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Problem string `json:"problem,omitempty"`
+	// cells are the baseline's figures by this bench's cell index.
+	// +listType=atomic
+	// +optional
+	Cells []BaselineCell `json:"cells,omitempty"`
+}
+
+// BaselineCell is the baseline's mean RX throughput for one cell of this bench.
+type BaselineCell struct {
+	// index of this bench's cell.
+	Index int32 `json:"index"`
+	// rxMbps is the baseline cell's mean RX throughput.
+	RXMbps int64 `json:"rxMbps"`
 }

@@ -1,7 +1,7 @@
 package v1alpha1
 
 // NCCLCheck is the outcome of the element-by-element check of one size (nccl-tests -c).
-// +kubebuilder:validation:Enum=Passed;Failed;NotChecked
+// +kubebuilder:validation:Enum=Passed;Failed;NotChecked;NotDefined
 type NCCLCheck string
 
 const (
@@ -11,6 +11,9 @@ const (
 	NCCLCheckFailed NCCLCheck = "Failed"
 	// NCCLCheckNotChecked: checkIterations was 0.
 	NCCLCheckNotChecked NCCLCheck = "NotChecked"
+	// NCCLCheckNotDefined: an in-place row of an operation NCCL defines no in-place form for
+	// (SendRecv, AllToAll): timed as nccl-tests times it, never checked (nccl-tests prints N/A).
+	NCCLCheckNotDefined NCCLCheck = "NotDefined"
 )
 
 // CollectiveResult is what one repeat of an NCCL cell measured: a row per size and placement
@@ -58,6 +61,21 @@ type CollectiveSize struct {
 	// wrongElements counted by the check, summed over ranks.
 	// +optional
 	WrongElements int64 `json:"wrongElements,omitempty"`
+	// p50Nanoseconds is the median of the operations' own times: a pass of its own after the
+	// timed mean, CUDA events between the operations (nccl-tests 2.19's -I); the largest of the
+	// ranks' medians, to 0.1% of timeNanoseconds. Absent when not measured.
+	// +optional
+	P50Nanoseconds int64 `json:"p50Nanoseconds,omitempty"`
+	// p99Nanoseconds is the 99th percentile of the same times, as p50Nanoseconds.
+	// +optional
+	P99Nanoseconds int64 `json:"p99Nanoseconds,omitempty"`
+	// slowestRank is the rank whose own mean time was the largest (timeNanoseconds is the
+	// ranks' mean); meaningful when slowestNanoseconds is set.
+	// +optional
+	SlowestRank int32 `json:"slowestRank,omitempty"`
+	// slowestNanoseconds is that rank's mean time per operation, to 0.1% of timeNanoseconds.
+	// +optional
+	SlowestNanoseconds int64 `json:"slowestNanoseconds,omitempty"`
 }
 
 // PeerTransport is the transport NCCL picked from one rank to another, from its own log.
@@ -66,7 +84,8 @@ type PeerTransport struct {
 	FromRank int32 `json:"fromRank"`
 	// toRank receives.
 	ToRank int32 `json:"toRank"`
-	// transport family: P2P, SHM, NET/IB, NET/Socket, NET/other or CollNet.
+	// transport family: P2P/NVLink or P2P/PCIe (NCCL's P2P, the wire from NVML on each rank;
+	// P2P when a rank could not tell), SHM, NET/IB, NET/Socket, NET/other or CollNet.
 	// +kubebuilder:validation:MaxLength=32
 	Transport string `json:"transport"`
 	// via is NCCL's own words, for example NET/IB/0/GDRDMA.
@@ -75,7 +94,8 @@ type PeerTransport struct {
 	Via string `json:"via,omitempty"`
 }
 
-// CopyResult is what one repeat of a GPUCopy cell measured on each GPU of the node.
+// CopyResult is what one repeat of a GPUCopy cell measured on each GPU of the node, and between
+// them.
 type CopyResult struct {
 	// gpus measured, with where each sits.
 	// +kubebuilder:validation:MaxItems=8
@@ -87,6 +107,25 @@ type CopyResult struct {
 	// +listType=atomic
 	// +optional
 	Sizes []CopySize `json:"sizes,omitempty"`
+	// peerLinks is what connects each pair of GPUs.
+	// +kubebuilder:validation:MaxItems=28
+	// +listType=atomic
+	// +optional
+	PeerLinks []GPUPeerLink `json:"peerLinks,omitempty"`
+	// peerMatrices are the GPU-to-GPU copies, per method, mode and size.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	PeerMatrices []CopyPeerMatrix `json:"peerMatrices,omitempty"`
+	// hostAggregate is every GPU with the host at once, per direction.
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=atomic
+	// +optional
+	HostAggregate []CopyHostAggregate `json:"hostAggregate,omitempty"`
+	// peerNote says what of the GPU-to-GPU copies was not measured or not kept.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	PeerNote string `json:"peerNote,omitempty"`
 }
 
 // GPUPlacement is where a GPU sits: its NUMA node and PCIe link.

@@ -1,7 +1,7 @@
 package v1alpha1
 
 // EnvironmentDetail is what the data plane captures on the server rank, once per run
-// (docs/dataplane.md "Environment"): the host's kernel command line, isolated cores, CPU
+// (docs/wire.md "Environment"): the host's kernel command line, isolated cores, CPU
 // governor, huge pages, the NICs of its links and the GPU as NVML names it, plus the image
 // digest the kubelet pulled and the data plane's own revision.
 type EnvironmentDetail struct {

@@ -55,6 +55,7 @@ const (
 // +kubebuilder:validation:XValidation:rule="!has(self.reduceOp) || self.reduceOp == 'Sum' || self.operation in ['AllReduce', 'Reduce', 'ReduceScatter']",message="nccl.reduceOp applies to AllReduce, Reduce and ReduceScatter only: remove it or pick one of those operations"
 // +kubebuilder:validation:XValidation:rule="!has(self.root) || self.root == 0 || self.operation in ['Broadcast', 'Reduce']",message="nccl.root applies to Broadcast and Reduce only: remove it"
 // +kubebuilder:validation:XValidation:rule="!has(self.ibHCAs) || size(self.ibHCAs) == 0 || self.network == 'RDMA'",message="nccl.ibHCAs selects RDMA devices: remove ibHCAs, or set nccl.network to RDMA with the pods' RDMA devices in topology.server.devices (and topology.client.devices with CrossNode) or hostNetwork"
+// +kubebuilder:validation:XValidation:rule="!(has(self.placement) && self.placement == 'InPlace' && has(self.operation) && self.operation in ['SendRecv', 'AllToAll'] && (!has(self.checkIterations) || self.checkIterations > 0))",message="nccl.placement InPlace: NCCL defines no in-place SendRecv or AllToAll, so nothing would be checked: use OutOfPlace or Both (or checkIterations 0)"
 type NCCLSpec struct {
 	// operation to measure.
 	// +kubebuilder:default=AllReduce
@@ -158,9 +159,12 @@ type CopyDirection string
 type CopyHostMemory string
 
 // GPUCopySpec holds the options of transport GPUCopy: host<->device copy bandwidth per GPU of
-// the node, over a size sweep (seed 001's bandwidthTest).
+// the node, over a size sweep (seed 001's bandwidthTest); copies between every ordered pair of
+// its GPUs (nvbandwidth's device-to-device matrices); every GPU with the host at once.
 //
 // +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="gpuCopy.maxBytes must be at least gpuCopy.minBytes"
+// +kubebuilder:validation:XValidation:rule="!has(self.peerMethods) || !('None' in self.peerMethods) || size(self.peerMethods) == 1",message="gpuCopy.peerMethods: None stands alone"
+// +kubebuilder:validation:XValidation:rule="!has(self.aggregate) || !('None' in self.aggregate) || size(self.aggregate) == 1",message="gpuCopy.aggregate: None stands alone"
 type GPUCopySpec struct {
 	// directions to measure.
 	// +kubebuilder:default={H2D,D2H,D2D}
@@ -205,6 +209,52 @@ type GPUCopySpec struct {
 	// +kubebuilder:validation:Maximum=100000
 	// +optional
 	Iterations int32 `json:"iterations,omitempty"`
+
+	// peerMethods of the GPU-to-GPU matrices over every ordered pair of the pod's GPUs: CE
+	// (copy engines), SM (a copy kernel); [None] measures no matrices.
+	// +kubebuilder:default={CE,SM}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	PeerMethods []CopyPeerMethod `json:"peerMethods,omitempty"`
+
+	// peerModes of the matrices: Unidirectional, Bidirectional (both directions at once).
+	// +kubebuilder:default={Unidirectional,Bidirectional}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	PeerModes []CopyPeerMode `json:"peerModes,omitempty"`
+
+	// peerBytes are the sizes of the GPU-to-GPU copies, a set of matrices each; every GPU holds
+	// two buffers of the largest.
+	// +kubebuilder:default={268435456}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:items:Minimum=1
+	// +kubebuilder:validation:items:Maximum=17179869184
+	// +listType=set
+	// +optional
+	PeerBytes []int64 `json:"peerBytes,omitempty"`
+
+	// aggregate directions in which every GPU copies with the host at once (maxBytes, pinned
+	// memory), against each alone; [None] measures none.
+	// +kubebuilder:default={H2D,D2H}
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=2
+	// +listType=set
+	// +optional
+	Aggregate []CopyAggregateDirection `json:"aggregate,omitempty"`
+}
+
+// DefinesInPlace says whether NCCL defines an in-place form of the operation: sendbuff ==
+// recvbuff for Broadcast, Reduce and AllReduce, the rank's slice of recvbuff for AllGather and
+// ReduceScatter (NCCL user guide, "In-place Operations"). SendRecv and AllToAll have none: the
+// receive overwrites data still being sent. The data plane's table says the same
+// (dataplane/src/transports/nccl/collective.cpp), and the CEL rule on NCCLSpec lists the two.
+func (o NCCLOperation) DefinesInPlace() bool {
+	return o != NCCLSendRecv && o != NCCLAllToAll
 }
 
 // ncclOperationNames are the operations' names in the data plane and nccl-tests

@@ -63,6 +63,18 @@ const (
 	ReasonCABundleNotFound   = "CABundleNotFound"
 )
 
+// Reasons of the Passed condition besides the rules' (acceptance.Decide).
+const (
+	// ReasonCellsFailed: Passed is False because some planned cells measured no result (or
+	// fewer repeats than planned), whatever the rules say.
+	ReasonCellsFailed = "CellsFailed"
+	// ReasonCellsInvalid: Passed is False because some cells measured but cannot be trusted.
+	ReasonCellsInvalid = "CellsInvalid"
+	// ReasonFailedCellsAllowed: Passed is True although some cells Failed or were Invalid,
+	// because spec.acceptance.allowFailedCells says so.
+	ReasonFailedCellsAllowed = "FailedCellsAllowed"
+)
+
 // CellState is the outcome of a cell.
 // +kubebuilder:validation:Enum=Pending;Running;Valid;Invalid;Failed
 type CellState string
@@ -113,7 +125,8 @@ type Statistic struct {
 
 // CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).
 type CPUBusy struct {
-	// masterMilliPercent is the orchestration core's busy share.
+	// masterMilliPercent is the orchestration core's busy share. Each share is -1 where that side
+	// pinned no core: the data plane measures the busy share of pinned cores only, as DAQIRI does.
 	MasterMilliPercent int32 `json:"masterMilliPercent"`
 	// txMilliPercent is the mean busy share of the sending (TX poller) cores.
 	TXMilliPercent int32 `json:"txMilliPercent"`
@@ -406,9 +419,13 @@ type SpiralBenchStatus struct {
 	// +optional
 	Cells CellCounts `json:"cells,omitempty"`
 
-	// progress is "finished/total" cells, for kubectl get.
+	// progress is "finished/total" cells.
 	// +optional
 	Progress string `json:"progress,omitempty"`
+
+	// cellsSummary counts the cells by outcome for kubectl get, for example "11/20 ok, 9 failed".
+	// +optional
+	CellsSummary string `json:"cellsSummary,omitempty"`
 
 	// bestRxMbps is the highest mean RX throughput of any valid cell.
 	// +optional
@@ -432,6 +449,12 @@ type SpiralBenchStatus struct {
 	// environment the results were measured on.
 	// +optional
 	Environment *Environment `json:"environment,omitempty"`
+
+	// baseline is what the verdict compared with (spec.acceptance.baseline), read once when the
+	// bench completed; the results bucket keeps a copy, so a run read back from it is judged
+	// the same way.
+	// +optional
+	Baseline *BaselineFigures `json:"baseline,omitempty"`
 
 	// artifacts in the results bucket.
 	// +optional

@@ -1,7 +1,7 @@
 package v1alpha1
 
 // WireVerdict says whether the measured bytes crossed the cable, from the NIC's PHY counters
-// (ethtool -S *_phy) sampled at both ends of the measured window (docs/dataplane.md "Wire proof").
+// (ethtool -S *_phy) sampled at both ends of the measured window (docs/wire.md "Wire proof").
 // +kubebuilder:validation:Enum=Crossed;DidNotCross;Unverified
 type WireVerdict string
 

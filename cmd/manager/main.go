@@ -20,6 +20,7 @@ import (
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
+	"github.com/spiralbench/spiralbench/pkg/policy"
 )
 
 func main() {
@@ -39,6 +40,9 @@ func main() {
 	flag.StringVar(&defaults.CredentialsSecret, "bucket-credentials-secret", os.Getenv("SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"), "Secret in the manager's namespace with accessKeyID and secretAccessKey for the default bucket ($SPIRALBENCH_BUCKET_CREDENTIALS_SECRET)")
 	var allowedEndpoints string
 	flag.StringVar(&allowedEndpoints, "allowed-results-endpoints", os.Getenv("SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"), "comma-separated scheme://host[:port] that spec.results.endpoint may name; empty allows any ($SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS)")
+	var allowedImages, privilegedNamespaces string
+	flag.StringVar(&allowedImages, "allowed-images", os.Getenv("SPIRALBENCH_ALLOWED_IMAGES"), "comma-separated images cell pods may run besides --dataplane-image's repository: a repository (any tag), a reference with tag or digest (that one), a prefix ending in / (every repository below it), or *; empty allows the default image's repository only ($SPIRALBENCH_ALLOWED_IMAGES)")
+	flag.StringVar(&privilegedNamespaces, "privileged-namespaces", os.Getenv("SPIRALBENCH_PRIVILEGED_NAMESPACES"), "comma-separated namespaces whose benches may run privileged or host-network pods, besides namespaces labelled spiralbench.io/privileged=true ($SPIRALBENCH_PRIVILEGED_NAMESPACES)")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -53,6 +57,21 @@ func main() {
 			os.Exit(2)
 		}
 		allowed = append(allowed, e)
+	}
+	images, err := policy.NewImages(strings.Split(allowedImages, ",")...)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "--allowed-images: %v\n", err)
+		os.Exit(2)
+	}
+	if policy.Repository(dataplaneImage) == "" {
+		fmt.Fprintf(os.Stderr, "--dataplane-image %q is not an image reference\n", dataplaneImage)
+		os.Exit(2)
+	}
+	var privileged []string
+	for _, ns := range strings.Split(privilegedNamespaces, ",") {
+		if ns = strings.TrimSpace(ns); ns != "" {
+			privileged = append(privileged, ns)
+		}
 	}
 	switch corev1.PullPolicy(pullPolicy) {
 	case corev1.PullAlways, corev1.PullIfNotPresent, corev1.PullNever:
@@ -97,6 +116,10 @@ func main() {
 		DefaultBucket:  defaults,
 		// The endpoints benches may send signed requests to (Helm value results.allowedEndpoints).
 		AllowedEndpoints: allowed,
+		// The admin's policy for cell pods (Helm values dataplane.allowedImages and
+		// dataplane.privilegedNamespaces; docs/security.md).
+		AllowedImages:        images,
+		PrivilegedNamespaces: privileged,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)

@@ -20,6 +20,9 @@ func newCompare(k *kube) *cobra.Command {
 			"in both is compared per metric over its repeats with Welch's t-test; a cell is worse when the change is " +
 			"significant (p < --alpha), in the bad direction and beyond --tolerance percent, or when it failed in B.\n\n" +
 			"Exit codes: 0 nothing worse, 1 an error, 2 at least one cell worse.",
+		Example: "  sbctl compare tcp-before tcp-after\n" +
+			"  sbctl compare tcp-before tcp-after --tolerance 5 --alpha 0.01 -o json\n" +
+			"  SBCTL_S3_ENDPOINT=http://s3:9000 sbctl compare RUN-ID-A RUN-ID-B --s3-bucket spiralbench-results",
 		Args: cobra.ExactArgs(2), ValidArgsFunction: k.benchNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, "json"); err != nil {

@@ -53,6 +53,9 @@ func (f *liveFollower) update(ctx context.Context, w io.Writer, sb *sbv1.SpiralB
 			f.sctx, f.cancel = context.WithCancel(ctx)
 			f.view, f.attempt, f.streaming = liveview.New(title), key, map[string]bool{}
 			f.view.NameStreams(streamName(sb.Spec.Transport))
+			if p, ok := benchkind.Lookup(sb.Spec.Transport); ok && !p.LiveFigures {
+				f.view.NoLiveFigures(fmt.Sprintf("%s prints no live figures: its results arrive when the cell ends", sb.Spec.Transport))
+			}
 			f.mu.Unlock()
 		}
 		f.startStreams(f.sctx, sb, a)

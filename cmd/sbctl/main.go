@@ -2,8 +2,9 @@
 // it is a kubectl plugin (`kubectl spiralbench results NAME`) and takes kubectl's flags.
 //
 //	sbctl watch tcp-sweep -n default     # live bars while a cell runs, then the table
-//	sbctl results tcp-sweep -o wide      # the results table now (json, yaml, wide)
+//	sbctl results tcp-sweep -o wide      # the results table now (csv, json, yaml, wide)
 //	sbctl report tcp-sweep -o ./out      # the HTML report with its plots
+//	sbctl get tcp-sweep -o ./run         # the run's folder: runs.csv, results.jsonl, report, ...
 //	sbctl compare tcp-before tcp-after   # exit 2 when a cell got significantly worse
 //
 // Exit codes: 0 fine, 1 an error, 2 compare found a cell worse, 3 watch saw the bench not pass.
@@ -55,8 +56,11 @@ func main() {
 // and completion say "kubectl spiralbench".
 func newRoot(out, errOut io.Writer, binary string) *cobra.Command {
 	root := &cobra.Command{
-		Use:           "sbctl",
-		Short:         "Follow SpiralBenches and show their results, reports and comparisons",
+		Use:   "sbctl",
+		Short: "Follow SpiralBenches and show their results, reports and comparisons",
+		Example: "  sbctl watch tcp-sweep\n  sbctl results tcp-sweep -o csv > runs.csv\n  sbctl get tcp-sweep -o run/\n" +
+			"  sbctl report tcp-sweep -o out/\n  sbctl compare tcp-before tcp-after\n\n" +
+			"Exit codes: 0 fine, 1 an error, 2 compare found a cell worse, 3 watch saw the bench not pass.",
 		SilenceUsage:  true,
 		SilenceErrors: true, // main prints them, once
 	}
@@ -67,6 +71,6 @@ func newRoot(out, errOut io.Writer, binary string) *cobra.Command {
 	root.SetOut(out)
 	root.SetErr(errOut)
 	k := newKube(root)
-	root.AddCommand(newResults(k), newWatch(k), newReport(k), newCompare(k))
+	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k))
 	return root
 }

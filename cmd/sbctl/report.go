@@ -21,6 +21,8 @@ func newReport(k *kube) *cobra.Command {
 		Short: "Write a run's HTML report and its plots (PNG, SVG) into DIR",
 		Long: "Write report.html and plots/ for a bench (read from the cluster) or a run in the results bucket " +
 			"(an s3:// folder, or a run id with --s3-bucket), the same files the operator uploads beside runs.csv.",
+		Example: "  sbctl report tcp-sweep -o out/\n" +
+			"  sbctl report s3://spiralbench-results/default/tcp-sweep/RUN-ID/ -o out/",
 		Args: cobra.ExactArgs(1), ValidArgsFunction: k.benchNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sb, err := load(cmd.Context(), k, s3, args[0])

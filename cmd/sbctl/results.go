@@ -9,20 +9,40 @@ import (
 
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
-// outputFormats are kubectl's -o values that sbctl supports; "" is the table.
-var outputFormats = []string{"json", "yaml", "wide"}
+// outputFormats are the -o values of results; "" is the table.
+var outputFormats = []string{"csv", "json", "yaml", "wide"}
+
+// resultsLegend explains the table's columns, for --help.
+const resultsLegend = `Columns: CELL is the cell's index in the plan (* the headline cell, the one DAQIRI reports);
+PARAMETERS its coordinates (payload, batch, pairs, queues, target rate, workload);
+STATE Valid, Invalid (ran, but the measurement cannot be trusted) or Failed (no result within
+the retries); RX/TX Gb/s the mean ± sample standard deviation over the repeats; LOSS % the
+application loss; DROPS the drops DAQIRI's way, with their source; CPU TX/RX % the busy share of
+the pinned cores ("unpinned": that side pinned none); GPU SM % the GPU's busy share with a
+workload ("-": no GPU work); WIRE the wire proof from the NICs' PHY counters; REPEATS
+measured/attempts (3/1: three repeats measured in one attempt; a retry adds an attempt).
+
+Output formats: csv is runs.csv, the file DAQIRI's scripts read (one row per repeat); json and
+yaml are the results (verdict, cells, environment, artifacts), not the whole object; wide adds
+packet rates, every role's CPU, GPU memory, latency percentiles and each cell's wall time.`
 
 func newResults(k *kube) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use: "results NAME", Short: "Print a bench's results (-o json|yaml|wide)", Args: cobra.ExactArgs(1),
+		Use: "results NAME", Short: "Print a bench's results (-o csv|json|yaml|wide)", Args: cobra.ExactArgs(1),
+		Long: "Print a bench's results: the cell table, the verdict and where the bucket copy is.\n\n" + resultsLegend,
+		Example: "  sbctl results tcp-sweep\n  sbctl results tcp-sweep -o wide\n" +
+			"  sbctl results tcp-sweep -o csv > runs.csv      # DAQIRI's columns first\n" +
+			"  sbctl results tcp-sweep -o json | jq '.cells[] | {index, state, rxMbps}'",
 		ValidArgsFunction: k.benchNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkOutput(output, outputFormats...); err != nil {
@@ -56,25 +76,52 @@ func checkOutput(got string, formats ...string) error {
 	return fmt.Errorf("unable to match a printer suitable for the output format %q, allowed formats are: %v", got, formats)
 }
 
-// printBench writes the bench as kubectl would (json, yaml: the whole object) or as tables.
+// benchResults is what -o json|yaml print: the results, not the whole object.
+type benchResults struct {
+	Bench       string             `json:"bench"`
+	Namespace   string             `json:"namespace"`
+	RunID       string             `json:"runID"`
+	Transport   sbv1.Transport     `json:"transport"`
+	Phase       sbv1.Phase         `json:"phase"`
+	Cells       sbv1.CellCounts    `json:"cellCounts"`
+	Conditions  []metav1.Condition `json:"conditions,omitempty"`
+	CellResults []sbv1.CellResult  `json:"cells"`
+	Environment *sbv1.Environment  `json:"environment,omitempty"`
+	Artifacts   *sbv1.Artifacts    `json:"artifacts,omitempty"`
+}
+
+func resultsOf(sb *sbv1.SpiralBench) benchResults {
+	return benchResults{Bench: sb.Name, Namespace: sb.Namespace, RunID: report.RunID(sb), Transport: sb.Spec.Transport,
+		Phase: sb.Status.Phase, Cells: sb.Status.Cells, Conditions: sb.Status.Conditions, CellResults: sb.Status.CellResults,
+		Environment: sb.Status.Environment, Artifacts: sb.Status.Artifacts}
+}
+
+// printBench writes the bench's results as runs.csv, JSON, YAML or a table.
 func printBench(w io.Writer, sb *sbv1.SpiralBench, output string) error {
 	switch output {
+	case "csv":
+		data, err := report.CSV(sb)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
 	case "json":
-		data, err := json.MarshalIndent(sb, "", "    ")
+		data, err := json.MarshalIndent(resultsOf(sb), "", "    ")
 		if err != nil {
 			return err
 		}
 		_, err = fmt.Fprintf(w, "%s\n", data)
 		return err
 	case "yaml":
-		data, err := yaml.Marshal(sb)
+		data, err := yaml.Marshal(resultsOf(sb))
 		if err != nil {
 			return err
 		}
 		_, err = w.Write(data)
 		return err
 	}
-	fmt.Fprintf(w, "SpiralBench %s/%s: %s %s, %s cells\n", sb.Namespace, sb.Name, sb.Spec.Transport, sb.Status.Phase, sb.Status.Progress)
+	fmt.Fprintf(w, "SpiralBench %s/%s: %s %s, cells %s\n", sb.Namespace, sb.Name, sb.Spec.Transport, sb.Status.Phase, cellsSummary(sb))
 	var err error
 	if output == "wide" {
 		err = writeWide(w, sb)
@@ -122,25 +169,18 @@ func stat(s *sbv1.Statistic, div float64) string {
 	return fmt.Sprintf("%.2f±%.2f", float64(s.Mean)/div, float64(s.StdDev)/div)
 }
 
-func milli(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
-}
-
 func cpu(c *sbv1.CPUBusy) string {
 	if c == nil {
 		return "-"
 	}
-	return milli(c.MasterMilliPercent) + "/" + milli(c.TXMilliPercent) + "/" + milli(c.RXMilliPercent)
+	return report.CPUShare(c.MasterMilliPercent) + "/" + report.CPUShare(c.TXMilliPercent) + "/" + report.CPUShare(c.RXMilliPercent)
 }
 
 func gpu(g *sbv1.GPUBusy) string {
 	if g == nil {
 		return "-"
 	}
-	return milli(g.SMMilliPercent) + "/" + milli(g.MemoryMilliPercent)
+	return report.GPUShare(g.SMMilliPercent) + "/" + report.GPUShare(g.MemoryMilliPercent)
 }
 
 func latency(l *sbv1.Latency) string {
@@ -156,4 +196,12 @@ func wall(c sbv1.CellResult) string {
 		return "-"
 	}
 	return c.CompletionTime.Sub(c.StartTime.Time).Round(time.Second).String()
+}
+
+// cellsSummary counts the cells by outcome ("11/20 ok, 9 failed"), as kubectl get shows them.
+func cellsSummary(sb *sbv1.SpiralBench) string {
+	if sb.Status.CellsSummary != "" {
+		return sb.Status.CellsSummary
+	}
+	return acceptance.CellsSummary(sb.Status.Cells) // a bench of an operator that did not write it
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -143,18 +144,25 @@ func TestResultsOutputFormats(t *testing.T) {
 	ns := namespace(t)
 	create(t, ns, fixture.TCPSweep("tcp-sweep", 1, true))
 
+	// -o json|yaml are the results, not the whole object (no managedFields)
 	out, err := sbctl(t, ns, "results", "tcp-sweep", "-o", "json")
 	if err != nil {
 		t.Fatal(err, out)
 	}
-	var fromJSON sbv1.SpiralBench
-	if err := json.Unmarshal([]byte(out), &fromJSON); err != nil || fromJSON.Kind != "SpiralBench" || len(fromJSON.Status.CellResults) != 9 {
-		t.Errorf("-o json: %v kind %q cells %d", err, fromJSON.Kind, len(fromJSON.Status.CellResults))
+	var fromJSON benchResults
+	if err := json.Unmarshal([]byte(out), &fromJSON); err != nil || fromJSON.Bench != "tcp-sweep" || len(fromJSON.CellResults) != 9 ||
+		strings.Contains(out, "managedFields") {
+		t.Errorf("-o json: %v bench %q cells %d\n%s", err, fromJSON.Bench, len(fromJSON.CellResults), out)
 	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "yaml")
-	var fromYAML sbv1.SpiralBench
-	if err != nil || yaml.Unmarshal([]byte(out), &fromYAML) != nil || fromYAML.Name != "tcp-sweep" || fromYAML.Namespace != ns {
-		t.Errorf("-o yaml: %v %s/%s", err, fromYAML.Namespace, fromYAML.Name)
+	var fromYAML benchResults
+	if err != nil || yaml.Unmarshal([]byte(out), &fromYAML) != nil || fromYAML.Bench != "tcp-sweep" || fromYAML.Namespace != ns {
+		t.Errorf("-o yaml: %v %s/%s", err, fromYAML.Namespace, fromYAML.Bench)
+	}
+	// -o csv is runs.csv, DAQIRI's columns first
+	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "csv")
+	if err != nil || !strings.HasPrefix(out, "lang,backend,post_process,payload,") {
+		t.Errorf("-o csv: %v\n%s", err, out)
 	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "wide")
 	if err != nil || !strings.Contains(out, "LAT min/p50/p99/p99.9/max µs") || !strings.Contains(out, "8000 B x 4 pairs") ||
@@ -162,11 +170,46 @@ func TestResultsOutputFormats(t *testing.T) {
 		t.Errorf("-o wide: %v\n%s", err, out)
 	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep")
-	if err != nil || !strings.Contains(out, "Passed=False (RulesBroken)") {
+	if err != nil || !strings.Contains(out, "cells 8/9 ok, 1 failed") || !strings.Contains(out, "Passed=False (CellsFailed): 1 of 9 cells failed: cell 2 (1 MiB x 4 pairs): client pod: OOMKilled") {
 		t.Errorf("table: %v\n%s", err, out)
 	}
 	if _, err := sbctl(t, ns, "results", "tcp-sweep", "-o", "xml"); err == nil || !strings.Contains(err.Error(), `output format "xml"`) {
 		t.Errorf("-o xml: %v", err)
+	}
+}
+
+// get writes the run's folder as the operator uploads it, rendered from status.
+func TestGetWritesTheRunsFolder(t *testing.T) {
+	requireEnv(t)
+	ns := namespace(t)
+	create(t, ns, fixture.TCPSweep("tcp-sweep", 1, true))
+	dir := filepath.Join(t.TempDir(), "run")
+	out, err := sbctl(t, ns, "get", "tcp-sweep", "-o", dir)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, f := range []string{"runs.csv", "results.jsonl", "environment.json", "spec.json", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil || !strings.Contains(out, "  "+f+"\n") {
+			t.Errorf("%s: %v\n%s", f, err, out)
+		}
+	}
+}
+
+// A bench deleted while watched ends the view with a clear line and exit 3 (no verdict).
+func TestWatchOfADeletedBenchEndsCleanly(t *testing.T) {
+	requireEnv(t)
+	ns := namespace(t)
+	sb := fixture.TCPSweep("running", 1, true)
+	sb.Status.Phase = sbv1.PhaseRunning
+	create(t, ns, sb)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		_ = k8sClient.Delete(context.Background(), &sbv1.SpiralBench{ObjectMeta: metav1.ObjectMeta{Name: "running", Namespace: ns}})
+	}()
+	out, err := sbctl(t, ns, "watch", "running", "--live=false", "--timeout", "30s")
+	var ec exitCode
+	if !errors.As(err, &ec) || ec.code != exitNotPassed || !strings.Contains(out, "was deleted while watched") {
+		t.Errorf("watch of a deleted bench: %v\n%s", err, out)
 	}
 }
 
@@ -312,7 +355,7 @@ func TestWatchOfAFinishedBenchGatesOnItsVerdict(t *testing.T) {
 	create(t, ns, fixture.UDPWorkloads("wl"))
 	out, err := sbctl(t, ns, "watch", "tcp-sweep", "--live=false")
 	var ec exitCode
-	if !errors.As(err, &ec) || ec.code != exitNotPassed || !strings.Contains(out, "Completed  cells 9/9") {
+	if !errors.As(err, &ec) || ec.code != exitNotPassed || !strings.Contains(out, "Completed  cells 8/9 ok, 1 failed") {
 		t.Errorf("a bench that did not pass: %v\n%s", err, out)
 	}
 	if out, err := sbctl(t, ns, "watch", "wl", "--live=true"); err != nil || !strings.Contains(out, "\033[H\033[2J") ||

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -24,6 +25,9 @@ func newWatch(k *kube) *cobra.Command {
 			"queue pair with NOW and PEAK totals (and the NIC's PHY counters where the data plane reads them), from the " +
 			"progress lines of the cell pods' logs, streamed through the API server. Elsewhere (or with --live=false) it " +
 			"prints a line per change of phase, progress or active cell.",
+		Example: "  sbctl watch tcp-sweep                 # live bars on a terminal, a line per change elsewhere\n" +
+			"  sbctl watch tcp-sweep --live=false    # lines only (CI logs); exit 3 when the bench did not pass\n" +
+			"  spiral-dataplane client ... | sbctl watch --log -   # a data plane run outside Kubernetes",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if logPath != "" {
 				return cobra.NoArgs(cmd, args)
@@ -79,12 +83,22 @@ func newWatch(k *kube) *cobra.Command {
 // With a live follower it redraws the live view every second instead.
 func follow(ctx context.Context, w io.Writer, c client.Client, key client.ObjectKey, lf *liveFollower) (*sbv1.SpiralBench, error) {
 	last := ""
+	seen := false
 	for {
 		sb := &sbv1.SpiralBench{}
 		if err := c.Get(ctx, key, sb); err != nil {
+			if seen && apierrors.IsNotFound(err) {
+				if lf != nil {
+					lf.stop()
+				}
+				fmt.Fprintf(w, "%s  %s/%s was deleted while watched: no verdict (results uploaded before, if any, stay in the bucket)\n",
+					time.Now().Format("15:04:05"), key.Namespace, key.Name)
+				return nil, exitCode{code: exitNotPassed}
+			}
 			return nil, err
 		}
-		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, sb.Status.Progress)
+		seen = true
+		line := fmt.Sprintf("%s  cells %s", sb.Status.Phase, cellsSummary(sb))
 		if a := sb.Status.ActiveAttempt; a != nil {
 			line += fmt.Sprintf("  running cell %d repeat %d (attempt %d)", a.CellIndex, a.Repeat, a.Attempt)
 		}

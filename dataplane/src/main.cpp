@@ -24,7 +24,7 @@ spiral::RunResult run_role(const spiral::Cell& cell) {
     case spiral::Role::server: return spiral::run_server(cell, std::cout);
     case spiral::Role::client:
       return cell.search ? spiral::run_search_client(cell, &std::cout) : spiral::run_client(cell, &std::cout);
-    case spiral::Role::loopback: return spiral::run_loopback(cell);
+    case spiral::Role::loopback: return spiral::run_loopback(cell, &std::cout);
     case spiral::Role::rank: return spiral::run_ranks(cell);
   }
   throw spiral::RunFailure("unknown role");

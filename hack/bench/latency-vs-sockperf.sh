@@ -142,4 +142,4 @@ for transport in $TRANSPORTS; do
   done
 done
 echo
-echo "Target (issue 20): spiral's median latency <= 1.1x the reference's, p99 reported beside."
+echo "Target: spiral's median latency <= 1.1x the reference's, p99 reported beside."

@@ -16,72 +16,36 @@
 # Usage (root, on the GPU machine, from the checkout's root): bash hack/bench/nccl-device-run.sh
 # Environment: OPS (all seven), MAX (1G), ITERS (100), WARMUP (10), REPEATS (5), NCCL_HOME (found),
 #   NCCL_TESTS_TARBALL (nccl-tests-2.19.6.tar.gz in the root), BUILD (/tmp/spiral-nccl-build),
-#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so)
+#   BUDGET (540 s: a repeat that no longer fits is skipped, and the summary says so);
+#   BUILD_ONLY=1 stops after step 1 and BUILD_TARGETS replaces its targets (hack/bench/gpucopy-peer-run.sh)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
 OUT=${OUT:-$ROOT/nccl-results}
-BUILD=${BUILD:-/tmp/spiral-nccl-build}
 RAW=/tmp/spiral-nccl-raw
 OPS=${OPS:-sendrecv all_gather all_reduce broadcast reduce reduce_scatter alltoall}
 MAX=${MAX:-1G} ITERS=${ITERS:-100} WARMUP=${WARMUP:-10} REPEATS=${REPEATS:-5} BUDGET=${BUDGET:-540}
-TARBALL=${NCCL_TESTS_TARBALL:-$ROOT/nccl-tests-2.19.6.tar.gz}
-DEPS=$ROOT/.deps/root
 mkdir -p "$OUT" "$RAW"
 SUMMARY=$OUT/summary.md
 : >"$SUMMARY"
-# the machine's shared-use rule (KINDS.md): no NVLink multicast, in every child too
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-export CMAKE_POLICY_VERSION_MINIMUM=3.5
 say() { echo "$*" | tee -a "$SUMMARY"; }
 START=$(date +%s)
 left() { echo $((START + BUDGET - $(date +%s))); }
-
-# --- NCCL: the machine's own, behind a folder with the unversioned name the linker wants ------
-if [[ -z ${NCCL_HOME:-} ]]; then
-  NCCL_HOME=$(python3 -c 'import nvidia.nccl as n, os; print(list(n.__path__)[0])' 2>/dev/null) ||
-    NCCL_HOME=$(dirname "$(dirname "$(find / -name libnccl.so.2 -path '*nvidia/nccl/lib/*' 2>/dev/null | head -1)")")
-fi
-NCCL=/tmp/spiral-nccl-home
-mkdir -p "$NCCL/lib"
-ln -sfn "$NCCL_HOME/include" "$NCCL/include"
-ln -sf "$NCCL_HOME/lib/libnccl.so.2" "$NCCL/lib/libnccl.so.2"
-ln -sf libnccl.so.2 "$NCCL/lib/libnccl.so"
-export LD_LIBRARY_PATH=$NCCL/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-NVCC=/usr/local/cuda/bin/nvcc
-{
-  date -u; uname -a; nproc
-  nvidia-smi --query-gpu=name,driver_version,pci.bus_id,memory.total,clocks.sm,clocks.max.sm,pcie.link.gen.current,pcie.link.width.current --format=csv
-  "$NVCC" --version | tail -2
-  echo "NCCL_HOME=$NCCL_HOME"; grep -E "define NCCL_(MAJOR|MINOR|PATCH) " "$NCCL/include/nccl.h"
-} >"$OUT/build.log" 2>&1
+source "$ROOT/hack/bench/nccl-setup.sh"  # NCCL, the environment, build_spiral, build_nccl_tests
+log_machine
 GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)
-say "# NCCL and copy bench on $(hostname): $GPU; NCCL $(grep -E 'define NCCL_(MAJOR|MINOR|PATCH) ' "$NCCL/include/nccl.h" | awk '{printf "%s%s", sep, $3; sep="."}'); $(nproc) cores"
+say "# NCCL and copy bench on $(hostname): $GPU; NCCL $(nccl_version); $(nproc) cores"
 say "commit: $(cat "$ROOT/.carry-commit" 2>/dev/null || git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
 
 # --- 1. build ---------------------------------------------------------------------------------
-GEN=(-G Ninja); command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
-PREFIX=(); [[ -d $DEPS/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$DEPS/usr")
-t0=$(date +%s)
-if cmake -S dataplane -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSPIRAL_WITH_CUDA=ON \
-    -DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_ARCHITECTURES=90 -DSPIRAL_WERROR=OFF -DSPIRAL_WITH_NCCL=ON \
-    -DNCCL_ROOT="$NCCL" -DSPIRAL_WITH_RDMA=OFF "${PREFIX[@]}" >>"$OUT/build.log" 2>&1 &&
-  cmake --build "$BUILD" -j "$(nproc)" --target spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop \
-    nccl_device_check unit_tests >>"$OUT/build.log" 2>&1; then
-  say "- build: ok ($(($(date +%s) - t0)) s, $(grep -c ' warning' "$OUT/build.log") warnings)"
-else
-  say "- build: FAILED"; tail -n 40 "$OUT/build.log" | tee -a "$SUMMARY"; exit 1
-fi
-t0=$(date +%s)
-rm -rf /tmp/nccl-tests-2.19.6 && tar -xzf "$TARBALL" -C /tmp &&
-  make -C /tmp/nccl-tests-2.19.6 -j "$(nproc)" CUDA_HOME=/usr/local/cuda NCCL_HOME="$NCCL" \
-    NVCC_GENCODE="-gencode=arch=compute_90,code=sm_90" >>"$OUT/build.log" 2>&1 ||
-  { say "- nccl-tests build: FAILED"; tail -n 30 "$OUT/build.log" | tee -a "$SUMMARY"; exit 1; }
-say "- nccl-tests 2.19.6 build: ok ($(($(date +%s) - t0)) s)"
-NT=/tmp/nccl-tests-2.19.6/build
+# BUILD_TARGETS picks what to build (hack/bench/gpucopy-peer-run.sh builds its own); BUILD_ONLY=1 stops here.
+# shellcheck disable=SC2086 # a word list by design
+build_spiral ${BUILD_TARGETS:-spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_device_check unit_tests}
+build_nccl_tests
+[[ ${BUILD_ONLY:-0} == 1 ]] && exit 0
 
 # --- 2. check -----------------------------------------------------------------------------------
-"$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:TransportLog*:Bootstrap*:NetworkEnv*:SweepRows*:CopySpec*' \
+"$BUILD/tests/unit_tests" --gtest_filter='Collective*:SizeSweep*:Expectation*:InPlace*:TransportLog*:GpuLinks*:Bootstrap*:NetworkEnv*:SweepRows*:SummaryPart*:CopySpec*' \
   >"$OUT/check.txt" 2>&1 && say "- unit tests (NCCL, copy): ok" || say "- unit tests (NCCL, copy): FAILED, see check.txt"
 timeout 150 "$BUILD/tests/nccl/nccl_device_check" >>"$OUT/check.txt" 2>&1 && say "- device check: ok" ||
   say "- device check: FAILED, see check.txt"

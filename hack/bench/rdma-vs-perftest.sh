@@ -245,5 +245,5 @@ for verb in send write; do
   done
 done
 echo
-echo "# Targets (issue 7): bandwidth ratio >= 0.90, median latency ratio <= 1.10."
+echo "# Targets: bandwidth ratio >= 0.90, median latency ratio <= 1.10."
 echo "# perftest's latency is its t_typical (median) and t_min over $LAT_ITERS round trips, halved; spiral's the median and minimum of every round trip in its window, halved."

@@ -5,7 +5,7 @@
 #   unpaced goodput, spiral paced at 90 % of its own unpaced goodput, and spiral with GSO/GRO.
 # iperf3 3.12 is single-threaded, so N pairs are N iperf3 client/server processes on N ports.
 # Prints a Markdown table (Gb/s at the receiver, loss, CPU busy % of the TX and RX cores, ratio)
-# and the targets of issue 3. Needs root (namespaces), iperf3, jq and a built spiral-dataplane.
+# and the targets. Needs root (namespaces), iperf3, jq and a built spiral-dataplane.
 #
 # Usage: hack/bench/sockets-vs-iperf3.sh [spiral-dataplane binary]
 # Environment: CELL_SECONDS=4 WARMUP_SECONDS=1 PAIRS="1 2 4" MTU=9000
@@ -178,7 +178,7 @@ for bytes in 8000 1000; do
   done
 done
 echo
-echo "Targets (issue 3):"
+echo "Targets:"
 for k in "${!TCP_RATIO[@]}"; do echo "  TCP $k: spiral/iperf3 = ${TCP_RATIO[$k]} (target >= 1.0)"; done | sort
 for k in "${!UDP_RATIO[@]}"; do
   [[ $k == *8000B* ]] && echo "  UDP $k unpaced: goodput ratio ${UDP_RATIO[$k]} (target >= 1.5), loss no higher than iperf3: ${UDP_LOSS_OK[$k]}"

@@ -4,7 +4,7 @@
 #               its nvcc knows it); Debian packages carried by hack/gpu/carry.sh when the machine
 #               cannot install (found under .deps/root)
 #   2. correct  tests/gpu/gpu_correctness: FFT, GEMM, FP16 GEMM, reorder, gather, pipeline
-#   3. ctest    the "gpu" and "unit" labels (gpu.correctness again with fresh inputs, gpu.cli)
+#   3. ctest    the "gpu", "device" and "unit" labels (gpu.correctness again with fresh inputs, gpu.cli)
 #   4. bench    spiral-gpu-bench: copy ceiling, single calls, pipeline ingest, knobs
 #   5. e2e      hack/gpu/e2e.sh: TCP and UDP over a veth wire, workload none vs each workload
 #   6. raw      hack/gpu/raw-bench.sh: the raw GPU receive path on DPDK frames (memif, af_packet
@@ -134,8 +134,8 @@ grep -c "warning" "$OUT/build.log" | sed 's/^/compiler warnings in build.log: /'
 # --- 2. correctness ------------------------------------------------------------------------
 wants correctness && step "correctness" 120 "$OUT/correctness.txt" "$BUILD/tests/gpu/gpu_correctness"
 
-# --- 3. ctest (gpu + unit labels) ----------------------------------------------------------
-wants ctest && step "ctest gpu+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|unit" --output-on-failure --timeout 150
+# --- 3. ctest (gpu, device and unit labels) ----------------------------------------------------------
+wants ctest && step "ctest gpu+device+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|device|unit" --output-on-failure --timeout 150
 
 # --- 4. benchmarks without a network ---------------------------------------------------------
 wants bench && step "bench" 150 "$OUT/bench.md" "$BUILD/spiral-gpu-bench" --seconds "${BENCH_SECONDS:-1}" --json "$OUT/bench.jsonl"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The forward mode (issue 18, l2fwd-nv) on a GPU machine, given a build of the CUDA + DPDK
+# The forward mode (l2fwd-nv) on a GPU machine, given a build of the CUDA + DPDK
 # flavour: its GPU tests, then the benchmark tables of docs/benchmarks/forward.md, printed as
 # Markdown. Not a test: a failed cell is shown as failed, and the script goes on.
 #   1. tests   tests/gpu/forward_gpu.sh (every GPU work mode forwards, MACs swapped on every

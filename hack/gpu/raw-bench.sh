@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The raw Ethernet GPU receive path on a GPU host (issue 15; docs/benchmarks/gpu.md section 6):
+# The raw Ethernet GPU receive path on a GPU host (docs/benchmarks/gpu.md section 6):
 #   correct  raw_gpu_correctness over net_memif (host_pinned in place with fft, gemm, gemm_fp16;
 #            host staged with fft) and over net_af_packet on a veth wire (host_pinned, each
 #            workload): frames DPDK received, with drops, duplicates, reordering and strays,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the TCP receive thread loses its time with a GPU workload (issue 20), on a GPU machine:
+# Where the TCP receive thread loses its time with a GPU workload, on a GPU machine:
 # builds the CUDA flavour, checks correctness (tests/gpu/gpu_correctness), then runs TCP over a
 # veth wire (hack/gpu/e2e.sh: 1 MiB messages, 1 pair, receiver and sender pinned) with workload
 # none, none_span (no GPU, recv() into the GPU path's amount of memory), fft and gemm_fp16,

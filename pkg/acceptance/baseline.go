@@ -11,29 +11,62 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/environment"
 )
 
-// CompareBaseline checks each measured cell against the baseline's cell of the same
-// parameters: its RX throughput may fall at most maxRegressionPercent below. With
-// requireSameEnvironment, differing GPU driver, NIC firmware, kernel or image break the
-// comparison instead. It returns what held and what broke.
+// CompareBaseline reads the baseline bench's figures and compares the cells with them, in
+// one step (ReadBaseline, then CompareFigures). It returns what held and what broke.
 func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.Environment, base *sbv1.SpiralBench) (held, broken []string) {
+	return CompareFigures(spec, cells, ReadBaseline(spec, cells, env, base))
+}
+
+// ReadBaseline takes from the baseline bench what a comparison needs: for each cell, the RX
+// mean of the baseline's Valid cell of the same parameters. It names a problem instead when
+// the baseline cannot vouch: it has not completed, shares no cell, or (requireSameEnvironment)
+// ran on a different GPU driver, NIC firmware, kernel or image. The figures are kept (status,
+// the bucket), so the verdict can be judged again without the baseline bench.
+func ReadBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.Environment, base *sbv1.SpiralBench) sbv1.BaselineFigures {
+	f := sbv1.BaselineFigures{SpiralBenchName: spec.SpiralBenchName}
 	name := "baseline " + spec.SpiralBenchName
 	if base.Status.Phase != sbv1.PhaseCompleted {
-		return nil, []string{fmt.Sprintf("%s has not completed (phase %q)", name, base.Status.Phase)}
+		f.Problem = fmt.Sprintf("%s has not completed (phase %q)", name, base.Status.Phase)
+		return f
 	}
 	if spec.RequireSameEnvironment {
 		if diff := envDiff(env, base.Status.Environment, environment.KeysOr(spec.EnvironmentKeys, environment.BaselineKeys)); diff != "" {
-			return nil, []string{fmt.Sprintf("%s ran on a different environment: %s", name, diff)}
+			f.Problem = fmt.Sprintf("%s ran on a different environment: %s", name, diff)
+			return f
 		}
 	}
-	limit := int64(ptr.Deref(spec.MaxRegressionPercent, 5))
 	byParams := map[sbv1.CellParameters]sbv1.CellResult{}
 	for _, c := range base.Status.CellResults {
 		byParams[c.Parameters] = c
 	}
-	compared := 0
 	for _, c := range cells {
-		b, ok := byParams[c.Parameters]
-		if !ok || b.RXMbps == nil || b.State != sbv1.CellValid {
+		if b, ok := byParams[c.Parameters]; ok && b.RXMbps != nil && b.State == sbv1.CellValid {
+			f.Cells = append(f.Cells, sbv1.BaselineCell{Index: c.Index, RXMbps: b.RXMbps.Mean})
+		}
+	}
+	if len(f.Cells) == 0 {
+		f.Problem = name + ": no cell shares its parameters with a valid baseline cell"
+	}
+	return f
+}
+
+// CompareFigures checks each of cells that the figures cover: its RX throughput may fall at
+// most maxRegressionPercent below the baseline's. A cell the figures cover but cells lack is
+// not compared (allowFailedCells judges the Valid cells only). It returns what held and broke.
+func CompareFigures(spec sbv1.BaselineSpec, cells []sbv1.CellResult, f sbv1.BaselineFigures) (held, broken []string) {
+	name := "baseline " + f.SpiralBenchName
+	if f.Problem != "" {
+		return nil, []string{f.Problem}
+	}
+	limit := int64(ptr.Deref(spec.MaxRegressionPercent, 5))
+	byIndex := map[int32]sbv1.CellResult{}
+	for _, c := range cells {
+		byIndex[c.Index] = c
+	}
+	compared := 0
+	for _, b := range f.Cells {
+		c, ok := byIndex[b.Index]
+		if !ok {
 			continue
 		}
 		compared++
@@ -41,9 +74,9 @@ func CompareBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.
 			broken = append(broken, fmt.Sprintf("%s: cell %d has no result to compare (%s)", name, c.Index, c.State))
 			continue
 		}
-		if !withinRegression(c.RXMbps.Mean, b.RXMbps.Mean, limit) {
+		if !withinRegression(c.RXMbps.Mean, b.RXMbps, limit) {
 			broken = append(broken, fmt.Sprintf("%s: cell %d RxMbps %d is more than %d%% below the baseline's %d",
-				name, c.Index, c.RXMbps.Mean, limit, b.RXMbps.Mean))
+				name, c.Index, c.RXMbps.Mean, limit, b.RXMbps))
 		}
 	}
 	if compared == 0 {

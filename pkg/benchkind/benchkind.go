@@ -29,6 +29,10 @@ type Profile struct {
 	Sequenced bool
 	// SocketRetrans: the sending sockets report retransmits, so runs.csv's socket_retrans applies.
 	SocketRetrans bool
+	// LiveFigures: the data plane prints progress lines while a repeat measures (both sides of
+	// a two-sided run, the one process of an in-process run), so sbctl watch draws live bars.
+	// The kinds of ranks (NCCL, GPU copies) report at the end of each size sweep only.
+	LiveFigures bool
 	// RepeatsPerAttempt is how many repeats of a cell one attempt's pods run back to back
 	// (spiral-dataplane --repeats, one summary line each), saving a pod start per repeat; 0
 	// or 1: one repeat per attempt. Only kinds whose engine opens again in the same process.
@@ -46,6 +50,17 @@ type Profile struct {
 	// Describe names the kind's own cell coordinates after the payload, e.g. " x 4 pairs";
 	// nil adds nothing.
 	Describe func(p sbv1.CellParameters) string
+	// EchoedPairs is the pair count the data plane's summary echoes for a cell, where the
+	// kind's flags set it from elsewhere than the cell's pairs; nil: the cell's pairs.
+	EchoedPairs func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters) int32
+}
+
+// Pairs is the pair count a cell's summaries echo (EchoedPairs, else the cell's, at least 1).
+func (k Profile) Pairs(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters) int32 {
+	if k.EchoedPairs != nil {
+		return k.EchoedPairs(spec, p)
+	}
+	return max(p.Pairs, 1)
 }
 
 // Dimensions are matrix lists a preset fills.

@@ -62,4 +62,9 @@ func socketFlags(spec *sbv1.SpiralBenchSpec, tcp bool) []string {
 }
 
 // describePairs names a socket cell's pairs.
-func describePairs(p sbv1.CellParameters) string { return " x " + Itoa(p.Pairs) + " pairs" }
+func describePairs(p sbv1.CellParameters) string {
+	if p.Pairs == 1 {
+		return " x 1 pair"
+	}
+	return " x " + Itoa(p.Pairs) + " pairs"
+}

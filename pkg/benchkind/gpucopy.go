@@ -6,8 +6,9 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// GPUCopy measures host<->device copies on each GPU of one node (seed 001's bandwidthTest):
-// one pod holding topology.server.gpus GPUs, one process going through them in turn.
+// GPUCopy measures host<->device copies on each GPU of one node (seed 001's bandwidthTest), then
+// between every ordered pair of its GPUs and all of them with the host at once: one pod holding
+// topology.server.gpus GPUs, one process going through them.
 func init() {
 	Register(Profile{
 		Transport:          sbv1.TransportGPUCopy,
@@ -45,5 +46,42 @@ func gpuCopyFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, _ Rank) []s
 		"--directions", strings.Join(directions, ","), "--host-memory", strings.Join(memories, ","),
 		"--min-bytes", i64(o.MinBytes, 1024), "--max-bytes", i64(o.MaxBytes, 256*MiB),
 		"--step-factor", Itoa(max(o.StepFactor, 2)), "--iterations", Itoa(max(o.Iterations, 1)),
+		"--peer-methods", lowerList(o.PeerMethods, "ce,sm"), "--peer-modes", peerModes(o.PeerModes),
+		"--peer-bytes", peerBytes(o.PeerBytes), "--aggregate", lowerList(o.Aggregate, "h2d,d2h"),
 	}
+}
+
+// lowerList spells an enum list as the data plane's flags do ("CE,SM" -> "ce,sm", "None" ->
+// "none"); fallback when empty (the CRD's default).
+func lowerList[T ~string](values []T, fallback string) string {
+	if len(values) == 0 {
+		return fallback
+	}
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = strings.ToLower(string(v))
+	}
+	return strings.Join(out, ",")
+}
+
+func peerModes(modes []sbv1.CopyPeerMode) string {
+	if len(modes) == 0 {
+		return "uni,bi"
+	}
+	out := make([]string, len(modes))
+	for i, m := range modes {
+		out[i] = map[sbv1.CopyPeerMode]string{sbv1.CopyPeerUnidirectional: "uni", sbv1.CopyPeerBidirectional: "bi"}[m]
+	}
+	return strings.Join(out, ",")
+}
+
+func peerBytes(sizes []int64) string {
+	if len(sizes) == 0 {
+		return i64(0, 256*MiB)
+	}
+	out := make([]string, len(sizes))
+	for i, b := range sizes {
+		out[i] = i64(b, 256*MiB)
+	}
+	return strings.Join(out, ",")
 }

@@ -12,6 +12,7 @@ import (
 // TX on the client side's and RX on the server side's.
 func init() {
 	Register(Profile{
+		LiveFigures:        true,
 		Transport:          sbv1.TransportRawEthernet,
 		DataplaneTransport: "raw",
 		Backend:            "dpdk",

@@ -10,6 +10,7 @@ import (
 // client pod, each with its side's RDMA device.
 func init() {
 	Register(Profile{
+		LiveFigures:        true,
 		Transport:          sbv1.TransportRoCE,
 		DataplaneTransport: "roce",
 		Backend:            "rdma",
@@ -18,6 +19,13 @@ func init() {
 		Headline: sbv1.CellParameters{PayloadBytes: 8_000_000, Batch: 1, Pairs: 1, Queues: oneQueue},
 		Sweep:    Dimensions{PayloadBytes: []int32{8_000_000, 1 * MiB, 64 << 10, 8 << 10, 4 << 10}},
 		Flags:    roceFlags,
+		// --queue-pairs sets the data plane's pairs.
+		EchoedPairs: func(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters) int32 {
+			if spec.RoCE == nil {
+				return 1
+			}
+			return max(spec.RoCE.QueuePairs, 1)
+		},
 	})
 }
 

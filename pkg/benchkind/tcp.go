@@ -7,6 +7,7 @@ import (
 // TCP streams over TCP sockets, one connection per pair: a server and a client pod.
 func init() {
 	Register(Profile{
+		LiveFigures:        true,
 		Transport:          sbv1.TransportTCP,
 		DataplaneTransport: "tcp",
 		Backend:            "socket-tcp",

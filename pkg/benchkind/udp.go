@@ -7,6 +7,7 @@ import (
 // UDP sends sequenced datagrams over UDP sockets, one socket per pair: a server and a client pod.
 func init() {
 	Register(Profile{
+		LiveFigures:        true,
 		Transport:          sbv1.TransportUDP,
 		DataplaneTransport: "udp",
 		Backend:            "socket-udp",

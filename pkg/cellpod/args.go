@@ -9,6 +9,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // Args renders a rank's cell as spiral-dataplane flags (docs/dataplane.md), visible in
@@ -134,6 +135,13 @@ func pullPolicy(p corev1.PullPolicy) corev1.PullPolicy {
 		return corev1.PullIfNotPresent
 	}
 	return p
+}
+
+// Echo is what every rank's summary must echo of its cell: what Args passed it.
+func (in Input) Echo() summary.Echo {
+	p := in.Cell.CellParameters
+	return summary.Echo{Transport: in.Kind.DataplaneTransport, PayloadBytes: int64(p.PayloadBytes),
+		Pairs: int64(in.Kind.Pairs(&in.Bench.Spec, p)), TargetMbps: int64(AggregateTargetMbps(in.Bench.Spec.Matrix.TargetRateScope, p))}
 }
 
 // AggregateTargetMbps is the data plane's --target-mbps, the rate of all pairs together: the

@@ -10,16 +10,15 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
-	"github.com/spiralbench/spiralbench/pkg/environment"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // Options set what counts as worse.
 type Options struct {
 	// TolerancePct: changes up to this many percent are accepted even when significant.
-	TolerancePct float64
+	TolerancePct float64 `json:"tolerancePct"`
 	// Alpha is the significance level of the two-sided test.
-	Alpha float64
+	Alpha float64 `json:"alpha"`
 }
 
 // DefaultOptions: 5 % tolerance at the 5 % level.
@@ -69,13 +68,17 @@ type EnvDiff struct {
 
 // Result is the whole comparison.
 type Result struct {
-	A           string    `json:"a"`
-	B           string    `json:"b"`
-	Options     Options   `json:"options"`
-	Rows        []Row     `json:"rows"`
-	OnlyInA     []string  `json:"onlyInA,omitempty"`
-	OnlyInB     []string  `json:"onlyInB,omitempty"`
-	Environment []EnvDiff `json:"environmentDifferences,omitempty"`
+	A       string   `json:"a"`
+	B       string   `json:"b"`
+	Options Options  `json:"options"`
+	Rows    []Row    `json:"rows"`
+	OnlyInA []string `json:"onlyInA,omitempty"`
+	OnlyInB []string `json:"onlyInB,omitempty"`
+	// Spec lists the fields of the two specs that change what was measured, first in the text.
+	Spec        []SpecDiff `json:"specDifferences,omitempty"`
+	Environment []EnvDiff  `json:"environmentDifferences,omitempty"`
+	// NotCaptured names environment keys only one run captured: unknown, not different.
+	NotCaptured []string `json:"environmentNotCaptured,omitempty"`
 	// Worse counts rows whose verdict is worse or failed in B: what a CI gate fails on.
 	Worse int `json:"worse"`
 }
@@ -105,7 +108,8 @@ var metrics = []metric{
 
 // Compare judges run b against run a.
 func Compare(a, b *sbv1.SpiralBench, opts Options) (Result, error) {
-	res := Result{A: Name(a), B: Name(b), Options: opts, Environment: envDiff(a, b)}
+	res := Result{A: Name(a), B: Name(b), Options: opts, Spec: specDiff(a.Spec, b.Spec)}
+	res.Environment, res.NotCaptured = envCompare(a, b)
 	if a.Spec.Transport != b.Spec.Transport {
 		return res, fmt.Errorf("%s is %s and %s is %s: compare runs of one transport", res.A, a.Spec.Transport, res.B, b.Spec.Transport)
 	}
@@ -225,22 +229,4 @@ func sample(xs []float64) Sample {
 // Name is how a run is named in the output: namespace/name@run-id.
 func Name(sb *sbv1.SpiralBench) string {
 	return fmt.Sprintf("%s/%s@%s", sb.Namespace, sb.Name, report.RunID(sb))
-}
-
-func envDiff(a, b *sbv1.SpiralBench) []EnvDiff {
-	var out []EnvDiff
-	node := func(e *sbv1.Environment) string {
-		if e == nil {
-			return ""
-		}
-		return e.Node
-	}
-	if x, y := node(a.Status.Environment), node(b.Status.Environment); x != y {
-		out = append(out, EnvDiff{Field: "node", A: x, B: y})
-	}
-	// Every key, whatever a baseline would require: the reader decides what matters.
-	for _, d := range environment.Diff(a.Status.Environment, b.Status.Environment, environment.Keys()) {
-		out = append(out, EnvDiff{Field: string(d.Key), A: d.A, B: d.B})
-	}
-	return out
 }

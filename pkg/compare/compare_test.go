@@ -54,7 +54,7 @@ func TestRegressionIsFoundAndNoiseIsNot(t *testing.T) {
 			t.Errorf("8000 B x 4 pairs delta %.3f%%, want -10%%", r.DeltaPct)
 		}
 	}
-	want := map[string]string{"8000 B x 4 pairs": Worse, "1 MiB x 4 pairs": FailedInB, "1000 B x 1 pairs": NoChange, "8000 B x 2 pairs": NoChange}
+	want := map[string]string{"8000 B x 4 pairs": Worse, "1 MiB x 4 pairs": FailedInB, "1000 B x 1 pair": NoChange, "8000 B x 2 pairs": NoChange}
 	for cell, v := range want {
 		if verdicts[cell] != v {
 			t.Errorf("%s: %q, want %q", cell, verdicts[cell], v)
@@ -121,5 +121,40 @@ func TestGoldenText(t *testing.T) {
 				t.Errorf("output differs from %s:\n%s", golden, buf.String())
 			}
 		})
+	}
+}
+
+// What changed in the spec is listed; a key one run did not capture is not a difference.
+func TestSpecDifferencesFirstAndUncapturedKeysApart(t *testing.T) {
+	a, b := regressed()
+	a.Status.Environment.Kernel = "" // an older data plane did not capture it
+	b.Status.Environment.Kernel = "6.8.0"
+	b.Spec.Run.Seconds = a.Spec.Run.Seconds + 3
+	b.Spec.Acceptance = nil // how a run is judged does not change what it measured
+	res, err := Compare(a, b, DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Spec) != 1 || res.Spec[0].Field != "run.seconds" {
+		t.Errorf("spec differences %+v, want run.seconds alone", res.Spec)
+	}
+	for _, d := range res.Environment {
+		if d.Field == "kernel" {
+			t.Errorf("kernel captured in B only is listed as a difference: %+v", d)
+		}
+	}
+	if len(res.NotCaptured) != 1 || res.NotCaptured[0] != "kernel (not captured in A)" {
+		t.Errorf("not captured %v, want kernel (not captured in A)", res.NotCaptured)
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	out := text.String()
+	if i, j := bytes.Index(text.Bytes(), []byte("run.seconds")), bytes.Index(text.Bytes(), []byte("CELL")); i < 0 || i > j {
+		t.Errorf("the spec difference is not listed before the table:\n%s", out)
+	}
+	if !bytes.Contains(text.Bytes(), []byte(`"3/2": cell 3 of A`)) {
+		t.Errorf("no legend:\n%s", out)
 	}
 }

@@ -131,3 +131,18 @@ func orEmpty(e *sbv1.Environment) *sbv1.Environment {
 	}
 	return e
 }
+
+// Values lists every key with its value, in Keys order; "not captured" where the run's data
+// plane recorded nothing for it (an older data plane, no GPU, no NIC with that counter).
+func Values(e *sbv1.Environment) [][2]string {
+	ee := orEmpty(e)
+	out := make([][2]string, 0, len(fields))
+	for _, f := range fields {
+		v := f.read(ee)
+		if v == "" {
+			v = "not captured"
+		}
+		out = append(out, [2]string{string(f.key), v})
+	}
+	return out
+}

@@ -60,11 +60,13 @@ func TestReportInChromium(t *testing.T) {
 	for _, tc := range []struct {
 		bench        *sbv1.SpiralBench
 		word, reason string
+		unmeasured   string // the cells the banner names as failed or invalid
 		broken       []string
 		screenshot   string
 	}{
-		{bench: fixture.TCPSweep("tcp-sweep", 1, true), word: "FAILED", reason: sbv1.ReasonRulesBroken,
-			broken: []string{"no-retransmit-storm: cell 2 failed (client pod: OOMKilled)"}, screenshot: "report-tcp-sweep.png"},
+		{bench: fixture.TCPSweep("tcp-sweep", 1, true), word: "FAILED", reason: sbv1.ReasonCellsFailed,
+			unmeasured: "1 of 9 cells failed: cell 2 (1 MiB x 4 pairs): client pod: OOMKilled",
+			broken:     []string{"no-retransmit-storm: cell 2 failed (client pod: OOMKilled)"}, screenshot: "report-tcp-sweep.png"},
 		{bench: fixture.UDPWorkloads("udp-gpu-workloads"), word: "PASSED", reason: sbv1.ReasonNoRules},
 	} {
 		t.Run(tc.bench.Name, func(t *testing.T) {
@@ -89,6 +91,11 @@ func TestReportInChromium(t *testing.T) {
 			}
 			if got := text(byID(t, doc, "verdict-reason")); !strings.HasPrefix(got, tc.reason+":") {
 				t.Errorf("verdict reason %q, want %s", got, tc.reason)
+			}
+			if tc.unmeasured != "" {
+				if got := text(byID(t, doc, "cells-unmeasured")); got != tc.unmeasured {
+					t.Errorf("failed cells %q, want %q", got, tc.unmeasured)
+				}
 			}
 			if tc.broken != nil {
 				items := findAll(byID(t, doc, "rules-broken"), func(n *html.Node) bool { return n.Data == "li" })

@@ -1,6 +1,7 @@
 // Package htmlreport renders one run of a bench as a single HTML page (html/template, no
 // JavaScript): the verdict and the rules that held or broke, the cells' table, the figures of
-// pkg/plots, the environment and the spec. The page links its figures as plots/<name>.svg
+// pkg/plots (and a GPUCopy bench's GPU-to-GPU heatmaps and host aggregate), the environment and
+// the spec. The page links its figures as plots/<name>.svg
 // beside it, in the bucket as in a local directory.
 package htmlreport
 
@@ -18,7 +19,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/environment"
 	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -29,9 +32,10 @@ const FileName = "report.html"
 //go:embed report.html.tmpl
 var pageText string
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "pct": pct,
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "cpu": report.CPUShare, "gpu": report.GPUShare,
 	"divf": func(ppm int64) float64 { return float64(ppm) / 1e4 },
-	"us":   func(ns int64) float64 { return float64(ns) / 1000 }}).Parse(pageText))
+	"us":   func(ns int64) float64 { return float64(ns) / 1000 },
+	"mbps": func(m int64) string { return fmt.Sprintf("%.2f", float64(m)/1000) }}).Parse(pageText))
 
 // Files renders the report and every figure it shows, keyed by their paths under the run's
 // folder: report.html and plots/<name>.png|svg.
@@ -57,12 +61,32 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
 	v.Rules = rules(sb, v.Verdict)
 	v.Figures = plots.Figures(sb)
+	v.Heatmaps = plots.Heatmaps(sb)
+	v.HostAggregates = hostAggregates(sb)
 	for _, c := range sb.Status.CellResults {
-		v.Cells = append(v.Cells, row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters)})
+		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message)}
+		v.Cells = append(v.Cells, r)
+		v.Has.CPU = v.Has.CPU || c.CPU != nil
+		v.Has.GPU = v.Has.GPU || (c.GPU != nil && c.GPU.SMMilliPercent >= 0)
+		v.Has.Latency = v.Has.Latency || c.Latency != nil
+		v.Has.Wire = v.Has.Wire || c.Wire != ""
+		v.Has.Message = v.Has.Message || r.Reason != ""
+		for i, rep := range c.RepeatResults {
+			v.Repeats = append(v.Repeats, repeatRow{Cell: c.Index, Repeat: i + 1, Parameters: r.Parameters, RepeatResult: rep,
+				Reason: readable(rep.Message)})
+		}
+	}
+	v.Pivots = pivots(sb.Status.CellResults)
+	v.MTUNote = mtuNote(sb)
+	if report.AnyCPUNotPinned(sb.Status.CellResults) {
+		v.CPUNote = report.CPUNote
 	}
 	if e := sb.Status.Environment; e != nil {
-		v.Environment = [][2]string{{"node", e.Node}, {"GPU", e.GPUModel}, {"GPU driver", e.GPUDriver},
-			{"NIC driver", e.NICDriver}, {"NIC firmware", e.NICFirmware}, {"kernel", e.Kernel}, {"image", e.Image}}
+		node := e.Node
+		if node == "" {
+			node = "not captured"
+		}
+		v.Environment = append([][2]string{{"node", node}}, environment.Values(e)...)
 	}
 	var buf bytes.Buffer
 	if err := page.Execute(&buf, v); err != nil {
@@ -72,44 +96,66 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 }
 
 type view struct {
-	Bench       *sbv1.SpiralBench
-	RunID       string
-	Verdict     Verdict
-	Rules       []Rule
-	Cells       []row
-	Figures     []plots.Figure
-	Environment [][2]string
-	Spec        string
+	Bench   *sbv1.SpiralBench
+	RunID   string
+	Verdict Verdict
+	Rules   []Rule
+	Cells   []row
+	Repeats []repeatRow
+	Pivots  []Pivot
+	// Has says which optional columns hold a figure in some cell; empty ones are left out.
+	Has     struct{ CPU, GPU, Latency, Wire, Message bool }
+	MTUNote string // the spec's MTU was not the link's
+	CPUNote string // why a CPU figure reads "unpinned", when one does
+	Figures []plots.Figure
+	// Heatmaps are a GPUCopy bench's GPU-to-GPU matrices; HostAggregates its all-GPU host copies.
+	Heatmaps       []plots.Heatmap
+	HostAggregates []hostAggregate
+	Environment    [][2]string
+	Spec           string
 }
 
 type row struct {
 	sbv1.CellResult
 	Parameters string
+	Reason     string // Message as a sentence
 }
 
-// Verdict is what the Passed condition says, split into the rules that held and broke.
+type repeatRow struct {
+	sbv1.RepeatResult
+	Cell       int32
+	Repeat     int
+	Parameters string
+	Reason     string
+}
+
+// Verdict is what the Passed condition says (acceptance.Decide wrote it), split into the cells
+// that failed or were invalid and the rules that held and broke.
 type Verdict struct {
 	// Word is PASSED, FAILED or PENDING (no verdict yet).
-	Word, Reason  string
-	Held, Broken  []string
-	Summary       string
-	Passed, Known bool
+	Word, Reason string
+	Held, Broken []string
+	Summary      string
+	// Cells counts the cells by outcome ("11/20 ok, 9 failed"); Unmeasured names those that
+	// failed or were invalid, as the condition does.
+	Cells, Unmeasured string
+	Passed, Known     bool
 }
 
 func verdict(sb *sbv1.SpiralBench) Verdict {
+	cells := sb.Status.CellsSummary
+	if cells == "" {
+		cells = acceptance.CellsSummary(sb.Status.Cells)
+	}
 	c := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
 	if c == nil {
-		return Verdict{Word: "PENDING", Summary: fmt.Sprintf("phase %s, cells %s: no verdict yet", sb.Status.Phase, sb.Status.Progress)}
+		return Verdict{Word: "PENDING", Cells: cells, Summary: fmt.Sprintf("phase %s, cells %s: no verdict yet", sb.Status.Phase, sb.Status.Progress)}
 	}
-	v := Verdict{Known: true, Passed: c.Status == "True", Reason: c.Reason, Summary: c.Message}
+	v := Verdict{Known: true, Passed: c.Status == "True", Reason: c.Reason, Summary: c.Message, Cells: cells}
 	v.Word = map[bool]string{true: "PASSED", false: "FAILED"}[v.Passed]
-	// acceptance.JudgeWith writes "broken: a; b" or "held: a; b".
-	msg := c.Message
-	switch {
-	case strings.HasPrefix(msg, "broken: "):
-		v.Broken = strings.Split(strings.TrimPrefix(msg, "broken: "), "; ")
-	case strings.HasPrefix(msg, "held: "):
-		v.Held = strings.Split(strings.TrimPrefix(msg, "held: "), "; ")
+	v.Unmeasured, v.Broken, v.Held = acceptance.Split(c.Message)
+	if v.Unmeasured != "" || v.Broken != nil || v.Held != nil {
+		v.Summary = "cells " + cells // the lists below carry the detail
 	}
 	return v
 }
@@ -128,12 +174,7 @@ func rules(sb *sbv1.SpiralBench, v Verdict) []Rule {
 	}
 	var out []Rule
 	for _, r := range sb.Spec.Acceptance.Rules {
-		row := Rule{Name: r.Name, Check: fmt.Sprintf("%s %s %d", r.Metric, r.Operator, r.Value), State: "held"}
-		sel, _ := yaml.Marshal(r.Cells)
-		row.Cells = strings.TrimSpace(strings.ReplaceAll(string(sel), "\n", ", "))
-		if row.Cells == "{}" {
-			row.Cells = "headline cell"
-		}
+		row := Rule{Name: r.Name, Check: ruleCheck(r), Cells: ruleCells(r.Cells), State: "held"}
 		switch {
 		case !v.Known:
 			row.State = "not judged"
@@ -152,13 +193,6 @@ func gbps(s *sbv1.Statistic) string {
 	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
 }
 
-func pct(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
-}
-
 // WriteDir writes files (as Files returns them) under dir, creating plots/.
 func WriteDir(dir string, files map[string][]byte) error {
 	for name, data := range files {
@@ -172,3 +206,48 @@ func WriteDir(dir string, files map[string][]byte) error {
 	}
 	return nil
 }
+
+// hostAggregate is one row of the all-GPU host copies table: a cell's last valid repeat.
+type hostAggregate struct {
+	Cell      int32
+	Direction sbv1.CopyDirection
+	Bytes     string
+	// Alone and Together are "GPU d: x GB/s" per GPU; Sum the GPUs alone added up.
+	Alone, Together []string
+	Sum, Aggregate  string
+}
+
+func hostAggregates(sb *sbv1.SpiralBench) []hostAggregate {
+	var out []hostAggregate
+	for _, c := range sb.Status.CellResults {
+		var last *sbv1.CopyResult
+		for _, r := range c.RepeatResults {
+			if r.State == sbv1.CellValid && r.Copies != nil && len(r.Copies.HostAggregate) > 0 {
+				last = r.Copies
+			}
+		}
+		if last == nil {
+			continue
+		}
+		for _, h := range last.HostAggregate {
+			row := hostAggregate{Cell: c.Index, Direction: h.Direction, Bytes: plots.Size64(h.Bytes), Aggregate: mbpsText(h.AggregateMBps)}
+			var sum int64
+			for i, alone := range h.AloneMBps {
+				device := int32(i)
+				if i < len(last.GPUs) {
+					device = last.GPUs[i].Device
+				}
+				row.Alone = append(row.Alone, fmt.Sprintf("GPU %d: %s", device, mbpsText(alone)))
+				if i < len(h.TogetherMBps) {
+					row.Together = append(row.Together, fmt.Sprintf("GPU %d: %s", device, mbpsText(h.TogetherMBps[i])))
+				}
+				sum += alone
+			}
+			row.Sum = mbpsText(sum)
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+func mbpsText(mbps int64) string { return fmt.Sprintf("%.2f", float64(mbps)/1000) }

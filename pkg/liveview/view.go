@@ -42,10 +42,17 @@ type View struct {
 	phyMissed      int64
 	lastT          int64
 	txSeen, rxSeen bool
+	// waiting is the line shown before the first progress line arrives.
+	waiting string
 }
 
 // New starts an empty view.
-func New(title string) *View { return &View{Title: title, streams: map[int]*stream{}} }
+func New(title string) *View {
+	return &View{Title: title, streams: map[int]*stream{}, waiting: "waiting for the data plane's first progress line ..."}
+}
+
+// NoLiveFigures says, in place of the bars, that this kind prints no progress while it measures.
+func (v *View) NoLiveFigures(why string) { v.waiting = why }
 
 // NameStreams names the streams (pair, queue, qp) whatever the lines say: the data plane calls
 // every stream a queue, the bench's transport knows better.
@@ -145,7 +152,7 @@ func (v *View) Render(w io.Writer, width int) {
 		}
 	}
 	if len(ids) == 0 {
-		line("waiting for the data plane's first progress line ...")
+		line(v.waiting)
 	}
 	fmt.Fprintf(w, "╠%s╣\n", rule)
 	// A side nobody reported (the client prints no progress yet) shows "-", not a zero rate.

@@ -94,3 +94,19 @@ func mustParse(t *testing.T, l []byte) Progress {
 	}
 	return p
 }
+
+// A kind that prints no progress says so instead of waiting for a line that never comes.
+func TestAKindWithoutLiveFiguresSaysSo(t *testing.T) {
+	v := New("nccl cell 0")
+	var out strings.Builder
+	v.Render(&out, 80)
+	if !strings.Contains(out.String(), "waiting for the data plane's first progress line") {
+		t.Errorf("a fresh view waits for progress:\n%s", out.String())
+	}
+	v.NoLiveFigures("NCCL prints no live figures: its results arrive when the cell ends")
+	out.Reset()
+	v.Render(&out, 80)
+	if !strings.Contains(out.String(), "NCCL prints no live figures") || strings.Contains(out.String(), "waiting for") {
+		t.Errorf("want the kind's line instead of waiting:\n%s", out.String())
+	}
+}

@@ -25,7 +25,7 @@ const (
 // Formats are the file types each figure is written in.
 var Formats = []string{"png", "svg"}
 
-// Files draws every figure of a bench as plots/<name>.png and plots/<name>.svg.
+// Files draws every figure and heatmap of a bench as plots/<name>.png and plots/<name>.svg.
 func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, f := range Figures(sb) {
@@ -37,6 +37,15 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 			out["plots/"+f.Name+"."+format] = data
 		}
 	}
+	for _, h := range Heatmaps(sb) {
+		for _, format := range Formats {
+			data, err := h.Render(format)
+			if err != nil {
+				return nil, fmt.Errorf("heatmap %s: %w", h.Name, err)
+			}
+			out["plots/"+h.Name+"."+format] = data
+		}
+	}
 	return out, nil
 }
 
@@ -46,12 +55,17 @@ func (f Figure) Render(format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := p.WriterTo(width, height, format)
+	return encode(p, width, height, format)
+}
+
+// encode writes a plot of the given size as png or svg.
+func encode(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
+	wt, err := p.WriterTo(w, h, format)
 	if err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
+	if _, err := wt.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -7,6 +7,7 @@ package plots
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -83,7 +84,10 @@ func Figures(sb *sbv1.SpiralBench) []Figure {
 	if anyCell(cells, func(c sbv1.CellResult) bool { return c.Latency != nil }) {
 		figs = append(figs, latencyFigure(cells, vary))
 	}
-	return figs
+	// a figure without a point has no axes to draw: leave it out
+	return slices.DeleteFunc(figs, func(f Figure) bool {
+		return !slices.ContainsFunc(f.Series, func(s Series) bool { return len(s.Points) > 0 })
+	})
 }
 
 // value reads one metric of a cell as mean and standard deviation; ok false when the cell lacks it.
@@ -265,10 +269,12 @@ func latencyFigure(cells []sbv1.CellResult, vary map[dim]bool) Figure {
 	return f
 }
 
+// measured are the cells with a measurement to draw against payload; the kinds that sweep sizes
+// inside one cell (NCCL, GPUCopy: payload 0) have none (GPUCopy's matrices are heatmap.go's).
 func measured(cs []sbv1.CellResult) []sbv1.CellResult {
 	var out []sbv1.CellResult
 	for _, c := range cs {
-		if c.Repeats > 0 && c.State != sbv1.CellFailed {
+		if c.Repeats > 0 && c.State != sbv1.CellFailed && c.Parameters.PayloadBytes > 0 {
 			out = append(out, c)
 		}
 	}

@@ -23,8 +23,8 @@ var ForwardColumns = []string{
 // forwardFrameOverhead is the Ethernet, IPv4 and UDP headers around a raw payload.
 const forwardFrameOverhead = 42
 
-// ForwardCSV has one row per repeat of every forward cell; a cell without repeats gets one row
-// with its state and zero rates. Nil for a bench that is not in the forward mode.
+// ForwardCSV has one row per measured repeat of every forward cell; a cell that failed before
+// it measured one has no row (failures.csv names it). Nil for a bench not in the forward mode.
 func ForwardCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 	if sb.Spec.RawEthernet == nil || sb.Spec.RawEthernet.Forward == nil {
 		return nil, nil
@@ -36,12 +36,8 @@ func ForwardCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 	}
 	f3 := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 	for _, c := range sb.Status.CellResults {
-		reps := c.RepeatResults
-		if len(reps) == 0 {
-			reps = []sbv1.RepeatResult{{State: c.State}}
-		}
 		p := c.Parameters
-		for _, r := range reps {
+		for _, r := range c.RepeatResults {
 			og, fg, om, fm, lossPct := "0.000", "0.000", "0.000", "0.000", "0.000"
 			if ms := float64(r.MeasuredMilliseconds); ms > 0 {
 				og, fg = f3(float64(r.TXBytes)*8/1e6/ms), f3(float64(r.RXBytes)*8/1e6/ms)

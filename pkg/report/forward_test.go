@@ -31,7 +31,7 @@ func TestForwardCSVHasOfferedAndForwardedPerRepeat(t *testing.T) {
 	want := []string{
 		strings.Join(ForwardColumns, ","),
 		"0,GPUGraphs,HostPinned,1024,1066,32,1,1,8.528,4.264,1.000,0.500,1000000,50.000,12.5,Valid",
-		"1,CPU,Host,64,106,32,1,1,0.000,0.000,0.000,0.000,0,0.000,-1.0,Failed",
+		// cell 1 failed before it measured a repeat: no row of zeros (failures.csv names it)
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("got %d lines:\n%s", len(lines), data)

@@ -24,10 +24,10 @@ var QueueScalingColumns = []string{
 // QueueCellName is DAQIRI's name of a (TX,RX) queue cell: 1t1r, 1t2r, 2t1r, 2t2r.
 func QueueCellName(q sbv1.QueueCell) string { return fmt.Sprintf("%dt%dr", q.TX, q.RX) }
 
-// QueueScalingCSV has one row per repeat of every cell, in DAQIRI's multi-queue shape: gbps
-// is the summed receive rate (the receiver's bytes over the window, every RX queue), pps the
-// receiver's packets per second. A failed cell without repeats gets a row with state Failed
-// and zero rates, so the plot keeps the point's place rather than losing it silently.
+// QueueScalingCSV has one row per measured repeat, in DAQIRI's multi-queue shape: gbps is the
+// summed receive rate (the receiver's bytes over the window, every RX queue), pps the
+// receiver's packets per second. A cell that failed before it measured a repeat has no row, as
+// in DAQIRI's (a zero would plot as a measured point); failures.csv names it.
 func QueueScalingCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -41,12 +41,8 @@ func QueueScalingCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 		return strconv.FormatFloat(float64(m)/1000, 'f', 1, 64)
 	}
 	for _, c := range sb.Status.CellResults {
-		reps := c.RepeatResults
-		if len(reps) == 0 {
-			reps = []sbv1.RepeatResult{{State: c.State}}
-		}
 		p := c.Parameters
-		for _, r := range reps {
+		for _, r := range c.RepeatResults {
 			gbps, pps := "0.000", "0"
 			if ms := r.MeasuredMilliseconds; ms > 0 {
 				gbps = strconv.FormatFloat(float64(r.RXBytes)*8/1e6/float64(ms), 'f', 3, 64)

@@ -133,3 +133,20 @@ func mustFiles(t *testing.T, sb *sbv1.SpiralBench) map[string][]byte {
 	}
 	return f
 }
+
+// A failed queue cell has no row: DAQIRI's plot script would average its zero in as a point.
+func TestQueueScalingCSVLeavesFailedCellsOut(t *testing.T) {
+	sb := queueScalingBench(t)
+	failed := &sb.Status.CellResults[3]
+	failed.State, failed.RepeatResults, failed.Message = sbv1.CellFailed, nil, "failed after 1 attempt(s): loopback: port down"
+	series := loadLikeDAQIRI(t, mustFiles(t, sb)[QueueScalingFile])
+	name := QueueCellName(failed.Parameters.Queues)
+	for _, pt := range series[name] {
+		if pt.payload == int(failed.Parameters.PayloadBytes) {
+			t.Errorf("cell %s at %d B was plotted at %.3f Gb/s though it failed", name, pt.payload, pt.gbps)
+		}
+	}
+	if !strings.Contains(string(mustFiles(t, sb)[FailuresFile]), "port down") {
+		t.Error("failures.csv names the failed cell")
+	}
+}

@@ -1,6 +1,7 @@
 // Package report renders a finished bench for the results bucket: runs.csv in DAQIRI's
 // columns (so rows compare with its published tables), results.jsonl with one record per
-// repeat, environment.json and the spec.
+// repeat, failures.csv with the cells that measured nothing trustworthy, verdict.json,
+// environment.json and the spec.
 package report
 
 import (
@@ -80,9 +81,14 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 		return nil, err
 	}
 	files := map[string][]byte{"runs.csv": csvData, "results.jsonl": jsonl, "environment.json": env, "spec.json": spec}
-	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv
+	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){FailuresFile: FailuresCSV, VerdictFile: VerdictJSON} {
+		if files[name], err = render(sb); err != nil {
+			return nil, err
+		}
+	}
+	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv; GPUCopy's matrices
 	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){
-		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV} {
+		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV, PeerFile: PeerCSV, HostAggregateFile: HostAggregateCSV} {
 		data, err := render(sb)
 		if err != nil {
 			return nil, err
@@ -104,7 +110,9 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	return files, nil
 }
 
-// CSV has one row per repeat of every cell, failed cells as a row with state Failed.
+// CSV has one row per measured repeat, as DAQIRI's runs.csv: a cell that failed before it
+// measured a repeat has no row (failures.csv and results.jsonl name it); one that failed later
+// keeps the rows of the repeats it measured.
 func CSV(sb *sbv1.SpiralBench) ([]byte, error) {
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -112,11 +120,7 @@ func CSV(sb *sbv1.SpiralBench) ([]byte, error) {
 		return nil, err
 	}
 	for _, c := range sb.Status.CellResults {
-		reps := c.RepeatResults
-		if len(reps) == 0 {
-			reps = []sbv1.RepeatResult{{State: c.State, Attempt: c.Attempts - 1}}
-		}
-		for _, r := range reps {
+		for _, r := range c.RepeatResults {
 			if err := w.Write(row(sb, c, r)); err != nil {
 				return nil, err
 			}

@@ -52,8 +52,8 @@ func TestCSVHasDAQIRIColumnsAndARowPerRepeat(t *testing.T) {
 	if strings.Join(rows[0][:23], ",") != "lang,backend,post_process,payload,batch,pairs,target_gbps,rep,seconds,packets,bytes,pps,gbps,rx_gbps,drops,drops_kind,cpu_master_pct,cpu_tx_pct,cpu_rx_pct,gpu_sm_pct,gpu_mem_pct,post_process_gemm_dim,post_process_sync" {
 		t.Errorf("header %v", rows[0])
 	}
-	if len(rows) != 4 {
-		t.Fatalf("want header + 2 repeats + 1 failed cell, got %d rows", len(rows))
+	if len(rows) != 3 {
+		t.Fatalf("want header + 2 repeats, and no row for the failed cell, got %d rows", len(rows))
 	}
 	col := map[string]int{}
 	for i, c := range rows[0] {
@@ -71,8 +71,50 @@ func TestCSVHasDAQIRIColumnsAndARowPerRepeat(t *testing.T) {
 			t.Errorf("%s = %q, want %q", name, got, want)
 		}
 	}
-	if rows[3][col["state"]] != "Failed" || rows[3][col["cell"]] != "1" {
-		t.Errorf("failed cell row %v", rows[3])
+	for _, r := range rows[1:] {
+		if r[col["cell"]] != "0" || r[col["state"]] != "Valid" {
+			t.Errorf("only measured repeats are rows: %v", r)
+		}
+	}
+}
+
+// A failed cell is no measured row; failures.csv names it with its state and reason, and a
+// cell that failed after measuring repeats keeps their rows.
+func TestFailedCellsGoToFailuresNotToTheMeasuredCSVs(t *testing.T) {
+	sb := finishedBench()
+	sb.Status.CellResults = append(sb.Status.CellResults, sbv1.CellResult{Index: 2, Parameters: sb.Status.CellResults[0].Parameters,
+		State: sbv1.CellFailed, Attempts: 3, Message: "failed after 3 attempt(s): server: OOMKilled",
+		RepeatResults: []sbv1.RepeatResult{{Repeat: 0, State: sbv1.CellValid, MeasuredMilliseconds: 1000, RXBytes: 1}}})
+	files := mustFiles(t, sb)
+	rows, err := csv.NewReader(bytes.NewReader(files["runs.csv"])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cellsInRuns []string
+	for _, r := range rows[1:] {
+		cellsInRuns = append(cellsInRuns, r[23])
+	}
+	if strings.Join(cellsInRuns, ",") != "0,0,2" {
+		t.Errorf("runs.csv rows are cells %v, want the two repeats of cell 0 and the one cell 2 measured", cellsInRuns)
+	}
+	failures, err := csv.NewReader(bytes.NewReader(files[FailuresFile])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{FailuresColumns,
+		{"1", "false", "8000 B x 4 pairs", "8000", "1", "4", "1", "1", "0", "none", "Failed", "2", "0", "failed after 2 attempt(s): client exited with code 1"},
+		{"2", "false", "8000 B x 4 pairs", "8000", "1", "4", "1", "1", "0", "none", "Failed", "3", "1", "failed after 3 attempt(s): server: OOMKilled"}}
+	if len(failures) != len(want) {
+		t.Fatalf("failures.csv:\n%s", files[FailuresFile])
+	}
+	for i := range want {
+		if strings.Join(failures[i], ",") != strings.Join(want[i], ",") {
+			t.Errorf("failures.csv row %d:\n got %v\nwant %v", i, failures[i], want[i])
+		}
+	}
+	sb.Status.CellResults = sb.Status.CellResults[:1]
+	if f := mustFiles(t, sb)[FailuresFile]; strings.TrimSpace(string(f)) != strings.Join(FailuresColumns, ",") {
+		t.Errorf("every cell Valid: failures.csv is its header alone, got %q", f)
 	}
 }
 
@@ -99,7 +141,7 @@ func TestJSONLinesOneRecordPerRepeatAndFailedCell(t *testing.T) {
 		t.Errorf("failed cell record: %+v %v", rec, err)
 	}
 	files, err := Files(finishedBench())
-	if err != nil || len(files) != 4 || files["spec.json"] == nil || files["environment.json"] == nil {
+	if err != nil || len(files) != 6 || files["spec.json"] == nil || files["environment.json"] == nil || files[FailuresFile] == nil || files[VerdictFile] == nil {
 		t.Errorf("files %v %v", len(files), err)
 	}
 }

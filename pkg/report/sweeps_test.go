@@ -17,8 +17,9 @@ func ncclBench() *sbv1.SpiralBench {
 		Repeat: 0, State: sbv1.CellValid,
 		Collective: &sbv1.CollectiveResult{Operation: sbv1.NCCLSendRecv, Ranks: 2, NCCLVersion: "2.28.9+cuda13.0", Network: "IB",
 			Sizes: []sbv1.CollectiveSize{
-				{Bytes: 4294967296, TimeNanoseconds: 210744847, AlgbwMBps: 20380, BusbwMBps: 20380, Check: sbv1.NCCLCheckPassed},
-				{Bytes: 4294967296, InPlace: true, TimeNanoseconds: 210700000, AlgbwMBps: 20384, BusbwMBps: 20384, Check: sbv1.NCCLCheckFailed, WrongElements: 7},
+				{Bytes: 4294967296, TimeNanoseconds: 210744847, AlgbwMBps: 20380, BusbwMBps: 20380, Check: sbv1.NCCLCheckPassed,
+					P50Nanoseconds: 210534102, P99Nanoseconds: 212641550, SlowestRank: 1, SlowestNanoseconds: 210955592},
+				{Bytes: 4294967296, InPlace: true, TimeNanoseconds: 210700000, AlgbwMBps: 20384, BusbwMBps: 20384, Check: sbv1.NCCLCheckNotDefined},
 			},
 			Peers: []sbv1.PeerTransport{{FromRank: 0, ToRank: 1, Transport: "NET/IB", Via: "NET/IB/0/GDRDMA"}}},
 	}}}}
@@ -34,15 +35,35 @@ func TestCollectivesCSVHasARowPerSizeAndPlacement(t *testing.T) {
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("rows = %v, %v", rows, err)
 	}
-	want := []string{"0", "0", "sendrecv", "4294967296", "out_of_place", "210744.85", "20.38", "20.38", "Passed", "0", "2", "2.28.9+cuda13.0", "Valid"}
+	want := []string{"0", "0", "sendrecv", "4294967296", "out_of_place", "210744.85", "20.38", "20.38", "Passed", "0", "2",
+		"2.28.9+cuda13.0", "Valid", "NET/IB", "210534.10", "212641.55", "1", "210955.59"}
 	if strings.Join(rows[1], ",") != strings.Join(want, ",") {
 		t.Errorf("row = %v, want %v", rows[1], want)
 	}
-	if rows[2][4] != "in_place" || rows[2][8] != "Failed" || rows[2][9] != "7" {
+	if rows[2][4] != "in_place" || rows[2][8] != "NotDefined" || rows[2][9] != "0" || strings.Join(rows[2][14:], ",") != ",,," {
 		t.Errorf("in-place row = %v", rows[2])
 	}
 	if d, _ := CollectivesCSV(finishedBench()); d != nil {
 		t.Errorf("a TCP bench has no collectives.csv: %q", d)
+	}
+}
+
+// Two GPUs of one node: the transports column says NVLink or PCIe under NCCL's P2P.
+func TestCollectivesCSVNamesTheP2PWire(t *testing.T) {
+	sb := ncclBench()
+	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers = []sbv1.PeerTransport{
+		{FromRank: 0, ToRank: 1, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"},
+		{FromRank: 1, ToRank: 0, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"}}
+	data, _ := CollectivesCSV(sb)
+	rows, _ := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if got := rows[1][13]; rows[0][13] != "transports" || got != "P2P/NVLink" {
+		t.Errorf("transports = %q, want P2P/NVLink", got)
+	}
+	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers[1].Transport = "SHM"
+	data, _ = CollectivesCSV(sb)
+	rows, _ = csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if got := rows[1][13]; got != "P2P/NVLink+SHM" {
+		t.Errorf("transports = %q, want P2P/NVLink+SHM", got)
 	}
 }
 
@@ -88,7 +109,8 @@ func TestTableShowsTheSweepAndTransports(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"sendrecv, 2 ranks, NCCL 2.28.9+cuda13.0, network IB", "20.38", "Failed", "rank 0 -> rank 1: NET/IB (NET/IB/0/GDRDMA)"} {
+	for _, want := range []string{"sendrecv, 2 ranks, NCCL 2.28.9+cuda13.0, network IB", "20.38", "Passed", "not checked (NCCL defines no in-place sendrecv)",
+		"210534.10", "212641.55", "1 (210955.59)", "rank 0 -> rank 1: NET/IB (NET/IB/0/GDRDMA)"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q missing from:\n%s", want, s)
 		}

@@ -28,10 +28,10 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		}
 		cpu, gpu := "-", "-"
 		if c.CPU != nil {
-			cpu = fmt.Sprintf("%s/%s", pct(c.CPU.TXMilliPercent), pct(c.CPU.RXMilliPercent))
+			cpu = CPUShare(c.CPU.TXMilliPercent) + "/" + CPUShare(c.CPU.RXMilliPercent)
 		}
 		if c.GPU != nil {
-			gpu = pct(c.GPU.SMMilliPercent)
+			gpu = GPUShare(c.GPU.SMMilliPercent)
 		}
 		drops := "-"
 		if c.Repeats > 0 {
@@ -47,14 +47,17 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if AnyCPUNotPinned(sb.Status.CellResults) {
+		fmt.Fprintln(w, CPUNote)
+	}
+	var notes cellNotes
 	for _, c := range sb.Status.CellResults {
 		if c.Message != "" && c.State != sbv1.CellValid {
-			fmt.Fprintf(w, "cell %d: %s\n", c.Index, c.Message)
+			notes.add(c.Index, c.Message)
 		}
-		if note := wireNote(c); note != "" {
-			fmt.Fprintf(w, "cell %d: %s\n", c.Index, note)
-		}
+		notes.add(c.Index, wireNote(c))
 	}
+	notes.write(w)
 	return writeSweeps(w, sb)
 }
 
@@ -86,13 +89,6 @@ func gbps(s *sbv1.Statistic) string {
 	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
 }
 
-func pct(m int32) string {
-	if m < 0 {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f", float64(m)/1000)
-}
-
 func loss(c sbv1.CellResult) string {
 	if c.Repeats == 0 {
 		return "-"
@@ -121,4 +117,34 @@ func pdr(s *sbv1.SearchStatistics) string {
 		return "-"
 	}
 	return gbps(s.PDRMbps)
+}
+
+// cellNotes prints each distinct note under a table once, with the cells it concerns.
+type cellNotes struct {
+	order []string
+	cells map[string][]string
+}
+
+func (n *cellNotes) add(cell int32, note string) {
+	if note == "" {
+		return
+	}
+	if n.cells == nil {
+		n.cells = map[string][]string{}
+	}
+	if _, seen := n.cells[note]; !seen {
+		n.order = append(n.order, note)
+	}
+	n.cells[note] = append(n.cells[note], fmt.Sprint(cell))
+}
+
+func (n *cellNotes) write(w io.Writer) {
+	for _, note := range n.order {
+		cells := n.cells[note]
+		word := "cell"
+		if len(cells) > 1 {
+			word = "cells"
+		}
+		fmt.Fprintf(w, "%s %s: %s\n", word, strings.Join(cells, ", "), note)
+	}
 }

@@ -1,7 +1,8 @@
 // Package runstore reads a finished run back from the results bucket: the files pkg/report
-// wrote (results.jsonl, spec.json, environment.json) become a SpiralBench again, its cell
-// results re-aggregated with pkg/aggregate, so sbctl compare and sbctl report work on runs
-// whose SpiralBench is long deleted.
+// wrote (results.jsonl, spec.json, environment.json, verdict.json) become a SpiralBench again,
+// its cell results re-aggregated with pkg/aggregate and its verdict decided by the same
+// acceptance.Decide as the live bench's, so sbctl compare and sbctl report work on runs whose
+// SpiralBench is long deleted.
 package runstore
 
 import (
@@ -17,10 +18,14 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
+	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // Files are the objects a run needs.
 var Files = []string{"results.jsonl", "spec.json", "environment.json"}
+
+// OptionalFiles are read when the run has them: runs uploaded before they were written lack them.
+var OptionalFiles = []string{report.VerdictFile}
 
 // record mirrors a line of results.jsonl (pkg/report).
 type record struct {
@@ -35,8 +40,8 @@ type record struct {
 	Result     *sbv1.RepeatResult  `json:"result"`
 }
 
-// FromFiles rebuilds a bench from a run's files. Its verdict is judged again from the spec's
-// rules (a baseline comparison is not repeated: it needs the baseline bench).
+// FromFiles rebuilds a bench from a run's files. Its verdict is decided again by
+// acceptance.Decide, with the baseline's figures verdict.json recorded: the live verdict.
 func FromFiles(files map[string][]byte) (*sbv1.SpiralBench, error) {
 	for _, f := range Files {
 		if _, ok := files[f]; !ok {
@@ -102,36 +107,23 @@ func FromFiles(files map[string][]byte) (*sbv1.SpiralBench, error) {
 		sb.Status.CellResults = append(sb.Status.CellResults, *c)
 	}
 	sort.Slice(sb.Status.CellResults, func(i, j int) bool { return sb.Status.CellResults[i].Index < sb.Status.CellResults[j].Index })
-	counts(sb)
+	sb.Status.Cells.Total = int32(len(sb.Status.CellResults))
+	if data, ok := files[report.VerdictFile]; ok {
+		var v report.RecordedVerdict
+		if err := json.Unmarshal(data, &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", report.VerdictFile, err)
+		}
+		// The plan's size, so a planned cell without a record shows as unmeasured.
+		sb.Status.Cells.Total = max(sb.Status.Cells.Total, v.PlannedCells)
+		sb.Status.Baseline = v.Baseline
+	}
+	acceptance.Count(&sb.Status)
 	judge(sb)
 	return sb, nil
 }
 
-func counts(sb *sbv1.SpiralBench) {
-	c := &sb.Status.Cells
-	c.Total = int32(len(sb.Status.CellResults))
-	for _, r := range sb.Status.CellResults {
-		switch r.State {
-		case sbv1.CellValid:
-			c.Succeeded++
-			if r.RXMbps != nil && r.RXMbps.Mean > sb.Status.BestRxMbps {
-				sb.Status.BestRxMbps = r.RXMbps.Mean
-			}
-		case sbv1.CellInvalid:
-			c.Invalid++
-		case sbv1.CellFailed:
-			c.Failed++
-		}
-	}
-	sb.Status.Progress = fmt.Sprintf("%d/%d", c.Succeeded+c.Invalid+c.Failed, c.Total)
-}
-
 func judge(sb *sbv1.SpiralBench) {
-	var rules []sbv1.AcceptanceRule
-	if sb.Spec.Acceptance != nil {
-		rules = sb.Spec.Acceptance.Rules
-	}
-	v := acceptance.Judge(rules, sb.Status.CellResults)
+	v := acceptance.Decide(sb)
 	status := metav1.ConditionTrue
 	if !v.Passed {
 		status = metav1.ConditionFalse

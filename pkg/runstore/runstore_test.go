@@ -2,6 +2,7 @@ package runstore
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -51,5 +52,32 @@ func TestMissingFileIsNamed(t *testing.T) {
 	delete(files, "spec.json")
 	if _, err := FromFiles(files); err == nil || err.Error() != "the run has no spec.json" {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// A run uploaded before verdict.json was written still reads back; without the baseline's
+// figures its verdict cannot vouch for a baseline comparison, and says so.
+func TestRunWithoutVerdictFile(t *testing.T) {
+	sb := fixture.TCPSweep("tcp", 1, false)
+	files, err := report.Files(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(files, report.VerdictFile)
+	got, err := FromFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := meta.FindStatusCondition(got.Status.Conditions, sbv1.ConditionPassed); p.Status != "True" {
+		t.Errorf("no baseline, every cell Valid: %+v", p)
+	}
+	sb.Spec.Acceptance.Baseline = &sbv1.BaselineSpec{SpiralBenchName: "before"}
+	if files, err = report.Files(sb); err != nil {
+		t.Fatal(err)
+	}
+	delete(files, report.VerdictFile)
+	got, _ = FromFiles(files)
+	if p := meta.FindStatusCondition(got.Status.Conditions, sbv1.ConditionPassed); p.Status != "False" || !strings.Contains(p.Message, "baseline before: no figures of it were recorded") {
+		t.Errorf("a baseline without figures: %+v", p)
 	}
 }

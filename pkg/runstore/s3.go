@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/minio/minio-go/v7"
@@ -27,39 +28,53 @@ func IsRef(arg string) bool { return strings.HasPrefix(arg, "s3://") }
 // Fetch reads a run: ref is s3://bucket/<prefix>/<namespace>/<name>/<run-id>/, or a bare run id
 // looked up in the bucket (it must name exactly one folder).
 func (b Bucket) Fetch(ctx context.Context, ref string) (*sbv1.SpiralBench, error) {
-	c, err := b.client()
+	c, bucket, prefix, err := b.open(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	bucket, prefix := b.Name, ""
-	if IsRef(ref) {
-		u, err := url.Parse(ref)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("%q is not s3://bucket/path/to/run/", ref)
-		}
-		bucket, prefix = u.Host, strings.Trim(u.Path, "/")+"/"
-	} else {
-		if bucket == "" {
-			return nil, fmt.Errorf("run id %q needs --s3-bucket (or pass s3://bucket/path/to/run/)", ref)
-		}
-		if prefix, err = find(ctx, c, bucket, ref); err != nil {
-			return nil, err
-		}
-	}
 	files := map[string][]byte{}
-	for _, f := range Files {
+	for _, f := range append(Files, OptionalFiles...) {
 		obj, err := c.GetObject(ctx, bucket, path.Join(prefix, f), minio.GetObjectOptions{})
-		if err != nil {
-			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
+		var data []byte
+		if err == nil {
+			data, err = io.ReadAll(obj)
+			obj.Close()
 		}
-		data, err := io.ReadAll(obj)
-		obj.Close()
+		if err != nil && slices.Contains(OptionalFiles, f) && minio.ToErrorResponse(err).Code == "NoSuchKey" {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("s3://%s/%s%s: %w", bucket, prefix, f, err)
 		}
 		files[f] = data
 	}
 	return FromFiles(files)
+}
+
+// open connects and locates ref's folder.
+func (b Bucket) open(ctx context.Context, ref string) (*minio.Client, string, string, error) {
+	c, err := b.client()
+	if err != nil {
+		return nil, "", "", err
+	}
+	bucket, prefix, err := b.locate(ctx, c, ref)
+	return c, bucket, prefix, err
+}
+
+// locate turns ref (an s3:// folder, or a run id looked up in b's bucket) into bucket and prefix.
+func (b Bucket) locate(ctx context.Context, c *minio.Client, ref string) (bucket, prefix string, err error) {
+	if IsRef(ref) {
+		u, err := url.Parse(ref)
+		if err != nil || u.Host == "" {
+			return "", "", fmt.Errorf("%q is not s3://bucket/path/to/run/", ref)
+		}
+		return u.Host, strings.Trim(u.Path, "/") + "/", nil
+	}
+	if b.Name == "" {
+		return "", "", fmt.Errorf("run id %q needs --s3-bucket (or pass s3://bucket/path/to/run/)", ref)
+	}
+	prefix, err = find(ctx, c, b.Name, ref)
+	return b.Name, prefix, err
 }
 
 // find returns the one folder whose name is runID.

@@ -3,6 +3,7 @@ package summary
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
@@ -15,8 +16,16 @@ type NCCL struct {
 	Version string `json:"version"`
 	Network string `json:"network"`
 	// Rows are [bytes, in_place (0/1), time_ns, algbw_mbps, busbw_mbps, wrong (-1 unchecked)].
-	Rows  [][6]int64 `json:"rows"`
+	Rows [][6]int64 `json:"rows"`
+	// Iter pairs with Rows by index: [p50, p99, slowest_rank, slowest], the times per mille off
+	// the row's time_ns. Absent when the data plane dropped it to fit the 4 KiB message.
+	Iter  [][4]int64 `json:"iter"`
 	Peers []Peer     `json:"peers"`
+}
+
+// offPerMille is time_ns moved by perMille thousandths (-1000: nothing measured, 0).
+func offPerMille(timeNs, perMille int64) int64 {
+	return int64(math.Round(float64(timeNs) * float64(1000+perMille) / 1000))
 }
 
 // Peer is [from, to, "NET/IB", "NET/IB/0/GDRDMA"].
@@ -44,6 +53,8 @@ type GPUCopy struct {
 	// GPUs are [device, numa_node, pcie_generation, pcie_width].
 	GPUs [][4]int32 `json:"gpus"`
 	Rows []CopyRow  `json:"rows"`
+	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers.go)
+	CopyPeers
 }
 
 // CopyRow is [device, "h2d", "pinned" (or "device" for d2d), bytes, time_ns, mbps].
@@ -71,10 +82,17 @@ func (c *CopyRow) UnmarshalJSON(b []byte) error {
 func (n *NCCL) collective() *sbv1.CollectiveResult {
 	op, _ := sbv1.NCCLOperationNamed(n.Op)
 	r := &sbv1.CollectiveResult{Operation: op, Ranks: n.Ranks, NCCLVersion: clip(n.Version, 60), Network: clip(n.Network, 60)}
-	for _, row := range n.Rows {
+	for i, row := range n.Rows {
 		size := sbv1.CollectiveSize{Bytes: row[0], InPlace: row[1] != 0, TimeNanoseconds: row[2], AlgbwMBps: row[3],
 			BusbwMBps: row[4], Check: sbv1.NCCLCheckPassed}
+		if i < len(n.Iter) {
+			it := n.Iter[i]
+			size.P50Nanoseconds, size.P99Nanoseconds = offPerMille(row[2], it[0]), offPerMille(row[2], it[1])
+			size.SlowestRank, size.SlowestNanoseconds = int32(it[2]), offPerMille(row[2], it[3])
+		}
 		switch {
+		case row[5] < 0 && size.InPlace && !op.DefinesInPlace():
+			size.Check = sbv1.NCCLCheckNotDefined
 		case row[5] < 0:
 			size.Check = sbv1.NCCLCheckNotChecked
 		case row[5] > 0:
@@ -108,5 +126,6 @@ func (g *GPUCopy) copies() *sbv1.CopyResult {
 				HostMemory: memories[row.Memory], Bytes: row.Bytes, TimeNanoseconds: row.TimeNs, MegabytesPerSecond: row.MegabytesPerS})
 		}
 	}
+	g.CopyPeers.addTo(r)
 	return r
 }

@@ -50,6 +50,25 @@ func TestMergeTakesTheNCCLSweepFromRankZero(t *testing.T) {
 	}
 }
 
+// NCCL defines no in-place send/recv or all-to-all: their unchecked in-place rows say so; an
+// unchecked row of an operation that has an in-place form is just not checked.
+func TestInPlaceRowsWithoutAnNCCLDefinitionAreNotDefined(t *testing.T) {
+	for _, tc := range []struct {
+		op   string
+		want [2]sbv1.NCCLCheck // out of place, in place
+	}{
+		{"sendrecv", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotDefined}},
+		{"alltoall", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotDefined}},
+		{"all_gather", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotChecked}},
+	} {
+		n := NCCL{Op: tc.op, Ranks: 2, Rows: [][6]int64{{1024, 0, 9000, 113, 113, 0}, {1024, 1, 9100, 112, 112, -1}}}
+		c := n.collective()
+		if c.Sizes[0].Check != tc.want[0] || c.Sizes[1].Check != tc.want[1] {
+			t.Errorf("%s: checks %s, %s; want %v", tc.op, c.Sizes[0].Check, c.Sizes[1].Check, tc.want)
+		}
+	}
+}
+
 func TestCopySweepBecomesRows(t *testing.T) {
 	msg := strings.Replace(ncclRank1, `"transport":"nccl","role":"rank"`, `"transport":"gpucopy","role":"loopback"`, 1)
 	msg = strings.TrimSuffix(msg, "}") + `,"gpucopy":{"gpus":[[0,1,5,16]],"rows":[[0,"h2d","pinned",8388608,151000,55553],[0,"d2d","device",8388608,5000,1677721]]}}`
@@ -71,5 +90,42 @@ func TestMalformedSweepsAreRefused(t *testing.T) {
 	bad := strings.Replace(ncclRank0, `[0,1,"NET/Socket","NET/Socket/0"]`, `[0,"NET/Socket"]`, 1)
 	if _, err := Parse(bad); err == nil {
 		t.Fatal("a peer with two elements parsed")
+	}
+}
+
+// Two GPUs of one node: rank 0's summary names the wire under NCCL's P2P, and status keeps it.
+func TestP2PWireReachesStatus(t *testing.T) {
+	msg := strings.Replace(ncclRank0, `"peers":[[0,1,"NET/Socket","NET/Socket/0"],[1,0,"NET/Socket","NET/Socket/0"]]`,
+		`"peers":[[0,1,"P2P/NVLink","P2P/CUMEM/read"],[1,0,"P2P/PCIe","P2P/CUMEM/read"]]`, 1)
+	s, err := Parse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Merge([]Part{{Summary: &s}}, 0, 0).Collective
+	if c == nil || len(c.Peers) != 2 || c.Peers[0].Transport != "P2P/NVLink" || c.Peers[1].Transport != "P2P/PCIe" ||
+		c.Peers[0].Via != "P2P/CUMEM/read" {
+		t.Fatalf("peers = %+v", c)
+	}
+}
+
+// "iter" pairs with "rows": p50, p99 and the slowest rank's time per mille off the row's time;
+// a summary without it (cut to fit 4 KiB, or an older data plane) leaves them unset.
+func TestPerIterationFiguresComeFromPerMilleOffsets(t *testing.T) {
+	msg := strings.Replace(ncclRank0, `[8,0,20100,0,0,3]],`, `[8,0,20100,0,0,3]],"iter":[[-2,41,1,3],[0,0,0,0],[-1000,-1000,0,0]],`, 1)
+	s, err := Parse(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Merge([]Part{{Summary: &s}}, 0, 0).Collective
+	got := c.Sizes[0]
+	if got.P50Nanoseconds != 11140674 || got.P99Nanoseconds != 11620683 || got.SlowestRank != 1 || got.SlowestNanoseconds != 11196489 {
+		t.Errorf("row 0 per iteration = %+v", got)
+	}
+	if c.Sizes[2].P50Nanoseconds != 0 || c.Sizes[2].SlowestNanoseconds != 20100 {
+		t.Errorf("row 2: not measured is 0, one rank is its own slowest: %+v", c.Sizes[2])
+	}
+	s, _ = Parse(ncclRank0)
+	if c := Merge([]Part{{Summary: &s}}, 0, 0).Collective; c.Sizes[0].P50Nanoseconds != 0 || c.Sizes[0].SlowestNanoseconds != 0 {
+		t.Errorf("no iter, no per-iteration figures: %+v", c.Sizes[0])
 	}
 }

@@ -1,5 +1,5 @@
 // Package summary parses the data plane's compact summary, the JSON object each cell pod
-// writes to /dev/termination-log (docs/dataplane.md, "Summary file").
+// writes to /dev/termination-log (docs/dataplane.md, "Outputs").
 package summary
 
 import (

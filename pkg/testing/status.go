@@ -95,13 +95,20 @@ func (w *PodWrapper) Exited(code int32, message string) *PodWrapper {
 	return w
 }
 
-// SummaryWrapper builds the data plane's summary (docs/dataplane.md, "Summary file").
+// SummaryWrapper builds the data plane's summary (docs/dataplane.md, "Outputs").
 type SummaryWrapper struct{ summary.Summary }
 
-// MakeSummary starts a Valid one-second summary of a role with no GPU measured.
+// MakeSummary starts a Valid one-second summary of a role with no GPU measured, echoing the
+// TCP headline cell (8000 B x 4 pairs, unpaced) as the data plane echoes its cell.
 func MakeSummary(role string) *SummaryWrapper {
 	return &SummaryWrapper{summary.Summary{V: 1, Transport: "tcp", Role: role, State: "Valid", SecondsMilli: 1000,
-		PayloadBytes: 8000, Pairs: 1, DropsKind: "tcp-nstat-retrans+inerrs", GPUSMMPct: -1, GPUMemMPct: -1}}
+		PayloadBytes: 8000, Pairs: 4, DropsKind: "tcp-nstat-retrans+inerrs", GPUSMMPct: -1, GPUMemMPct: -1}}
+}
+
+// Echo sets the cell the summary says it measured.
+func (w *SummaryWrapper) Echo(e summary.Echo) *SummaryWrapper {
+	w.Transport, w.PayloadBytes, w.Pairs, w.TargetMbps = e.Transport, e.PayloadBytes, e.Pairs, e.TargetMbps
+	return w
 }
 
 // RXMbps sets what the role received: Mb/s, and the bytes and 8000-byte packets of one second.

@@ -145,12 +145,14 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 			t.Errorf("cell %d: state %s attempts %d message %q; want %s %d %q", i, c.State, c.Attempts, c.Message, w.state, w.attempts, w.msg)
 		}
 	}
-	if c := sb.Status.Cells; c.Succeeded != 2 || c.Failed != 2 || sb.Status.Progress != "4/4" {
-		t.Errorf("counts %+v", c)
+	if c := sb.Status.Cells; c.Succeeded != 2 || c.Failed != 2 || sb.Status.Progress != "4/4" || sb.Status.CellsSummary != "2/4 ok, 2 failed" {
+		t.Errorf("counts %+v summary %q", c, sb.Status.CellsSummary)
 	}
 	passed := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
-	if passed == nil || passed.Status != metav1.ConditionFalse || passed.Reason != sbv1.ReasonRulesBroken || !strings.Contains(passed.Message, "every-cell: cell 1 failed") {
-		t.Errorf("Passed must be False naming the failed cell: %+v", passed)
+	if passed == nil || passed.Status != metav1.ConditionFalse || passed.Reason != sbv1.ReasonCellsFailed ||
+		!strings.HasPrefix(passed.Message, "2 of 4 cells failed: cell 1 (2000 B x 1 pairs): failed after 1 attempt(s): server refused its input") ||
+		!strings.Contains(passed.Message, "broken: every-cell: cell 1 failed") {
+		t.Errorf("Passed must be False naming the failed cells: %+v", passed)
 	}
 }
 

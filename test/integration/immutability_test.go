@@ -147,7 +147,7 @@ func tryUpdate(sb *sbv1.SpiralBench, mutate func(*sbv1.SpiralBench)) error {
 // that names what may change; each of those may.
 func TestEveryMeasuredFieldIsImmutableOnceStarted(t *testing.T) {
 	requireEnv(t)
-	ns := newNamespace(t)
+	ns := privilegedNamespace(t) // the table turns on privileged and hostNetwork while Pending
 	ctx := context.Background()
 	sb := udpBench("started", ns)
 	if err := k8sClient.Create(ctx, sb); err != nil {

@@ -14,6 +14,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // kubeletStandIn plays the kubelet's part, which envtest lacks: it moves a bench's pods to
@@ -57,11 +58,31 @@ type podFate struct {
 }
 
 func summaryJSON(role, state string, mbps int64) string {
-	return fmt.Sprintf(`{"v":1,"transport":"tcp","role":%q,"state":%q,"reason":"","seconds_milli":1000,"payload_bytes":8000,`+
-		`"pairs":1,"target_mbps":0,"tx_packets":%d,"tx_bytes":%d,"rx_packets":%d,"rx_bytes":%d,"pps":%d,"tx_mbps":%d,`+
+	return echoedSummaryJSON(role, state, mbps, summary.Echo{Transport: "tcp", PayloadBytes: 8000, Pairs: 1})
+}
+
+// echoedSummaryJSON is a summary that echoes the cell e, as the data plane echoes the flags
+// it ran with.
+func echoedSummaryJSON(role, state string, mbps int64, e summary.Echo) string {
+	return fmt.Sprintf(`{"v":1,"transport":%q,"role":%q,"state":%q,"reason":"","seconds_milli":1000,"payload_bytes":%d,`+
+		`"pairs":%d,"target_mbps":%d,"tx_packets":%d,"tx_bytes":%d,"rx_packets":%d,"rx_bytes":%d,"pps":%d,"tx_mbps":%d,`+
 		`"rx_mbps":%d,"drops":2,"drops_kind":"tcp-nstat-retrans+inerrs","loss_ppm":0,"cpu_master_mpct":1000,"cpu_tx_mpct":90000,`+
 		`"cpu_rx_mpct":80000,"gpu_sm_mpct":-1,"gpu_mem_mpct":-1}`,
-		role, state, mbps*125, mbps*125000, mbps*125, mbps*125000, mbps*125, mbps, mbps)
+		e.Transport, role, state, e.PayloadBytes, e.Pairs, e.TargetMbps, mbps*125, mbps*125000, mbps*125, mbps*125000, mbps*125, mbps, mbps)
+}
+
+// echoOf reads the cell a pod was given from its data plane flags, with the data plane's
+// defaults (8000 B, one pair, unpaced).
+func echoOf(args []string) summary.Echo {
+	flag := func(name string, def int64) int64 {
+		if v, err := strconv.ParseInt(argOf(args, name), 10, 64); err == nil {
+			return v
+		}
+		return def
+	}
+	pairs := flag("--pairs", flag("--queue-pairs", 1))
+	return summary.Echo{Transport: argOf(args, "--transport"), PayloadBytes: flag("--payload-bytes", 8000), Pairs: pairs,
+		TargetMbps: flag("--target-mbps", 0)}
 }
 
 // step advances every pod of the bench once.
@@ -125,7 +146,7 @@ func (k *kubeletStandIn) step() {
 					if k.summary != nil {
 						lines = append(lines, k.summary(cell, r, role))
 					} else {
-						lines = append(lines, summaryJSON(role, "Valid", mbps))
+						lines = append(lines, echoedSummaryJSON(role, "Valid", mbps, echoOf(p.Spec.Containers[0].Args)))
 					}
 				}
 				return strings.Join(lines, "\n")

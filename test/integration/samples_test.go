@@ -50,7 +50,7 @@ func waitAccepted(t *testing.T, ns, name string, wantCells int32) *sbv1.SpiralBe
 // Every sample is admitted and planned into the cells of the DAQIRI table it reproduces.
 func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 	requireEnv(t)
-	ns := newNamespace(t)
+	ns := privilegedNamespace(t) // nccl-sendrecv uses the host network (docs/security.md)
 	want := map[string]int32{
 		"tcp-sweep":                9,  // 3 sizes x 3 pair counts
 		"udp-sweep":                6,  // 2 sizes x 3 pair counts

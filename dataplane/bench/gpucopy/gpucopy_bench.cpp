@@ -1,23 +1,29 @@
-// spiral-gpucopy-bench: host<->device copy bandwidth per GPU (the gpucopy bench kind's engine,
-// transports/gpucopy), with each GPU's NUMA node and PCIe link. Prints one table per GPU;
-// --json writes one JSON object per GPU ({"gpu": ..., "rows": [...]}).
+// spiral-gpucopy-bench: host<->device copy bandwidth per GPU (the gpucopy bench kind's engines,
+// transports/gpucopy), with each GPU's NUMA node and PCIe link; then the GPU-to-GPU matrices and
+// all GPUs with the host at once (the sweep's largest size). Prints tables; --json writes one
+// JSON object per GPU ({"gpu": ..., "rows": [...]}) and one {"peer": ...} (peer_summary.hpp).
 //
 //   spiral-gpucopy-bench -b 1K -e 256M -f 4 -n 20 --directions h2d,d2h,d2d --memory pinned,pageable
+//   spiral-gpucopy-bench --parts peer --peer-methods ce --peer-modes uni --peer-bytes 8M,1G
 //
 // Exit: 0 measured, 2 bad options, 1 run failure, 77 no GPU.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "sys/errors.hpp"
 #include "gpu/cuda/device.hpp"
+#include "peer_print.hpp"
 #include "transports/gpucopy/cuda/copy_engine.hpp"
+#include "transports/gpucopy/cuda/peer_engine.hpp"
+#include "transports/gpucopy/peer_summary.hpp"
 
 using namespace spiral;
 using namespace spiral::gpucopy;
 
 int main(int argc, char** argv) {
-  CLI::App app{"spiral-gpucopy-bench: H2D, D2H and D2D copy bandwidth per GPU"};
+  CLI::App app{"spiral-gpucopy-bench: H2D, D2H and D2D copy bandwidth per GPU, GPU to GPU, all GPUs with the host"};
   CopySpec spec;
   std::string min = "1K", max = "256M", json_path;
   std::vector<std::string> directions{"h2d", "d2h", "d2d"}, memories{"pinned", "pageable"};
@@ -29,6 +35,13 @@ int main(int argc, char** argv) {
   app.add_option("--directions", directions, "h2d, d2h, d2d")->delimiter(',');
   app.add_option("--memory", memories, "host memory: pinned, pageable")->delimiter(',');
   app.add_option("--devices", spec.devices, "CUDA devices (default: every visible GPU)")->delimiter(',');
+  std::vector<std::string> parts{"copies", "peer", "host"}, methods{"ce", "sm"}, modes{"uni", "bi"},
+      peer_bytes{"256M"}, aggregate{"h2d", "d2h"};
+  app.add_option("--parts", parts, "copies (per GPU), peer (between GPUs), host (all GPUs at once)")->delimiter(',');
+  app.add_option("--peer-methods", methods, "ce (copy engines), sm (copy kernel)")->delimiter(',');
+  app.add_option("--peer-modes", modes, "uni, bi")->delimiter(',');
+  app.add_option("--peer-bytes", peer_bytes, "sizes of the GPU-to-GPU copies")->delimiter(',');
+  app.add_option("--aggregate", aggregate, "host directions of the all-GPU run: h2d, d2h")->delimiter(',');
   app.add_option("--json", json_path, "also write one JSON object per GPU here");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -38,6 +51,15 @@ int main(int argc, char** argv) {
     for (const auto& d : directions) spec.directions.push_back(direction_named(d));
     spec.memories.clear();
     for (const auto& m : memories) spec.memories.push_back(host_memory_named(m));
+    spec.peer.methods.clear();
+    for (const auto& m : methods) spec.peer.methods.push_back(peer_method_named(m));
+    spec.peer.modes.clear();
+    for (const auto& m : modes) spec.peer.modes.push_back(peer_mode_named(m));
+    spec.peer.bytes.clear();
+    for (const auto& b : peer_bytes) spec.peer.bytes.push_back(parse_size(b));
+    spec.peer.aggregate.clear();
+    for (const auto& d : aggregate) spec.peer.aggregate.push_back(host_direction_named(d));
+    auto wants = [&](const char* part) { return std::find(parts.begin(), parts.end(), part) != parts.end(); };
     sizes(spec.sweep);  // refuses a sweep that cannot run before any GPU work
     std::string why;
     if (!gpu::probe_device(why)) {
@@ -46,7 +68,8 @@ int main(int argc, char** argv) {
     }
     std::ofstream json;
     if (!json_path.empty()) json.open(json_path);
-    for (int device : copy_devices(spec)) {
+    const std::vector<int> devices = copy_devices(spec);
+    for (int device : wants("copies") ? devices : std::vector<int>{}) {
       const GpuCopyResult r = measure_gpu(spec, device);
       const GpuPlacement& g = r.gpu;
       std::printf("# GPU %d: %s, PCI %s, NUMA node %d, PCIe gen %d x%d (max gen %d x%d)\n", g.device, g.name.c_str(),
@@ -61,6 +84,16 @@ int main(int argc, char** argv) {
         for (const auto& row : r.rows) rows.push_back(to_json(row));
         json << nlohmann::json{{"gpu", to_json(g)}, {"rows", rows}}.dump() << "\n";
       }
+    }
+    if (wants("peer") || wants("host")) {
+      if (!wants("peer")) spec.peer.methods.clear();
+      if (!wants("host")) spec.peer.aggregate.clear();
+      PeerResult peers = measure_peers(spec, devices);
+      peers.host = measure_host_aggregate(spec, devices, sizes(spec.sweep).back());
+      print_peers(stdout, peers);
+      nlohmann::json part;
+      add_peer_part(peers, part);
+      if (json) json << nlohmann::json{{"peer", part}}.dump() << "\n";
     }
     return 0;
   } catch (const BadInput& e) {

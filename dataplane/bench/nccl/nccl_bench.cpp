@@ -31,11 +31,15 @@ void print_outcome(const RankRun& run, const RankOutcome& out) {
   std::printf("# iterations %d, warm-up %d, check %d\n", run.spec.iterations, run.spec.warmup_iterations,
               run.spec.check_iterations);
   std::fputs(format_table(out.rows, run.spec).c_str(), stdout);
+  std::printf("# per iteration (CUDA events, a pass of its own): size placement p50_us p99_us slowest_rank its_time_us\n");
+  for (const auto& r : out.rows)
+    std::printf("#  %12llu %3s %10.2f %10.2f %3d %10.2f\n", static_cast<unsigned long long>(r.bytes),
+                r.in_place ? "in" : "out", r.p50_us, r.p99_us, r.slowest_rank, r.slowest_time_us);
   std::printf("# network: %s%s\n", out.transports.network.empty() ? "(none used)" : out.transports.network.c_str(),
               out.transports.net_devices.empty() ? "" : (" on " + out.transports.net_devices.front() + " ...").c_str());
   for (const auto& c : out.transports.connections)
     std::printf("# transport: rank %d -> rank %d %s (%s, %d channel lines)\n", c.from, c.to,
-                std::string(name(c.link)).c_str(), c.via.c_str(), c.channels);
+                transport_name(c).c_str(), c.via.c_str(), c.channels);
   std::printf("# check: %s\n", out.check_passed ? "OK" : "FAILED (wrong elements above)");
   if (!out.invalid_reason.empty()) std::printf("# Invalid: %s\n", out.invalid_reason.c_str());
 }

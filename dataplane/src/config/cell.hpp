@@ -45,7 +45,7 @@ struct Cell {
   uint32_t repeats = 1;
   std::string server_address = "127.0.0.1";
   std::string bind_address = "0.0.0.0";
-  // Several links at once (docs/dataplane.md "Several links"): pair i connects to
+  // Several links at once (docs/wire.md "Several links"): pair i connects to
   // server_addresses[i % n] and belongs to link i % n. Empty: one link, server_address.
   std::vector<std::string> server_addresses;
   // This side's interface per link, for its PHY counters; empty: found from the link's address.
@@ -64,7 +64,7 @@ struct Cell {
   uint64_t socket_buffer_bytes = 0; // 0 = the kernel's default (see docs/dataplane.md)
   uint32_t batch = 64;              // messages per system call or burst; the kind's batch_default when absent
   Workload workload = Workload::none;
-  // GPU workload settings (src/gpu/, docs/dataplane.md "GPU workloads"); used when workload != none
+  // GPU workload settings (src/gpu/, docs/gpu-workloads.md); used when workload != none
   uint32_t gemm_n = 1024;             // gemm, gemm_fp16: n x n matrices, fixed FLOPs per call
   uint32_t fft_length = 1024;         // fft: complex samples per transform, a power of two
   uint64_t workload_batch_bytes = 0;  // bytes of one assembled window (one compute call); 0 = 8 MiB

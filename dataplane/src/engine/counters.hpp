@@ -30,7 +30,7 @@ struct QueueCounters {
   uint64_t malformed = 0;     // wrong length or truncated
   uint64_t foreign = 0;       // not ours: other run id, pair or magic
   uint64_t kernel_drops = 0;  // drops the kernel counted: the receiving socket's /proc/net/udp drops, or
-                              // the sending namespace's RetransSegs + InErrs (/proc/net/snmp) on queue 0
+                              // the sending namespace's TCPLostRetransmit + RetransSegs + InErrs (nstat's) on queue 0
 
   // TCP sender, over the measured window (TCP_INFO).
   uint64_t retrans = 0, segs_out = 0;

@@ -1,4 +1,4 @@
-# GPU workloads in the receive path (docs/dataplane.md, "GPU workloads"). Included by
+# GPU workloads in the receive path (docs/gpu-workloads.md). Included by
 # dataplane/CMakeLists.txt once spiral_core exists.
 #
 #   SPIRAL_WITH_CUDA=AUTO  CUDA when a CUDA compiler is found (nvcc on PATH or CMAKE_CUDA_COMPILER)

@@ -28,6 +28,16 @@ struct NvmlSampler::Api {
 };
 
 namespace {
+
+// nvmlPciInfo_t (v3 layout): busIdLegacy[16], domain, bus, device, pciDeviceId, pciSubSystemId, busId[32].
+struct PciInfo {
+  char bus_id_legacy[16];
+  unsigned int domain, bus, device, pci_device_id, pci_sub_system_id;
+  char bus_id[32];
+};
+
+std::string bus_id_of(const PciInfo& pci) { return std::string(pci.bus_id, strnlen(pci.bus_id, sizeof pci.bus_id)); }
+
 template <typename F>
 bool resolve(void* lib, const char* name, F& out) {
   out = reinterpret_cast<F>(dlsym(lib, name));
@@ -129,6 +139,8 @@ void NvmlSampler::reset() {
   samples_ = 0;
 }
 
+void* NvmlSampler::symbol(const char* name) const { return lib_ ? dlsym(lib_, name) : nullptr; }
+
 NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
   PcieLink link;
   if (!device_) return link;
@@ -165,16 +177,46 @@ NvmlSampler::Identity NvmlSampler::identity() const {
   if (auto version = reinterpret_cast<SystemInt>(dlsym(lib_, "nvmlSystemGetCudaDriverVersion_v2"));
       version && version(&cuda) == 0)
     id.cuda_driver_version = cuda;
-  // nvmlPciInfo_t (v3 layout): busIdLegacy[16], domain, bus, device, pciDeviceId, pciSubSystemId, busId[32].
-  struct PciInfo {
-    char bus_id_legacy[16];
-    unsigned int domain, bus, device, pci_device_id, pci_sub_system_id;
-    char bus_id[32];
-  } pci{};
+  PciInfo pci{};
   using DevicePci = int (*)(void*, PciInfo*);
   if (auto info = reinterpret_cast<DevicePci>(dlsym(lib_, "nvmlDeviceGetPciInfo_v3")); info && info(device_, &pci) == 0)
-    id.pci_bus_id = std::string(pci.bus_id, strnlen(pci.bus_id, sizeof pci.bus_id));
+    id.pci_bus_id = bus_id_of(pci);
   return id;
+}
+
+std::optional<std::vector<std::string>> NvmlSampler::nvlink_remotes() const {
+  if (!device_) return std::nullopt;
+  // nvml.h: nvmlDeviceGetNvLinkState(device, link, nvmlEnableState_t*), ...RemotePciInfo_v2(device,
+  // link, nvmlPciInfo_t*), ...RemoteDeviceType(device, link, nvmlIntNvLinkDeviceType_t*).
+  using State = int (*)(void*, unsigned int, int*);
+  using Remote = int (*)(void*, unsigned int, PciInfo*);
+  using RemoteType = int (*)(void*, unsigned int, int*);
+  const auto state = reinterpret_cast<State>(dlsym(lib_, "nvmlDeviceGetNvLinkState"));
+  const auto remote = reinterpret_cast<Remote>(dlsym(lib_, "nvmlDeviceGetNvLinkRemotePciInfo_v2"));
+  const auto remote_type = reinterpret_cast<RemoteType>(dlsym(lib_, "nvmlDeviceGetNvLinkRemoteDeviceType"));
+  if (!state || !remote) return std::nullopt;
+  constexpr unsigned kMaxLinks = 18;     // NVML_NVLINK_MAX_LINKS
+  constexpr int kEnabled = 1;            // NVML_FEATURE_ENABLED
+  constexpr int kCpu = 1;                // NVML_NVLINK_DEVICE_TYPE_IBMNPU: a link to a CPU, no GPU path
+  constexpr int kSwitch = 2;             // NVML_NVLINK_DEVICE_TYPE_SWITCH
+  std::vector<std::string> out;
+  for (unsigned link = 0; link < kMaxLinks; ++link) {
+    int active = 0;
+    if (state(device_, link, &active) != 0 || active != kEnabled) continue;  // absent, down, or no NVLink at all
+    int type = -1;
+    if (remote_type && remote_type(device_, link, &type) == 0 && type == kCpu) continue;
+    PciInfo pci{};
+    if (remote(device_, link, &pci) == 0) {
+      out.push_back(bus_id_of(pci));
+    } else if (type == kSwitch) {
+      // an NVSwitch NVML does not name (as in VMs whose switches stay with the host): the GPUs
+      // of one node's switches share one NVLink fabric, so a common name stands for it
+      out.push_back("nvswitch");
+    } else {
+      return std::nullopt;  // an NVLink to somewhere unnamed: cannot tell
+    }
+  }
+  return out;
 }
 
 NvmlSampler::Figures NvmlSampler::figures() const {

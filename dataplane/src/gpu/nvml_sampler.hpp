@@ -10,8 +10,10 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace spiral::gpu {
 
@@ -38,12 +40,23 @@ class NvmlSampler {
   };
   PcieLink pcie_link() const;
 
+  // The PCI bus ids at the far ends of the GPU's active NVLinks (peer GPUs or NVSwitches; links
+  // to a CPU left out), NVML's spelling, or "nvswitch" for a switch NVML does not name; empty:
+  // no active NVLink (the GPU reaches its peers over PCIe). nullopt when NVML cannot tell: no
+  // device, no NVLink API, or an active link to a GPU or device it does not name.
+  std::optional<std::vector<std::string>> nvlink_remotes() const;
+
   // What the environment capture records of the GPU; empty strings / -1 where NVML lacks them.
   struct Identity {
     std::string name, driver_version, pci_bus_id;
     int cuda_driver_version = -1;  // NVML's integer, 12080 = CUDA 12.8
   };
   Identity identity() const;
+
+  // For queries of their own (transports/gpucopy/peer_path.cpp): an NVML entry point by name
+  // (nullptr when absent) and this GPU's nvmlDevice_t (nullptr unless available()).
+  void* symbol(const char* name) const;
+  void* device_handle() const { return device_; }
 
   bool available() const { return device_ != nullptr; }
   const std::string& status() const { return status_; }  // "ok" or the reason

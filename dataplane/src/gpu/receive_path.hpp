@@ -1,7 +1,7 @@
 #pragma once
 // The GPU receive path as a transport sees it. A receiver asks for pinned host space, receives
 // into it and says what arrived; the path assembles contiguous device windows from it and runs
-// the workload on each (docs/dataplane.md, "GPU workloads"). Two flavours: in-order streams
+// the workload on each (docs/gpu-workloads.md). Two flavours: in-order streams
 // (TCP, RoCE) and sequenced datagrams (UDP, raw Ethernet). Receivers reach it through
 // gpu/receiver.hpp (GpuReceiver), processed windows leave through gpu/window_sink.hpp.
 //

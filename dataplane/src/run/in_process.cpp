@@ -5,10 +5,12 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <thread>
 
 #include "metrics/side_report.hpp"
+#include "output/progress.hpp"
 #include "output/ready.hpp"
 #include "run/outcome.hpp"
 #include "run/roles.hpp"
@@ -67,15 +69,26 @@ std::unique_ptr<LocalSession> open_local_session(const Cell& cell) {
   return session;
 }
 
-RunResult run_in_process(const Cell& cell) {
+RunResult run_in_process(const Cell& cell, std::ostream* progress) {
   auto session = open_local_session(cell);
-  return run_local_session(cell, *session);
+  return run_local_session(cell, *session, progress);
 }
 
-RunResult run_local_session(const Cell& cell, LocalSession& session) {
+RunResult run_local_session(const Cell& cell, LocalSession& session, std::ostream* progress) {
   Engine& tx = session.sender();
   Engine& rx = session.receiver();
   SideMeter meter(cell, run_cores(cell, tx.counters().size(), rx.counters().size()));
+  // sbctl watch's live view: the process holds both sides, so it prints a client (TX) and a
+  // server (RX) line per tick, as the two processes of a two-sided run do.
+  std::optional<ProgressLine> tx_line, rx_line;
+  if (progress) tx_line.emplace(*progress, /*receiving=*/false, "queue"), rx_line.emplace(*progress, /*receiving=*/true, "queue");
+  const auto tick = [&] {
+    const auto now = Clock::now();
+    if (!rx_line || !rx_line->due(now)) return false;
+    tx_line->print(now, tx.counters());
+    rx_line->print(now, rx.counters());
+    return false;
+  };
   std::string failure;
   try {
     rx.start();
@@ -85,7 +98,8 @@ RunResult run_local_session(const Cell& cell, LocalSession& session) {
     meter.begin();
     tx.set_phase(Phase::measure);
     rx.set_phase(Phase::measure);
-    wait_until(Clock::now() + Millis(cell.duration_ms), tx, rx, [] { return false; });
+    if (progress) tx_line->begin(Clock::now()), rx_line->begin(Clock::now());
+    wait_until(Clock::now() + Millis(cell.duration_ms), tx, rx, tick);
     tx.set_phase(Phase::drain);
     meter.end();
     session.window_ended();

@@ -9,8 +9,9 @@
 
 namespace spiral {
 
-RunResult run_loopback(const Cell& cell) {
-  if (cell.kind->run_mode == RunMode::in_process) return cell.search ? run_search_in_process(cell) : run_in_process(cell);
+RunResult run_loopback(const Cell& cell, std::ostream* progress) {
+  if (cell.kind->run_mode == RunMode::in_process)
+    return cell.search ? run_search_in_process(cell) : run_in_process(cell, progress);
   if (cell.kind->run_mode == RunMode::ranks) return run_ranks(cell);
   Cell server = cell;
   server.role = Role::server;

@@ -16,12 +16,14 @@ RunResult run_client(const Cell& cell, std::ostream* progress = nullptr);
 RunResult run_server(const Cell& cell, std::ostream& out, const std::function<void()>& on_ready = [] {});
 // Role loopback: both sides in this process, as the kind's run mode says (two_sided: server and
 // client over the control channel; in_process: run_in_process).
-RunResult run_loopback(const Cell& cell);
-// The in-process run driver (run/in_process.cpp): the kind's LocalSession, no control channel.
-RunResult run_in_process(const Cell& cell);
+// progress, when given, gets the in-process kinds' progress events (both sides, a second apart).
+RunResult run_loopback(const Cell& cell, std::ostream* progress = nullptr);
+// The in-process run driver (run/in_process.cpp): the kind's LocalSession, no control channel;
+// progress, when given, gets a sender and a receiver progress event a second while it measures.
+RunResult run_in_process(const Cell& cell, std::ostream* progress = nullptr);
 // Its two halves: the kind's session, opened, with the ready file written; one run on it.
 std::unique_ptr<LocalSession> open_local_session(const Cell& cell);
-RunResult run_local_session(const Cell& cell, LocalSession& session);
+RunResult run_local_session(const Cell& cell, LocalSession& session, std::ostream* progress = nullptr);
 // A cell with a rate search (run/search_run.cpp): the trials, each one run of the kind's driver
 // (client against a server serving trials, or the in-process driver), in this process.
 RunResult run_search_client(const Cell& cell, std::ostream* progress = nullptr);

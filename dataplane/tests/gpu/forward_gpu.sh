@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Raw forward mode with GPU work (issue 18), over two net_memif pairs in one process, the
+# Raw forward mode with GPU work, over two net_memif pairs in one process, the
 # forwarder's pool in host_pinned memory mapped into the GPU: each GPU mode (gpu_kernel,
 # gpu_persistent, gpu_graphs) forwards every frame with its MACs swapped (checked by the
 # receiver on every frame that came back), the GPU work stops cleanly at the end, graphs replay

@@ -1,4 +1,4 @@
-// The raw Ethernet GPU receive path on frames DPDK really received (ctest gpu.raw.*; issue 15).
+// The raw Ethernet GPU receive path on frames DPDK really received (ctest gpu.raw.*).
 // One cell per process (the EAL initialises once): the test sends frames on the TX port itself,
 // in an order with drops, duplicates (the copy carries different bytes: it must lose),
 // neighbours swapped and strays of another run, and the real RawReceiver receives them on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Raw forward mode (issue 18, l2fwd-nv) over two in-memory net_memif pairs in one process:
+# Raw forward mode (l2fwd-nv) over two in-memory net_memif pairs in one process:
 # sender (tx_port) -> forwarder RX port, forwarder TX port -> receiver (rx_port). The receiver
 # counts every frame by sequence number, so sent = forwarded + lost exactly, and checks each
 # frame's MACs: as sent for work none, swapped for cpu. Paced well below what this (shared, 2-core)

@@ -25,6 +25,18 @@ for cell in "1 1" "2 2"; do
   echo "net_memif ($t,$r): $(brief "memif$t$r")"
 done
 
+# the live view's input (sbctl watch): one process, both sides, a client (TX) and a server (RX)
+# progress line a second while it measures, one stream per queue
+RAW_SECONDS=2.2 raw progress --tx-port net_ring0 --rx-port net_ring0 --tx-queues 2 --rx-queues 2 --payload-bytes 256
+accounted progress "net_ring progress lines"
+for role in client server; do
+  n=$(grep -c "^{\"event\":\"progress\",\"role\":\"$role\"" "$WORK/progress.out" || true)
+  ((n >= 2)) || fail "raw in-process run: $n $role progress lines in 2.2 s, want 2 (one a second): $(head -c 600 "$WORK/progress.out")"
+done
+grep '"role":"server"' "$WORK/progress.out" | tail -n 1 | grep -q '"id":1,' ||
+  fail "raw progress lines lack one stream per RX queue: $(grep progress "$WORK/progress.out" | tail -n 1)"
+echo "net_ring progress: $(grep -c '"event":"progress"' "$WORK/progress.out") lines"
+
 # memory host_pinned: the receive pools' mbuf data in locked memory from the memory provider,
 # registered with DPDK as external memory (rte_extmem_register); memif writes every frame there
 raw pinned --tx-port "$MEMIF_TX" --rx-port "$MEMIF_RX" --tx-queues 2 --rx-queues 2 --payload-bytes 1000 \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# TCP over two veth wires at once (issue 21): four pairs spread over two links, per-link and
+# TCP over two veth wires at once: four pairs spread over two links, per-link and
 # aggregate results, each link's interfaces found by address, and "wire unverified" (veth has
 # no PHY counters). The kernel's own per-interface counters show both wires carried the bytes.
 source "$(dirname "$0")/lib.sh"

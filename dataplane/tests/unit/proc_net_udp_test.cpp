@@ -51,7 +51,8 @@ TEST(ProcNetUdp, ReadsALiveSocketsDrops) {
 namespace spiral::tcp {
 namespace {
 
-// DAQIRI's TCP drops are `nstat TcpRetransSegs TcpInErrs`: the two "Tcp:" lines of /proc/net/snmp.
+// DAQIRI's TCP drops are nstat's TcpExtTCPLostRetransmit + TcpRetransSegs + TcpInErrs: the
+// "Tcp:" lines of /proc/net/snmp and the "TcpExt:" lines of /proc/net/netstat.
 TEST(ProcNetSnmp, RetransSegsPlusInErrs) {
   const std::string snmp =
       "Ip: Forwarding DefaultTTL\nIp: 1 64\n"
@@ -61,7 +62,16 @@ TEST(ProcNetSnmp, RetransSegsPlusInErrs) {
       "Udp: InDatagrams NoPorts\nUdp: 1 2\n";
   EXPECT_EQ(snmp_retrans_inerrs(snmp), 6452u);
   EXPECT_EQ(snmp_retrans_inerrs("Udp: InDatagrams\nUdp: 1\n"), std::nullopt);
-  EXPECT_TRUE(namespace_retrans_inerrs().has_value()) << "this namespace's /proc/net/snmp";
+}
+
+TEST(ProcNetNetstat, LostRetransmitAndTheNamespaceSum) {
+  const std::string netstat =
+      "TcpExt: SyncookiesSent SyncookiesRecv TCPLostRetransmit TCPFastRetrans\n"
+      "TcpExt: 0 0 17 42\n"
+      "IpExt: InNoRoutes InTruncatedPkts\nIpExt: 0 0\n";
+  EXPECT_EQ(netstat_lost_retransmit(netstat), 17u);
+  EXPECT_EQ(netstat_lost_retransmit("IpExt: InNoRoutes\nIpExt: 0\n"), std::nullopt);
+  EXPECT_TRUE(namespace_tcp_drops().has_value()) << "this namespace's /proc/net/snmp and /proc/net/netstat";
 }
 
 }  // namespace

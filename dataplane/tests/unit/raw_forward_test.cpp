@@ -1,4 +1,4 @@
-// Raw forward mode (issue 18): its keys, refusals, pool sizes, rates and MAC verdict.
+// Raw forward mode: its keys, refusals, pool sizes, rates and MAC verdict.
 #include <gtest/gtest.h>
 
 #include "config/cell_json.hpp"

@@ -1,7 +1,8 @@
 #pragma once
 // The host<->device copy bench (seed 001's bandwidthTest, per GPU): which copies, which host
 // memory, which sizes, and what it reports per GPU: the copies' figures and where the GPU sits
-// (NUMA node, PCIe link). Plain structs; the CUDA engine is cuda/copy_engine.hpp.
+// (NUMA node, PCIe link); then the copies between GPUs (peer_spec.hpp). Plain structs; the CUDA
+// engines are cuda/copy_engine.hpp and cuda/peer_engine.hpp.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/size_sweep.hpp"
+#include "transports/gpucopy/peer_spec.hpp"
 
 namespace spiral::gpucopy {
 
@@ -28,6 +30,7 @@ struct CopySpec {
   int iterations = 20;  // timed copies per size
   int warmup_iterations = 2;
   std::vector<int> devices;  // CUDA device indices; empty: every visible GPU
+  PeerSpec peer;             // between the GPUs, and all of them with the host at once
 };
 
 // One measured combination; d2d has no host memory (memory "device").

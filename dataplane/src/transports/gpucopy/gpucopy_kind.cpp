@@ -1,5 +1,6 @@
 // gpucopy: H2D, D2H and D2D copies of every GPU of the pod over a size sweep, with each GPU's
-// NUMA node and PCIe link (docs/nccl.md, "The copy bench"); seed 001's bandwidthTest per device.
+// NUMA node and PCIe link (docs/nccl.md, "The copy bench"); seed 001's bandwidthTest per device;
+// then copies between every ordered pair of GPUs and all GPUs with the host at once.
 #include "transports/gpucopy/gpucopy_kind.hpp"
 
 #include <any>
@@ -9,6 +10,7 @@
 #include "metrics/run_result.hpp"
 #include "transports/gpucopy/cell_run.hpp"
 #include "transports/gpucopy/gpucopy_options.hpp"
+#include "transports/gpucopy/peer_summary.hpp"
 
 namespace spiral::gpucopy {
 
@@ -27,6 +29,14 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   j["max_bytes"] = s.sweep.max_bytes;
   j["step_factor"] = s.sweep.factor;
   j["iterations"] = s.iterations;
+  auto methods = nlohmann::json::array(), modes = nlohmann::json::array(), aggregate = nlohmann::json::array();
+  for (PeerMethod m : s.peer.methods) methods.push_back(std::string(name(m)));
+  for (PeerMode m : s.peer.modes) modes.push_back(std::string(name(m)));
+  for (HostDirection d : s.peer.aggregate) aggregate.push_back(std::string(name(d)));
+  j["peer_methods"] = methods;
+  j["peer_modes"] = modes;
+  j["peer_bytes"] = s.peer.bytes;
+  j["aggregate"] = aggregate;
 }
 
 uint32_t one(const Cell&) { return 1; }
@@ -34,7 +44,7 @@ uint32_t one(const Cell&) { return 1; }
 void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
   if (const auto* f = std::any_cast<nlohmann::json>(&r.figures)) {
     nlohmann::json part = *f;
-    while (part["rows"].size() > 1 && part.dump().size() + 900 > 4096) part["rows"].erase(part["rows"].size() - 1);
+    fit_summary(part, 4096 - 900);  // 900: the summary's other fields
     j["gpucopy"] = part;
   }
 }
@@ -57,6 +67,10 @@ BenchKind describe() {
       {"--directions", "directions", T::text, "h2d,d2h,d2d (comma-separated)"},
       {"--host-memory", "host_memory", T::text, "pinned,pageable (comma-separated)"},
       {"--devices", "devices", T::text, "CUDA devices, comma-separated (default: every visible GPU)"},
+      {"--peer-methods", "peer_methods", T::text, "GPU-to-GPU copies: ce (copy engines), sm (copy kernel), or none"},
+      {"--peer-modes", "peer_modes", T::text, "uni (one direction), bi (both at once); comma-separated"},
+      {"--peer-bytes", "peer_bytes", T::text, "sizes of the GPU-to-GPU copies (256M; comma-separated)"},
+      {"--aggregate", "aggregate", T::text, "all GPUs with the host at once: h2d,d2h or none"},
   };
   add_size_sweep_flags(k.flags);
   k.parse = parse;

@@ -8,7 +8,8 @@
 namespace spiral::gpucopy {
 
 const std::set<std::string> kCopyKeys = {"directions", "host_memory", "min_bytes",        "max_bytes",
-                                         "step_factor", "iterations", "warmup_iterations", "devices"};
+                                         "step_factor", "iterations", "warmup_iterations", "devices",
+                                         "peer_methods", "peer_modes", "peer_bytes", "aggregate"};
 
 namespace {
 
@@ -30,6 +31,13 @@ std::vector<T> list_of(const ObjectReader& r, const std::string& key, const std:
   }
   if (out.empty()) refuse_key(key, "must name at least one");
   return out;
+}
+
+// A list that may also be "none" alone (nothing of that part is measured).
+template <typename T, typename F>
+std::vector<T> list_or_none(const ObjectReader& r, const std::string& key, const std::string& fallback, F named) {
+  if (r.text(key, 64, fallback) == "none") return {};
+  return list_of<T>(r, key, fallback, named);
 }
 
 }  // namespace
@@ -56,6 +64,14 @@ CopySpec parse_copy_options(const ObjectReader& r) {
          }))
       s.devices.push_back(d);
   }
+  s.peer.methods = list_or_none<PeerMethod>(r, "peer_methods", "ce,sm", [](const std::string& n) { return peer_method_named(n); });
+  s.peer.modes = list_of<PeerMode>(r, "peer_modes", "uni,bi", [](const std::string& n) { return peer_mode_named(n); });
+  s.peer.bytes = list_of<uint64_t>(r, "peer_bytes", "256M", [](const std::string& n) {
+    const uint64_t b = parse_size(n);
+    if (b == 0 || b > (16ull << 30)) throw BadInput("peer copy size \"" + n + "\" must be 1 B .. 16G");
+    return b;
+  });
+  s.peer.aggregate = list_or_none<HostDirection>(r, "aggregate", "h2d,d2h", [](const std::string& n) { return host_direction_named(n); });
   return s;
 }
 

@@ -2,6 +2,7 @@
 // The "gpucopy" part of a copy bench's summary (the operator's reader: pkg/summary/collective.go):
 //   {"gpus":[[device,numa_node,pcie_gen,pcie_width],...],
 //    "rows":[[device,"h2d","pinned",bytes,time_ns,mbps],...]}
+// followed by the peer matrices and the host aggregate (peer_summary.hpp).
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -9,7 +10,7 @@
 
 namespace spiral::gpucopy {
 
-constexpr size_t kMaxSummaryRows = 96;  // keeps the part under ~3.5 KiB
+constexpr size_t kMaxSummaryRows = 96;  // without peer matrices, keeps the part under ~3.5 KiB
 
 nlohmann::json summary_part(const std::vector<GpuPlacement>& gpus, const std::vector<CopyRow>& rows);
 

@@ -39,16 +39,16 @@ double n_minus_one_over_n(int n) { return static_cast<double>(n - 1) / n; }
 double two_n_minus_one_over_n(int n) { return 2.0 * (n - 1) / n; }
 
 constexpr std::array kTable{
-    CollectiveInfo{Collective::send_recv, "sendrecv", "sendrecv_perf", false, false, false, same_in_and_out, one},
-    CollectiveInfo{Collective::all_gather, "all_gather", "all_gather_perf", false, false, true, gather_counts,
+    CollectiveInfo{Collective::send_recv, "sendrecv", "sendrecv_perf", false, false, false, false, same_in_and_out, one},
+    CollectiveInfo{Collective::all_gather, "all_gather", "all_gather_perf", false, false, true, true, gather_counts,
                    n_minus_one_over_n},
-    CollectiveInfo{Collective::all_reduce, "all_reduce", "all_reduce_perf", true, false, false, same_in_and_out,
+    CollectiveInfo{Collective::all_reduce, "all_reduce", "all_reduce_perf", true, false, false, true, same_in_and_out,
                    two_n_minus_one_over_n},
-    CollectiveInfo{Collective::broadcast, "broadcast", "broadcast_perf", false, true, false, same_in_and_out, one},
-    CollectiveInfo{Collective::reduce, "reduce", "reduce_perf", true, true, false, same_in_and_out, one},
-    CollectiveInfo{Collective::reduce_scatter, "reduce_scatter", "reduce_scatter_perf", true, false, true,
+    CollectiveInfo{Collective::broadcast, "broadcast", "broadcast_perf", false, true, false, true, same_in_and_out, one},
+    CollectiveInfo{Collective::reduce, "reduce", "reduce_perf", true, true, false, true, same_in_and_out, one},
+    CollectiveInfo{Collective::reduce_scatter, "reduce_scatter", "reduce_scatter_perf", true, false, true, true,
                    scatter_counts, n_minus_one_over_n},
-    CollectiveInfo{Collective::all_to_all, "alltoall", "alltoall_perf", false, false, true, all_to_all_counts,
+    CollectiveInfo{Collective::all_to_all, "alltoall", "alltoall_perf", false, false, true, false, all_to_all_counts,
                    n_minus_one_over_n},
 };
 
@@ -69,6 +69,10 @@ const CollectiveInfo& collective_named(std::string_view name) {
     known += (known.empty() ? "" : ", ") + std::string(entry.name);
   }
   throw BadInput("unknown NCCL operation \"" + std::string(name) + "\" (known: " + known + ")");
+}
+
+bool row_checked(const CollectiveInfo& c, bool in_place, int check_iterations) {
+  return check_iterations > 0 && (!in_place || c.defines_in_place);
 }
 
 Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks) {

@@ -30,6 +30,12 @@ struct CollectiveInfo {
   bool rooted;                  // has a root rank (broadcast, reduce)
   // nccl-tests' byte count for algbw is param * element size * (nranks when this is true)
   bool bytes_scale_with_ranks;
+  // NCCL defines an in-place form: sendbuff == recvbuff (broadcast, reduce, all_reduce) or the
+  // rank's slice of recvbuff (all_gather, reduce_scatter), per NCCL's user guide, "In-place
+  // Operations" (docs.nvidia.com/deeplearning/nccl/user-guide/docs/usage/inplace.html).
+  // Send/receive and all-to-all have none: the receive overwrites the data still being sent, so
+  // the result depends on timing; nccl-tests 2.19.6 times them and skips their check (N/A).
+  bool defines_in_place;
   Counts (*counts)(size_t elements, size_t element_bytes, int nranks);
   double (*bus_factor)(int nranks);  // busbw = algbw * factor
 };
@@ -38,6 +44,10 @@ std::span<const CollectiveInfo> collectives();
 const CollectiveInfo& info(Collective c);
 // Throws BadInput naming the accepted spellings.
 const CollectiveInfo& collective_named(std::string_view name);
+
+// Whether a row (one size, one placement) is checked: check iterations asked, and the placement
+// one whose result NCCL defines. A row that is not checked is still timed.
+bool row_checked(const CollectiveInfo& c, bool in_place, int check_iterations);
 
 // nccl-tests' figures for one measured size: seconds per operation -> GB/s (1e9 bytes/s).
 struct Bandwidth {

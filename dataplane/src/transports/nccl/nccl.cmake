@@ -19,6 +19,7 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/element_types.cpp
   ${NCCL_DIR}/bootstrap.cpp
   ${NCCL_DIR}/transport_log.cpp
+  ${NCCL_DIR}/gpu_links.cpp
   ${NCCL_DIR}/sweep_rows.cpp
   ${NCCL_DIR}/network_env.cpp
   ${NCCL_DIR}/summary_part.cpp

@@ -12,6 +12,7 @@
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_options.hpp"
+#include "transports/nccl/summary_part.hpp"
 
 namespace spiral::nccl {
 
@@ -44,10 +45,8 @@ const nlohmann::json* figures(const RunResult& r) { return std::any_cast<nlohman
 void summary_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
   const nlohmann::json* f = figures(r);
   if (!f) return;
-  // The termination message holds 4 KiB: drop the largest sizes first if the sweep would not fit.
-  nlohmann::json part = *f;
-  while (part["rows"].size() > 1 && part.dump().size() + 900 > 4096) part["rows"].erase(part["rows"].size() - 1);
-  j["nccl"] = part;
+  // The termination message holds 4 KiB, about 900 bytes of it the summary's other fields.
+  j["nccl"] = fit_summary_part(*f, 4096 - 900);
 }
 
 void record_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {

@@ -66,6 +66,11 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
     refuse_key("placement", "must be both, out_of_place or in_place, got \"" + placement + "\"");
   s.out_of_place = placement != "in_place";
   s.in_place = placement != "out_of_place";
+  // Only in-place rows of an operation without an in-place form: a check asked, nothing checked.
+  const auto& coll = info(s.collective);
+  if (!s.out_of_place && s.check_iterations > 0 && !coll.defines_in_place)
+    refuse_key("placement", "NCCL defines no in-place " + std::string(coll.name) +
+                                ", so nothing would be checked: use out_of_place or both (or check_iterations 0)");
   o.gpus = static_cast<int>(r.integer("gpus", 1, 16, 1));
   o.nranks = static_cast<int>(r.integer("nranks", 1, 4096, o.gpus));
   o.first_rank = static_cast<int>(r.integer("first_rank", 0, 4095, 0));

@@ -4,7 +4,10 @@
 // reader is pkg/summary/collective.go.
 //   {"op":"all_gather","ranks":2,"version":"2.28.9+cuda13.0","network":"IB",
 //    "rows":[[bytes,in_place,time_ns,algbw_mbps,busbw_mbps,wrong],...],
+//    "iter":[[p50,p99,slowest_rank,slowest],...],
 //    "peers":[[from,to,"NET/IB","NET/IB/0/GDRDMA"],...]}
+// "iter" pairs with "rows" by index; p50, p99 and the slowest rank's time are per mille off the
+// row's time (-3: 0.3% faster), short numbers where nanoseconds would not fit 4 KiB.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -18,5 +21,9 @@ constexpr size_t kMaxSummaryRows = 128;  // status keeps at most 128 (Collective
 constexpr size_t kMaxSummaryPeers = 16;
 
 nlohmann::json summary_part(Collective op, int nranks, const std::vector<SizeRow>& rows, const TransportLog& log);
+
+// The part cut to `budget` bytes (dumped): first without "iter" (the per-iteration figures),
+// then without the largest sizes; never below one row.
+nlohmann::json fit_summary_part(nlohmann::json part, size_t budget);
 
 }  // namespace spiral::nccl

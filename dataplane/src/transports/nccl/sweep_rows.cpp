@@ -1,5 +1,6 @@
 #include "transports/nccl/sweep_rows.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -19,7 +20,11 @@ nlohmann::json to_json(const std::vector<SizeRow>& rows) {
                    {"algbw_gbps", r.algbw_gbps},
                    {"busbw_gbps", r.busbw_gbps},
                    {"wrong", r.wrong},
-                   {"gpu_time_us", r.gpu_time_us}});
+                   {"gpu_time_us", r.gpu_time_us},
+                   {"p50_us", r.p50_us},
+                   {"p99_us", r.p99_us},
+                   {"slowest_rank", r.slowest_rank},
+                   {"slowest_time_us", r.slowest_time_us}});
   return out;
 }
 
@@ -31,11 +36,20 @@ std::vector<SizeRow> rows_from_json(const nlohmann::json& j) {
       rows.push_back({r.at("bytes").get<uint64_t>(), r.at("count").get<uint64_t>(), r.at("in_place").get<bool>(),
                       r.at("time_us").get<double>(), r.at("algbw_gbps").get<double>(),
                       r.at("busbw_gbps").get<double>(), r.at("wrong").get<int64_t>(),
-                      r.at("gpu_time_us").get<double>()});
+                      r.at("gpu_time_us").get<double>(), r.value("p50_us", 0.0), r.value("p99_us", 0.0),
+                      r.value("slowest_rank", 0), r.value("slowest_time_us", 0.0)});
   } catch (const nlohmann::json::exception& e) {
     throw RunFailure(std::string("NCCL report: malformed row: ") + e.what());
   }
   return rows;
+}
+
+IterationStats iteration_stats(std::vector<double> times_us) {
+  if (times_us.empty()) return {};
+  std::sort(times_us.begin(), times_us.end());
+  const size_t n = times_us.size();
+  const size_t p99 = std::min(n - 1, (n * 99 + 99) / 100 - 1);
+  return {times_us[n / 2], times_us[p99]};
 }
 
 std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, const SweepSpec& spec) {
@@ -45,15 +59,19 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
   const size_t element = info(spec.type).bytes;
   std::vector<SizeRow> merged = rows[0];
   for (size_t i = 0; i < merged.size(); ++i) {
-    double sum_us = 0, sum_gpu_us = 0;
+    double sum_us = 0, sum_gpu_us = 0, p50 = 0, p99 = 0;
     int64_t wrong = 0;
     bool checked = false;
+    int slowest = 0;
     for (int r = 0; r < nranks; ++r) {
       if (rows[r].size() != merged.size() || rows[r][i].bytes != merged[i].bytes ||
           rows[r][i].in_place != merged[i].in_place)
         throw RunFailure("NCCL report: rank " + std::to_string(r) + " measured other sizes than rank 0");
       sum_us += rows[r][i].time_us;
       sum_gpu_us += rows[r][i].gpu_time_us;
+      p50 = std::max(p50, rows[r][i].p50_us);
+      p99 = std::max(p99, rows[r][i].p99_us);
+      if (rows[r][i].time_us > rows[slowest][i].time_us) slowest = r;
       if (rows[r][i].wrong >= 0) {
         checked = true;
         wrong += rows[r][i].wrong;
@@ -66,6 +84,10 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
     m.algbw_gbps = bw.algbw_gbps;
     m.busbw_gbps = bw.busbw_gbps;
     m.wrong = checked ? wrong : -1;
+    m.p50_us = p50;
+    m.p99_us = p99;
+    m.slowest_rank = slowest;
+    m.slowest_time_us = rows[slowest][i].time_us;
   }
   return merged;
 }

@@ -13,7 +13,16 @@ namespace spiral::nccl {
 nlohmann::json to_json(const std::vector<SizeRow>& rows);
 std::vector<SizeRow> rows_from_json(const nlohmann::json& j);  // throws RunFailure when malformed
 
+// The percentiles nccl-tests 2.19 reports for -I: p50 the upper median (sorted[n/2]), p99 the
+// nearest rank (the smallest time with at least 99% of the times at or below it).
+struct IterationStats {
+  double p50_us = 0, p99_us = 0;
+};
+IterationStats iteration_stats(std::vector<double> times_us);
+
 // rows[r] are rank r's rows, the same sizes in the same order; throws RunFailure otherwise.
+// Per iteration, each rank's percentiles merge to the largest: nccl-tests instead takes every
+// iteration's maximum over the ranks first, which is at least as large.
 std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, const SweepSpec& spec);
 
 // nccl-tests' table: size, count, type, redop, root, then time/algbw/busbw/#wrong for out of

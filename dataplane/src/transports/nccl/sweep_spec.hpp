@@ -37,6 +37,11 @@ struct SizeRow {
   double algbw_gbps = 0, busbw_gbps = 0;
   int64_t wrong = -1;  // elements that failed the check (summed over ranks); -1: not checked
   double gpu_time_us = 0;  // the same operations between CUDA events (the ranks' mean, once merged)
+  // Per iteration (nccl-tests 2.19's -I), from a pass of its own: percentiles of the operations'
+  // own times (CUDA events between them), once merged the largest over the ranks; 0: not measured.
+  double p50_us = 0, p99_us = 0;
+  int slowest_rank = 0;        // once merged: the rank with the largest time_us
+  double slowest_time_us = 0;  // that rank's time_us
 };
 
 }  // namespace spiral::nccl

@@ -45,6 +45,32 @@ std::string_view name(Link link) {
   return "other";
 }
 
+namespace {
+
+std::string_view path_name(P2pPath p) {
+  switch (p) {
+    case P2pPath::nvlink: return "NVLink";
+    case P2pPath::pcie: return "PCIe";
+    case P2pPath::unknown: break;
+  }
+  return "";
+}
+
+P2pPath path_named(std::string_view s) {
+  return s == "NVLink" ? P2pPath::nvlink : s == "PCIe" ? P2pPath::pcie : P2pPath::unknown;
+}
+
+}  // namespace
+
+std::string transport_name(const Connection& c) {
+  std::string out(name(c.link));
+  if (c.link == Link::p2p && c.path != P2pPath::unknown) {
+    out += '/';  // appended piecewise: "/" + string trips g++ 12's -Wrestrict at -O3
+    out += path_name(c.path);
+  }
+  return out;
+}
+
 TransportLog parse_transport_log(std::string_view text) {
   TransportLog log;
   std::map<std::tuple<int, int, Link>, size_t> seen;
@@ -81,7 +107,7 @@ nlohmann::json to_json(const TransportLog& log) {
   auto connections = nlohmann::json::array();
   for (const auto& c : log.connections)
     connections.push_back({{"from", c.from}, {"to", c.to}, {"link", name(c.link)}, {"via", c.via},
-                           {"gpu_direct", c.gpu_direct}, {"channels", c.channels}});
+                           {"gpu_direct", c.gpu_direct}, {"channels", c.channels}, {"path", path_name(c.path)}});
   return {{"nccl_version", log.nccl_version}, {"network", log.network}, {"net_devices", log.net_devices},
           {"connections", connections}};
 }
@@ -95,7 +121,8 @@ TransportLog transport_log_from_json(const nlohmann::json& j) {
     for (const auto& c : j.at("connections")) {
       const std::string via = c.at("via").get<std::string>();
       log.connections.push_back({c.at("from").get<int>(), c.at("to").get<int>(), classify(via), via,
-                                 c.at("gpu_direct").get<bool>(), c.at("channels").get<int>()});
+                                 c.at("gpu_direct").get<bool>(), c.at("channels").get<int>(),
+                                 path_named(c.value("path", ""))});
     }
   } catch (const nlohmann::json::exception& e) {
     throw RunFailure(std::string("NCCL report: malformed transports: ") + e.what());

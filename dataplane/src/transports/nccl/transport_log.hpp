@@ -21,13 +21,21 @@ namespace spiral::nccl {
 enum class Link { p2p, shm, net_ib, net_socket, net_other, collnet, other };
 std::string_view name(Link link);  // "P2P", "SHM", "NET/IB", "NET/Socket", ...
 
+// The wire under a P2P connection, which NCCL's log does not say (gpu_links.hpp finds it).
+enum class P2pPath { unknown, nvlink, pcie };
+
 struct Connection {
   int from = 0, to = 0;  // ranks
   Link link = Link::other;
   std::string via;       // NCCL's own words: "NET/IB/0/GDRDMA"
   bool gpu_direct = false;
   int channels = 0;      // how many channel lines named this pair with this transport
+  P2pPath path = P2pPath::unknown;  // P2P only
 };
+
+// The transport as reported: the family, and for P2P the wire when known: "P2P/NVLink",
+// "P2P/PCIe", "P2P" (unknown), "NET/IB", ...
+std::string transport_name(const Connection& c);
 
 struct TransportLog {
   std::string nccl_version;              // "2.28.9+cuda13.0"; empty when no version line was seen

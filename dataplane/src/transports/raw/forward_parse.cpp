@@ -1,4 +1,4 @@
-// The forward mode's keys and rules (issue 18, l2fwd-nv).
+// The forward mode's keys and rules (l2fwd-nv).
 #include "transports/raw/forward_parse.hpp"
 
 #include "sys/errors.hpp"

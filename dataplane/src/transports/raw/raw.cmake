@@ -1,4 +1,4 @@
-# Raw Ethernet transport (issue 5). Included by dataplane/CMakeLists.txt after spiral_core.
+# Raw Ethernet transport. Included by dataplane/CMakeLists.txt after spiral_core.
 # SPIRAL_WITH_DPDK: AUTO builds it when pkg-config finds libdpdk (Debian: libdpdk-dev 22.11),
 # ON requires it, OFF leaves it out; without it `--transport raw` exits 2 saying so.
 set(SPIRAL_WITH_DPDK AUTO CACHE STRING "Raw transport on DPDK: AUTO, ON or OFF")

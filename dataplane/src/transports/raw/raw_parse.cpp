@@ -1,4 +1,4 @@
-// The raw Ethernet (DPDK) transport's keys and rules (issue 5).
+// The raw Ethernet (DPDK) transport's keys and rules.
 #include "transports/raw/raw_parse.hpp"
 
 #include "config/buffer_memory.hpp"

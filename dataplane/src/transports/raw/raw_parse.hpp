@@ -1,5 +1,5 @@
 #pragma once
-// The raw kind's keys and their rules (issue 5).
+// The raw kind's keys and their rules.
 #include <set>
 #include <string>
 

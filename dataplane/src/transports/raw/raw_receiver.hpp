@@ -7,7 +7,7 @@
 // one sequenced-datagram assembler per (RX queue, TX stream), the frame's UDP payload being the
 // datagram. memory host_pinned: the assembler reads it in place from the mbuf, which is held
 // until the window's kernels completed; memory host: it is copied into pinned staging (staged)
-// and the mbuf freed at once (docs/dataplane.md, "Raw Ethernet GPU receive path").
+// and the mbuf freed at once (docs/gpu-workloads.md, "Raw Ethernet GPU receive path").
 #include <rte_ring.h>
 
 #include <array>

@@ -147,7 +147,7 @@ class RawSession : public LocalSession {
     for (const CoreBusy& c : m.cores)
       if (c.role == "master") m.master_mpct = c.busy_mpct;
     r = combine_raw(cell, m);
-    r.gpu = receiver.gpu;  // the GPU receive path's windows, stalls and utilisation (issue 15)
+    r.gpu = receiver.gpu;  // the GPU receive path's windows, stalls and utilisation
     RawFigures& figures = raw_figures(r);
     env_.describe(figures);
     if (fwd_) forward_figures(cell, m.ports, r, figures.forward);  // after r.gpu: NVML of the forward work

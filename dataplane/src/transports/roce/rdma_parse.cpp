@@ -1,4 +1,4 @@
-// The roce transport's keys and rules (issue 7); its keys mirror its flags (--verb -> verb, ...).
+// The roce transport's keys and rules; its keys mirror its flags (--verb -> verb, ...).
 #include "transports/roce/rdma_parse.hpp"
 
 #include "config/buffer_memory.hpp"

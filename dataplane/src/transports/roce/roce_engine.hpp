@@ -81,7 +81,7 @@ class RoceEngine final : public EngineBase, public gpu::GpuReporting {
   RetryCounters retries_;
   std::atomic<uint64_t> retries_at_start_{0}, retries_in_window_{0};
   // Server with a GPU workload (send, write): each message is copied from its slot into the
-  // queue pair's in-order window (docs/dataplane.md, "GPU workloads").
+  // queue pair's in-order window (docs/gpu-workloads.md).
   gpu::GpuReceiver gpu_;
 };
 

@@ -13,11 +13,15 @@ struct TcpStats {
 // TCP_INFO of a connected socket; zeros if the kernel will not say.
 TcpStats read_tcp_stats(int fd);
 
-// RetransSegs + InErrs of the "Tcp:" lines of /proc/net/snmp text: what DAQIRI's
-// `nstat TcpRetransSegs TcpInErrs` counts, for the whole network namespace. nullopt when the
-// text lacks them.
+// RetransSegs + InErrs of the "Tcp:" lines of /proc/net/snmp text (nstat's TcpRetransSegs and
+// TcpInErrs), for the whole network namespace. nullopt when the text lacks them.
 std::optional<uint64_t> snmp_retrans_inerrs(const std::string& snmp_text);
-// The same of this process's namespace (/proc/net/snmp); nullopt when it cannot be read.
-std::optional<uint64_t> namespace_retrans_inerrs();
+// TCPLostRetransmit of the "TcpExt:" lines of /proc/net/netstat text (nstat's
+// TcpExtTCPLostRetransmit). nullopt when the text lacks it.
+std::optional<uint64_t> netstat_lost_retransmit(const std::string& netstat_text);
+// DAQIRI's socket-tcp drops of this process's namespace: TcpExtTCPLostRetransmit +
+// TcpRetransSegs + TcpInErrs, the three counters its nstat reads. nullopt when /proc/net/snmp or
+// /proc/net/netstat cannot be read or lacks them.
+std::optional<uint64_t> namespace_tcp_drops();
 
 }  // namespace spiral::tcp

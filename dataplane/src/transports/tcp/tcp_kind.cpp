@@ -1,5 +1,5 @@
 // tcp: one TCP stream per pair, client sends, server receives (tcp_sender.cpp, tcp_receiver.cpp).
-// Drops are DAQIRI's: RetransSegs + InErrs of the sender's network namespace (/proc/net/snmp,
+// Drops are DAQIRI's: TCPLostRetransmit + RetransSegs + InErrs of the sender's network namespace (/proc/net/snmp and netstat,
 // what `nstat` reads) over the window; the sockets' own retransmits (TCP_INFO) give loss_ppm.
 #include "transports/tcp/tcp_kind.hpp"
 

@@ -77,7 +77,7 @@ void TcpSender::run_queue(size_t q, std::stop_token stop) {
     if (p == Phase::measure && !measuring) {
       measuring = true;
       at_measure_start = read_tcp_stats(fd);
-      if (q == 0) snmp_at_measure_start = namespace_retrans_inerrs();
+      if (q == 0) snmp_at_measure_start = namespace_tcp_drops();
     }
     ssize_t n = ::send(fd, conn.message.data() + offset, message_bytes - offset, MSG_NOSIGNAL);
     if (n < 0) {
@@ -98,7 +98,7 @@ void TcpSender::run_queue(size_t q, std::stop_token stop) {
     c.retrans = end.total_retrans - at_measure_start.total_retrans;
     c.segs_out = end.segs_out - at_measure_start.segs_out;
     if (snmp_at_measure_start) {
-      const auto snmp_end = namespace_retrans_inerrs();
+      const auto snmp_end = namespace_tcp_drops();
       if (snmp_end && *snmp_end >= *snmp_at_measure_start) c.kernel_drops = *snmp_end - *snmp_at_measure_start;
     }
   }

@@ -48,6 +48,12 @@ TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
   EXPECT_EQ(refusal({{"ib_hcas", "mlx5_0"}}), "cell: \"ib_hcas\" selects RDMA devices: set network rdma, or remove ib_hcas");
   EXPECT_NE(refusal({{"min_bytes", 1024}, {"max_bytes", 8}}).find("\"max_bytes\""), std::string::npos);
   EXPECT_EQ(refusal({{"role", "server"}}), "cell: \"role\" is server, but nccl runs as ranks: use role rank (or loopback)");
+  EXPECT_EQ(refusal({{"op", "sendrecv"}, {"placement", "in_place"}}),
+            "cell: \"placement\" NCCL defines no in-place sendrecv, so nothing would be checked: use out_of_place "
+            "or both (or check_iterations 0)");
+  EXPECT_NE(refusal({{"op", "alltoall"}, {"placement", "in_place"}, {"check_iterations", 2}}), "");
+  EXPECT_EQ(refusal({{"op", "alltoall"}, {"placement", "in_place"}, {"check_iterations", 0}}), "");  // timed only
+  EXPECT_EQ(refusal({{"op", "all_gather"}, {"placement", "in_place"}}), "");
   const std::string foreign = refusal({{"verb", "send"}});
   EXPECT_NE(foreign, "") << "roce's key is foreign to nccl";
   EXPECT_EQ(foreign.find("unknown key"), std::string::npos) << foreign;

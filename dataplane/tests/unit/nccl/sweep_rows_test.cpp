@@ -39,6 +39,38 @@ TEST(SweepRows, MergesRanksAsNcclTests) {
   EXPECT_FALSE(check_passed(merged));
 }
 
+// nccl-tests 2.19's -I percentiles: p50 the upper median, p99 the nearest rank.
+TEST(SweepRows, IterationPercentilesAsNcclTests) {
+  std::vector<double> times;
+  for (int i = 100; i >= 1; --i) times.push_back(i);  // 1..100 us, in any order
+  IterationStats s = iteration_stats(times);
+  EXPECT_DOUBLE_EQ(s.p50_us, 51.0);
+  EXPECT_DOUBLE_EQ(s.p99_us, 99.0);
+  s = iteration_stats({10.0, 12.0, 11.0, 30.0});
+  EXPECT_DOUBLE_EQ(s.p50_us, 12.0);  // sorted[4 / 2]
+  EXPECT_DOUBLE_EQ(s.p99_us, 30.0);        // 20 iterations or fewer: p99 is the slowest
+  EXPECT_DOUBLE_EQ(iteration_stats({}).p99_us, 0.0);
+}
+
+// Two ranks: the slowest is named with its own time, the percentiles are the larger rank's, and
+// all of it survives the report each rank sends to rank 0.
+TEST(SweepRows, MergeNamesTheSlowestRankAndKeepsTheLargerPercentiles) {
+  SizeRow r0{1 << 20, 131072, false, 100.0, 0, 0, 0, 90.0}, r1 = r0;
+  r0.p50_us = 95.0, r0.p99_us = 140.0;
+  r1.time_us = 104.0, r1.p50_us = 99.0, r1.p99_us = 120.0;
+  const auto back = rows_from_json(to_json({r1}));
+  EXPECT_DOUBLE_EQ(back[0].p99_us, 120.0);
+  const auto merged = merge_ranks({{r0}, back}, all_gather_spec());
+  EXPECT_DOUBLE_EQ(merged[0].time_us, 102.0);
+  EXPECT_EQ(merged[0].slowest_rank, 1);
+  EXPECT_DOUBLE_EQ(merged[0].slowest_time_us, 104.0);
+  EXPECT_DOUBLE_EQ(merged[0].p50_us, 99.0);
+  EXPECT_DOUBLE_EQ(merged[0].p99_us, 140.0);
+  const auto one = merge_ranks({{r0}}, all_gather_spec());  // one rank is its own slowest
+  EXPECT_EQ(one[0].slowest_rank, 0);
+  EXPECT_DOUBLE_EQ(one[0].slowest_time_us, 100.0);
+}
+
 TEST(SweepRows, RanksWithOtherSizesAreAFailure) {
   const std::vector<std::vector<SizeRow>> per_rank{{{1024, 128, false, 1, 0, 0, 0}}, {{2048, 256, false, 1, 0, 0, 0}}};
   EXPECT_THROW(merge_ranks(per_rank, all_gather_spec()), RunFailure);

@@ -3,36 +3,37 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
+#include <memory>
 
-#include "sys/errors.hpp"
 #include "gpu/cuda/check.hpp"
 #include "gpu/nvml_sampler.hpp"
+#include "memory/region.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::gpucopy {
 
 namespace {
 
-// The buffers of one GPU, sized for the largest copy and reused across sizes and cases.
+// The buffers of one GPU, sized for the largest copy and reused across sizes and cases, from the
+// memory provider: device memory, pinned host memory (locked and registered with CUDA, as CUDA's
+// own cudaHostAlloc memory would be) and pageable host memory (touched at allocation, so the pages
+// exist before the first copy).
 struct Buffers {
-  void* device_a = nullptr;
-  void* device_b = nullptr;
-  void* pinned = nullptr;
-  void* pageable = nullptr;
+  std::unique_ptr<memory::Region> device_a, device_b, pinned, pageable;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
 
   explicit Buffers(size_t bytes) {
-    SPIRAL_CUDA(cudaMalloc(&device_a, bytes));
-    SPIRAL_CUDA(cudaMalloc(&device_b, bytes));
-    SPIRAL_CUDA(cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault));
-    pageable = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
-    if (!pageable) throw RunFailure("gpucopy: no host memory for " + std::to_string(bytes) + " B");
-    std::memset(pageable, 1, bytes);  // touched: the pages exist before the first copy
-    std::memset(pinned, 1, bytes);
-    SPIRAL_CUDA(cudaMemset(device_a, 2, bytes));
-    SPIRAL_CUDA(cudaMemset(device_b, 3, bytes));
+    using memory::allocate;
+    device_a = allocate({BufferMemory::device, bytes, "gpucopy device buffer"});
+    device_b = allocate({BufferMemory::device, bytes, "gpucopy second device buffer"});
+    pinned = allocate({BufferMemory::host_pinned, bytes, "gpucopy pinned host buffer", memory::kRegisterCuda});
+    pageable = allocate({BufferMemory::host, bytes, "gpucopy pageable host buffer"});
+    std::memset(pageable->data(), 1, bytes);
+    std::memset(pinned->data(), 1, bytes);
+    SPIRAL_CUDA(cudaMemset(device_a->device_pointer(), 2, bytes));
+    SPIRAL_CUDA(cudaMemset(device_b->device_pointer(), 3, bytes));
     SPIRAL_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SPIRAL_CUDA(cudaEventCreate(&start));
     SPIRAL_CUDA(cudaEventCreate(&stop));
@@ -41,10 +42,6 @@ struct Buffers {
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     cudaStreamDestroy(stream);
-    std::free(pageable);
-    cudaFreeHost(pinned);
-    cudaFree(device_b);
-    cudaFree(device_a);
   }
   Buffers(const Buffers&) = delete;
   Buffers& operator=(const Buffers&) = delete;
@@ -57,13 +54,14 @@ struct Copy {
 };
 
 Copy copy_of(const CopyCase& c, const Buffers& b) {
-  void* host = c.memory == HostMemory::pinned ? b.pinned : b.pageable;
+  void* host = (c.memory == HostMemory::pinned ? b.pinned : b.pageable)->data();
+  void* device_a = b.device_a->device_pointer();
   switch (c.direction) {
-    case Direction::h2d: return {b.device_a, host, cudaMemcpyHostToDevice};
-    case Direction::d2h: return {host, b.device_a, cudaMemcpyDeviceToHost};
+    case Direction::h2d: return {device_a, host, cudaMemcpyHostToDevice};
+    case Direction::d2h: return {host, device_a, cudaMemcpyDeviceToHost};
     case Direction::d2d: break;
   }
-  return {b.device_b, b.device_a, cudaMemcpyDeviceToDevice};
+  return {b.device_b->device_pointer(), device_a, cudaMemcpyDeviceToDevice};
 }
 
 double time_copies_us(const Copy& copy, uint64_t bytes, int iterations, bool host_clock, const Buffers& b) {

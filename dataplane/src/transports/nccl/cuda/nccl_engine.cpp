@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 #include "sys/errors.hpp"
 #include "gpu/cuda/check.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/cuda/buffers_check.hpp"
 #include "transports/nccl/element_types.hpp"
+#include "transports/nccl/sweep_rows.hpp"
 
 namespace spiral::nccl {
 
@@ -78,11 +80,25 @@ struct EventPair {
   }
 };
 
+// One event before every operation of a pass and one after the last.
+struct EventList {
+  std::vector<cudaEvent_t> events;
+  explicit EventList(int operations) : events(static_cast<size_t>(operations) + 1, nullptr) {
+    for (auto& e : events) SPIRAL_CUDA(cudaEventCreate(&e));
+  }
+  ~EventList() {
+    for (auto e : events)
+      if (e) cudaEventDestroy(e);
+  }
+  EventList(const EventList&) = delete;
+  EventList& operator=(const EventList&) = delete;
+};
+
 class SweepRunner {
  public:
   SweepRunner(const SweepSpec& spec, const RankPlace& place, ncclComm_t comm, size_t buffer_bytes)
       : spec_(spec), place_(place), coll_(info(spec.collective)), element_(info(spec.type).bytes), comm_(comm),
-        buffer_bytes_(buffer_bytes), send_(buffer_bytes), recv_(buffer_bytes) {
+        buffer_bytes_(buffer_bytes), send_(buffer_bytes), recv_(buffer_bytes), marks_(spec.iterations) {
     SPIRAL_CUDA(cudaMalloc(&wrong_, sizeof(unsigned long long)));
   }
   ~SweepRunner() { cudaFree(wrong_); }
@@ -110,7 +126,9 @@ class SweepRunner {
     const Bandwidth bw = bandwidth(coll_, c.param, element_, row.time_us * 1e-6, place_.nranks);
     row.algbw_gbps = bw.algbw_gbps;
     row.busbw_gbps = bw.busbw_gbps;
-    if (spec_.check_iterations > 0) row.wrong = check(bytes, in_place);
+    per_iteration(bytes, in_place, row);
+    // rows NCCL gives no defined result for stay wrong = -1 (not checked), as nccl-tests' N/A
+    if (row_checked(coll_, in_place, spec_.check_iterations)) row.wrong = check(bytes, in_place);
     return row;
   }
 
@@ -156,6 +174,28 @@ class SweepRunner {
     }
   }
 
+  // nccl-tests 2.19's -I in a pass of its own, after the mean above (which stays as nccl-tests
+  // times it by default): the same operations with an event before each and one after the last,
+  // no synchronisation between, so iteration i's time is event i to event i+1 on the GPU's clock.
+  void per_iteration(uint64_t bytes, bool in_place, SizeRow& row) {
+    const int n = spec_.iterations;
+    for (int i = 0; i < n; ++i) {
+      SPIRAL_CUDA(cudaEventRecord(marks_.events[i], stream_.s));
+      launch(bytes, in_place, i);
+    }
+    SPIRAL_CUDA(cudaEventRecord(marks_.events[n], stream_.s));
+    SPIRAL_CUDA(cudaStreamSynchronize(stream_.s));
+    std::vector<double> times_us(n);
+    for (int i = 0; i < n; ++i) {
+      float ms = 0;
+      SPIRAL_CUDA(cudaEventElapsedTime(&ms, marks_.events[i], marks_.events[i + 1]));
+      times_us[i] = 1e3 * ms;
+    }
+    const IterationStats stats = iteration_stats(std::move(times_us));
+    row.p50_us = stats.p50_us;
+    row.p99_us = stats.p99_us;
+  }
+
   // One checked operation per check iteration with fresh data: the input written where the
   // operation reads it, the receive buffer poisoned, the result compared on the GPU.
   int64_t check(uint64_t bytes, bool in_place) {
@@ -187,6 +227,7 @@ class SweepRunner {
   NcclBuffer send_, recv_;
   Stream stream_;
   EventPair events_;
+  EventList marks_;
   unsigned long long* wrong_ = nullptr;
   uint64_t checks_ = 0;
 };
@@ -206,6 +247,12 @@ std::string library_version() {
   SPIRAL_NCCL(ncclGetVersion(&code));
   // NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z since 2.9
   return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
+}
+
+std::string pci_bus_id(int device) {
+  char id[32] = {};
+  SPIRAL_CUDA(cudaDeviceGetPCIBusId(id, sizeof id, device));
+  return id;
 }
 
 std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, const UniqueId& id) {

@@ -5,9 +5,11 @@
 #include <optional>
 #include <sstream>
 
+#include "gpu/nvml_sampler.hpp"
 #include "sys/errors.hpp"
 #include "sys/socket.hpp"
 #include "transports/nccl/bootstrap.hpp"
+#include "transports/nccl/gpu_links.hpp"
 #include "transports/nccl/nccl_engine.hpp"
 #include "transports/nccl/sweep_rows.hpp"
 
@@ -20,6 +22,21 @@ TransportLog read_own_log(const std::string& path) {
   std::stringstream text;
   if (in) text << in.rdbuf();
   return parse_transport_log(text.str());
+}
+
+// What NVML says of this rank's GPU, for rank 0 to tell NVLink from PCIe; unknown unless NVML
+// names exactly this GPU (its fallback to device 0 would describe another GPU of the node).
+GpuLinks own_gpu_links(int device) {
+  GpuLinks g;
+  const std::string bus = pci_bus_id(device);
+  const gpu::NvmlSampler nvml(bus);
+  if (nvml.status() != "ok") return g;
+  const auto remotes = nvml.nvlink_remotes();
+  if (!remotes) return g;
+  g.known = true;
+  g.pci_bus_id = normalise_bus_id(bus);
+  for (const auto& far : *remotes) g.nvlink_remotes.push_back(normalise_bus_id(far));
+  return g;
 }
 
 }  // namespace
@@ -49,13 +66,16 @@ RankOutcome run_rank(const RankRun& run) {
       throw;
     }
     out.transports = read_own_log(out.log_path);
+    std::vector<GpuLinks> gpus{own_gpu_links(run.place.device)};
     if (root) {
       for (const auto& report : root->gather_reports(run.report_timeout)) {
         if (report.contains("error")) throw RunFailure("NCCL: " + report["error"].get<std::string>());
         per_rank.push_back(rows_from_json(report.at("rows")));
         merge(out.transports, transport_log_from_json(report.at("transports")));
+        gpus.push_back(gpu_links_from_json(report.value("gpu", nlohmann::json())));
       }
     }
+    classify_p2p(out.transports, gpus);
     out.rows = merge_ranks(per_rank, run.spec);
     if (run.network.require_rdma) out.invalid_reason = rdma_violation(out.transports, run.place.nranks);
   } else {
@@ -67,7 +87,8 @@ RankOutcome run_rank(const RankRun& run) {
       throw;
     }
     out.transports = read_own_log(out.log_path);
-    session.send_report({{"rows", to_json(out.rows)}, {"transports", to_json(out.transports)}});
+    session.send_report({{"rows", to_json(out.rows)}, {"transports", to_json(out.transports)},
+                         {"gpu", to_json(own_gpu_links(run.place.device))}});
   }
   out.nccl_version = library_version();
   out.check_passed = check_passed(out.rows);

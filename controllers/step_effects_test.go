@@ -1,0 +1,67 @@
+package controllers
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"k8s.io/client-go/tools/events"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
+)
+
+// staleReads answers Gets of the bench with an old copy, as the manager's cache does for a
+// moment after our own status write.
+type staleReads struct {
+	client.Client
+	bench *sbv1.SpiralBench
+}
+
+func (s staleReads) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if sb, ok := obj.(*sbv1.SpiralBench); ok && s.bench != nil && key.Name == s.bench.Name {
+		s.bench.DeepCopyInto(sb)
+		return nil
+	}
+	return s.Client.Get(ctx, key, obj, opts...)
+}
+
+func drain(r *events.FakeRecorder) []string {
+	var out []string
+	for {
+		select {
+		case e := <-r.Events:
+			out = append(out, e)
+		default:
+			return out
+		}
+	}
+}
+
+// A step retaken on a stale read (the pod exists, the status patch conflicts) reports nothing:
+// each cell start is one CellStarted event.
+func TestAStepOnAStaleReadIsNotReportedTwice(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("stale", "lab").NodeName("spark-a").UID("s1").Obj()
+	h := newHarness(t, sb, readyNode("spark-a"))
+	before := h.bench() // as the cache may still show it after the first step
+	before.Finalizers = []string{finalizer}
+	rec := h.r.Recorder.(*events.FakeRecorder)
+	if got := h.reconcile(); got.Status.ActiveAttempt == nil {
+		t.Fatal("cell 0 started")
+	}
+	h.r.Client = staleReads{Client: h.c, bench: before}
+	if _, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb}); err == nil {
+		t.Fatal("a step on a stale read must fail its optimistic lock")
+	}
+	var started []string
+	for _, e := range drain(rec) {
+		if strings.Contains(e, "CellStarted") {
+			started = append(started, e)
+		}
+	}
+	if len(started) != 1 {
+		t.Errorf("cell 0 started once, reported %d times: %q", len(started), started)
+	}
+}
