@@ -150,7 +150,7 @@ func TestFailuresAreRetriedThenRecordedAndTheSweepGoesOn(t *testing.T) {
 	}
 	passed := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
 	if passed == nil || passed.Status != metav1.ConditionFalse || passed.Reason != sbv1.ReasonCellsFailed ||
-		!strings.HasPrefix(passed.Message, "2 of 4 cells failed: cell 1 (2000 B x 1 pairs): failed after 1 attempt(s): server refused its input") ||
+		!strings.HasPrefix(passed.Message, "2 of 4 cells failed: cell 1 (2000 B x 1 pair): failed after 1 attempt(s): server refused its input") ||
 		!strings.Contains(passed.Message, "broken: every-cell: cell 1 failed") {
 		t.Errorf("Passed must be False naming the failed cells: %+v", passed)
 	}

@@ -51,9 +51,9 @@ func TestFailedCellsFailTheVerdictUnlessAllowed(t *testing.T) {
 		message    string
 	}{
 		{"strict", "verdict-node-1", false, metav1.ConditionFalse, sbv1.ReasonCellsFailed,
-			"1 of 2 cells failed: cell 1 (8000 B x 1 pairs): failed after 1 attempt(s): client exited with code 1: spiral-dataplane: connect: connection refused"},
+			"1 of 2 cells failed: cell 1 (8000 B x 1 pair): failed after 1 attempt(s): client exited with code 1: spiral-dataplane: connect: connection refused"},
 		{"lenient", "verdict-node-2", true, metav1.ConditionTrue, sbv1.ReasonFailedCellsAllowed,
-			"allowFailedCells: 1 of 2 cells failed: cell 1 (8000 B x 1 pairs): failed after 1 attempt(s): client exited"},
+			"allowFailedCells: 1 of 2 cells failed: cell 1 (8000 B x 1 pair): failed after 1 attempt(s): client exited"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			testNode(t, tc.node)
