@@ -142,9 +142,11 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, present...)})
 	case len(missing) > 0:
 		return r.startPeers(ctx, sb, in, rendezvous, wait)
-	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods)):
+	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods) || anyRefused(pods)):
 		// A running pod of several repeats that lost its peer ends on its own soon (its control
-		// connection breaks) with the repeats it finished in its summary: wait for it.
+		// connection breaks) with the repeats it finished in its summary: wait for it. Not after
+		// a refusal (exit 2, before any traffic): its peer may wait a minute for a connection
+		// that never comes, and no retry can help.
 		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a, in.Echo()))
 	case wait <= 0:
 		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, pods...)})

@@ -56,6 +56,16 @@ func anyFailed(pods []*corev1.Pod) bool {
 	return false
 }
 
+// anyRefused: some pod's data plane refused its input (exit code 2), which no retry changes.
+func anyRefused(pods []*corev1.Pod) bool {
+	for _, p := range pods {
+		if t := terminated(p); t != nil && t.ExitCode == 2 {
+			return true
+		}
+	}
+	return false
+}
+
 // anyRunning: some pod runs (and may still write its summary lines).
 func anyRunning(pods []*corev1.Pod) bool {
 	for _, p := range pods {

@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -38,7 +39,10 @@ func waiting(sb *sbv1.SpiralBench) bool {
 	default:
 		return false
 	}
-	return len(sb.Status.Nodes) == 0 && sb.DeletionTimestamp == nil && !ptr.Deref(sb.Spec.Suspend, false)
+	// A bench the results preflight holds (results_preflight.go) waits for its Secret, not for
+	// a node: it would hold the queue for as long as the Secret is missing.
+	return len(sb.Status.Nodes) == 0 && sb.DeletionTimestamp == nil && !ptr.Deref(sb.Spec.Suspend, false) &&
+		!meta.IsStatusConditionFalse(sb.Status.Conditions, sbv1.ConditionResultsReady)
 }
 
 // before orders benches by creation time, then namespace and name (creation times have

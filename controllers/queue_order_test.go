@@ -129,3 +129,24 @@ func TestAnUnplaceableBenchHoldsNothingBack(t *testing.T) {
 		t.Errorf("the newer bench runs: %s %+v", got.Status.Phase, got.Status.Conditions)
 	}
 }
+
+// A bench the results preflight holds (its Secret missing) waits for the Secret, not for a
+// node: it must not hold a free node back from newer benches, however long the Secret is missing.
+func TestABenchWithoutItsResultsSecretHoldsNothingBack(t *testing.T) {
+	old := sbtesting.MakeSpiralBench("old", "lab").NodeName("spark-a").UID("o").Obj()
+	old.Spec.Results = &sbv1.ResultsSpec{Endpoint: "http://s3.lab:9000", Bucket: "bench", CredentialsSecretRef: sbv1.SecretReference{Name: "missing"}}
+	old.CreationTimestamp = metav1.NewTime(time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC))
+	h := newHarness(t, old, readyNode("spark-a"))
+	if got := h.reconcile(); got.Status.Phase != sbv1.PhasePending || waiting(got) ||
+		!meta.IsStatusConditionFalse(got.Status.Conditions, sbv1.ConditionResultsReady) {
+		t.Fatalf("old waits for its Secret, not for a node: %s %+v", got.Status.Phase, got.Status.Conditions)
+	}
+	newer := sbtesting.MakeSpiralBench("newer", "lab").NodeName("spark-a").UID("n").Obj()
+	newer.CreationTimestamp = metav1.NewTime(old.CreationTimestamp.Add(time.Minute))
+	if err := h.c.Create(t.Context(), newer); err != nil {
+		t.Fatal(err)
+	}
+	if got := h.reconcileBench("newer"); got.Status.Phase != sbv1.PhaseRunning {
+		t.Errorf("the newer bench runs: %s %+v", got.Status.Phase, got.Status.Conditions)
+	}
+}

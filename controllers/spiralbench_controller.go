@@ -169,6 +169,11 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		}
 		return 0, r.refuse(ctx, sb, refusal)
 	}
+	if sb.Status.StartTime == nil {
+		if wait, ok := r.resultsReady(ctx, sb); !ok {
+			return wait, nil
+		}
+	}
 	if err := r.acquireNodes(ctx, sb); err != nil {
 		var q *queuedError
 		if !errors.As(err, &q) {

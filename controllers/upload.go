@@ -94,23 +94,35 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 // resolveTarget reads a bucket's credentials (Secret in secretNS) and CA bundle (ConfigMap in
 // caNS) into an upload target. Unless the bucket is the operator's own (own), its endpoint must
 // be one of allowed (empty allows any), checked before the Secret is read so a refused endpoint
-// never sees a signed request, and its Secret must be labelled LabelCredentials=true.
+// never sees a signed request, and its Secret must be labelled LabelCredentials=true. Its errors
+// are *targetError: the preflight names their reason in ResultsReady.
 func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.ResultsSpec, secretNS, caNS string, own bool, allowed []string) (bucket.Target, error) {
 	if !own && !bucket.EndpointAllowed(spec.Endpoint, allowed) {
-		return bucket.Target{}, fmt.Errorf("results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
-			spec.Endpoint, strings.Join(allowed, ", "))
+		return bucket.Target{}, &targetError{sbv1.ReasonEndpointNotAllowed, fmt.Sprintf(
+			"results.endpoint %s is not one of the endpoints this operator uploads to (%s; Helm value results.allowedEndpoints): name one of them",
+			spec.Endpoint, strings.Join(allowed, ", "))}
 	}
 	name := spec.CredentialsSecretRef.Name
 	var secret corev1.Secret
 	if err := reader.Get(ctx, client.ObjectKey{Namespace: secretNS, Name: name}, &secret); err != nil {
-		if apierrors.IsForbidden(err) {
-			return bucket.Target{}, fmt.Errorf("the operator may not read Secrets in namespace %s: add it to the Helm value credentials.namespaces (a Role per namespace)", secretNS)
+		switch {
+		case apierrors.IsForbidden(err):
+			return bucket.Target{}, &targetError{sbv1.ReasonSecretForbidden, fmt.Sprintf(
+				"the operator may not read Secrets in namespace %s (credentials Secret %s): add the namespace to the Helm value credentials.namespaces (a Role per namespace)", secretNS, name)}
+		case apierrors.IsNotFound(err):
+			how := ", labelled " + LabelCredentials + "=true, or name another in spec.results.credentialsSecretRef"
+			if own {
+				how = " (the operator's bucket: Helm values bucket.*)"
+			}
+			return bucket.Target{}, &targetError{sbv1.ReasonSecretNotFound, fmt.Sprintf(
+				"credentials Secret %s does not exist in namespace %s: create it with keys accessKeyID and secretAccessKey%s", name, secretNS, how)}
 		}
-		return bucket.Target{}, fmt.Errorf("read credentials Secret %s: %w", name, err)
+		return bucket.Target{}, fmt.Errorf("read credentials Secret %s in namespace %s: %w", name, secretNS, err)
 	}
 	if !own && secret.Labels[LabelCredentials] != "true" {
-		return bucket.Target{}, fmt.Errorf("credentials Secret %s is not labelled %s=true: its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
-			name, LabelCredentials, name, LabelCredentials)
+		return bucket.Target{}, &targetError{sbv1.ReasonSecretNotLabelled, fmt.Sprintf(
+			"credentials Secret %s is not labelled %s=true (namespace %s): its owner opts it in for SpiralBench uploads (kubectl label secret %s %s=true)",
+			name, LabelCredentials, secretNS, name, LabelCredentials)}
 	}
 	t := bucket.Target{
 		Endpoint: spec.Endpoint, Bucket: spec.Bucket, Region: spec.Region,
@@ -118,17 +130,27 @@ func resolveTarget(ctx context.Context, reader client.Reader, spec *sbv1.Results
 		InsecureSkipTLSVerify: spec.InsecureSkipTLSVerify,
 	}
 	if t.AccessKeyID == "" || t.SecretAccessKey == "" {
-		return t, fmt.Errorf("credentials Secret %s needs keys accessKeyID and secretAccessKey", name)
+		return t, &targetError{sbv1.ReasonSecretIncomplete, fmt.Sprintf(
+			"credentials Secret %s (namespace %s) needs keys accessKeyID and secretAccessKey", name, secretNS)}
 	}
 	if ref := spec.CABundleRef; ref != nil {
 		var cm corev1.ConfigMap
 		if err := reader.Get(ctx, client.ObjectKey{Namespace: caNS, Name: ref.Name}, &cm); err != nil {
-			return t, fmt.Errorf("read CA bundle ConfigMap %s: %w", ref.Name, err)
+			if apierrors.IsNotFound(err) {
+				return t, &targetError{sbv1.ReasonCABundleNotFound, fmt.Sprintf(
+					"CA bundle ConfigMap %s does not exist in namespace %s: create it with the PEM certificates under key %s", ref.Name, caNS, ref.Key)}
+			}
+			return t, fmt.Errorf("read CA bundle ConfigMap %s in namespace %s: %w", ref.Name, caNS, err)
 		}
 		t.CABundlePEM = []byte(cm.Data[ref.Key])
 	}
 	return t, nil
 }
+
+// targetError is a bucket target that cannot be used, with the ResultsReady reason saying why.
+type targetError struct{ reason, msg string }
+
+func (e *targetError) Error() string { return e.msg }
 
 // results is the operator-wide bucket as a ResultsSpec, or nil.
 func (d BucketDefaults) results() *sbv1.ResultsSpec {

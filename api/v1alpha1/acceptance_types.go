@@ -108,6 +108,8 @@ type AcceptanceRule struct {
 }
 
 // BaselineSpec compares results with an earlier SpiralBench of the same plan.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.environmentKeys) || size(self.environmentKeys) == 0 || (has(self.requireSameEnvironment) && self.requireSameEnvironment)",message="baseline.environmentKeys choose what requireSameEnvironment compares, and requireSameEnvironment is not set, so they would be ignored: set requireSameEnvironment: true, or remove environmentKeys"
 type BaselineSpec struct {
 	// spiralBenchName is a completed SpiralBench in the same namespace to compare with.
 	// +kubebuilder:validation:MaxLength=253

@@ -147,9 +147,17 @@ type UpgradeGateSpec struct {
 // most maxParallel nodes at a time, skipping busy or recently benched nodes; and, with an
 // upgrade gate, after every driver upgrade of a pool node.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.placement)",message="the fleet places each bench: remove template.spec.topology.placement and select the pool with spec.nodeSelector (tolerations go in spec.tolerations)"
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback'",message="the template stays Loopback: for CrossNode benches between pool nodes set spec.pairing: Ring"
+// The template is validated as a SpiralBenchSpec; the placement rules of a SpiralBench are on
+// the SpiralBench itself (spiralbench_types.go), so that what the fleet fills in is refused here
+// with the fleet's own message, never with one asking for a placement.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.placement) && !has(self.template.spec.topology.server.placement) && !has(self.template.spec.topology.client.placement)",message="the fleet places each bench: remove template.spec.topology.placement, template.spec.topology.server.placement and template.spec.topology.client.placement, and select the pool with spec.nodeSelector (tolerations go in spec.tolerations)"
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || !(self.template.spec.transport in ['TCP', 'UDP', 'RoCE'])",message="the template stays Loopback: remove template.spec.topology.mode, and for CrossNode benches between pool nodes set spec.pairing: Ring"
+// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || self.template.spec.transport in ['TCP', 'UDP', 'RoCE']",message="the template stays Loopback: remove template.spec.topology.mode (a RawEthernet, GPUCopy or NCCL fleet benches each node alone)"
 // +kubebuilder:validation:XValidation:rule="self.pairing != 'Ring' || self.template.spec.transport != 'RawEthernet'",message="RawEthernet runs in one pod on one node: use pairing None with it"
+// +kubebuilder:validation:XValidation:rule="self.pairing != 'Ring' || !(self.template.spec.transport in ['GPUCopy', 'NCCL'])",message="pairing Ring stamps CrossNode benches from a Loopback template: GPUCopy measures one node, and NCCL's second node needs topology.client.gpus, which a Loopback template refuses; use pairing None with them"
+// +kubebuilder:validation:XValidation:rule="!(self.template.spec.transport in ['NCCL', 'GPUCopy']) || (!has(self.stragglers) && !has(self.baseline))",message="spec.stragglers and spec.baseline compare a stream figure of the headline cell (RxMbps, TxMbps, PacketsPerSecond, latency), which NCCL and GPUCopy benches do not produce: remove stragglers and baseline"
+// +kubebuilder:validation:XValidation:rule="self.template.spec.transport in ['NCCL', 'GPUCopy'] || ((self.template.spec.transport in ['TCP', 'UDP'] && has(self.template.spec.socket) && has(self.template.spec.socket.mode) && self.template.spec.socket.mode == 'Latency') || (self.template.spec.transport == 'RoCE' && has(self.template.spec.roce) && has(self.template.spec.roce.mode) && self.template.spec.roce.mode == 'Latency')) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency measure, and the template streams: compare RxMbps, TxMbps or PacketsPerSecond instead"
 // +kubebuilder:validation:XValidation:rule="!has(self.template.spec.ttlSecondsAfterFinished)",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
 // +kubebuilder:validation:XValidation:rule="!has(self.template.spec.suspend)",message="suspend the whole fleet with spec.suspend, not its template"
 type SpiralBenchFleetSpec struct {
@@ -183,10 +191,13 @@ type SpiralBenchFleetSpec struct {
 	// +optional
 	MaxParallel int32 `json:"maxParallel,omitempty"`
 
-	// schedule starts a round at each time of this cron expression (five fields, UTC, for
-	// example "0 3 * * 0"). Unset runs one round when the fleet is created.
+	// schedule starts a round at each time of this cron expression: exactly five fields
+	// (minute, hour, day of month, month, day of week; UTC, for example "0 3 * * 0"), or one of
+	// @hourly, @daily, @weekly, @monthly, @yearly. Unset runs one round when the fleet is created.
+	// The rule is anchored at both ends around the whole alternation, so a sixth field or a
+	// word before the fields (CRON_TZ=..., which would move the schedule off UTC) is refused.
 	// +kubebuilder:validation:MaxLength=128
-	// +kubebuilder:validation:Pattern=`^(@(hourly|daily|weekly|monthly|yearly))|(\S+\s+\S+\s+\S+\s+\S+\s+\S+)$`
+	// +kubebuilder:validation:XValidation:rule="self.matches('^(@(hourly|daily|weekly|monthly|yearly)|[0-9A-Za-z*?/,-]+( +[0-9A-Za-z*?/,-]+){4})$')",message="spec.schedule is exactly five cron fields separated by spaces (minute hour day-of-month month day-of-week, in UTC; for example '0 3 * * 0') or one of @hourly, @daily, @weekly, @monthly, @yearly: remove any sixth field or word before the fields"
 	// +optional
 	Schedule string `json:"schedule,omitempty"`
 

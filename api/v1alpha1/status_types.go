@@ -31,6 +31,10 @@ const (
 	ConditionPassed = "Passed"
 	// ConditionResultsUploaded says whether the bucket holds the results.
 	ConditionResultsUploaded = "ResultsUploaded"
+	// ConditionResultsReady says whether the results can be uploaded at all: checked before the
+	// first cell (endpoint allowed; credentials Secret present, readable, opted in and complete;
+	// CA bundle present). While it is False no cell starts and the bench waits in Pending.
+	ConditionResultsReady = "ResultsReady"
 )
 
 // Condition reasons.
@@ -48,6 +52,15 @@ const (
 	ReasonUploaded        = "Uploaded"
 	ReasonUploadFailed    = "UploadFailed"
 	ReasonBaselineMissing = "BaselineMissing"
+	// Reasons of ResultsReady (and of Running=False ResultsNotReady while it is False).
+	ReasonResultsReachable   = "CredentialsReadable"
+	ReasonResultsNotReady    = "ResultsNotReady"
+	ReasonSecretNotFound     = "SecretNotFound"
+	ReasonSecretForbidden    = "SecretForbidden"
+	ReasonSecretNotLabelled  = "SecretNotLabelled"
+	ReasonSecretIncomplete   = "SecretIncomplete"
+	ReasonEndpointNotAllowed = "EndpointNotAllowed"
+	ReasonCABundleNotFound   = "CABundleNotFound"
 )
 
 // Reasons of the Passed condition besides the rules' (acceptance.Decide).

@@ -119,21 +119,51 @@ func TestEchoedCredentialsReachNeitherStatusNorEventsNorLog(t *testing.T) {
 	}
 }
 
-// A Secret its owner has not labelled is not used; an endpoint off the allow-list is refused
-// before any Secret is read (here the Secret does not exist, and the message is the allow-list's).
+// A Secret its owner has not labelled is not used, and an endpoint off the allow-list is refused
+// before any Secret is read (here the Secret does not exist, and the message is the allow-list's):
+// both before the first cell, so nothing is measured for results that cannot be uploaded, and
+// no request is signed. Once the owner labels the Secret the bench goes on by itself.
 func TestUnlabelledSecretsAndUnlistedEndpointsAreRefused(t *testing.T) {
 	requireEnv(t)
-	before := len(echo403.Bodies())
-	_, cond := uploadOutcome(t, "unlabelled", echo403.URL, false)
-	if !strings.Contains(cond.Message, "credentials Secret s3 is not labelled spiralbench.io/credentials=true") {
-		t.Errorf("unlabelled Secret: %s", spew(cond))
-	}
-	if got := len(echo403.Bodies()); got != before {
-		t.Errorf("the server got %d requests signed with an unlabelled Secret", got-before)
-	}
-	_, cond = uploadOutcome(t, "unlisted", "http://127.0.0.1:2", true)
-	if !strings.Contains(cond.Message, "results.endpoint http://127.0.0.1:2 is not one of the endpoints this operator uploads to") {
-		t.Errorf("unlisted endpoint: %s", spew(cond))
+	for _, c := range []struct {
+		name, endpoint, secret, reason, want string
+	}{
+		{"unlabelled", echo403.URL, "s3", sbv1.ReasonSecretNotLabelled, "credentials Secret s3 is not labelled spiralbench.io/credentials=true"},
+		{"unlisted", "http://127.0.0.1:2", "none", sbv1.ReasonEndpointNotAllowed, "results.endpoint http://127.0.0.1:2 is not one of the endpoints this operator uploads to"},
+	} {
+		ns := newNamespace(t)
+		testNode(t, "cred-"+c.name)
+		secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns},
+			Data: map[string][]byte{"accessKeyID": []byte(leakKeyID), "secretAccessKey": []byte(leakSecret)}}
+		if err := k8sClient.Create(context.Background(), secret); err != nil {
+			t.Fatal(err)
+		}
+		before := len(echo403.Bodies())
+		sb := onTestNode(shortRun(sbtesting.MakeSpiralBench(c.name, ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1), 1, 0).Obj(), "cred-"+c.name)
+		sb.Spec.Results = &sbv1.ResultsSpec{Endpoint: c.endpoint, Bucket: "bench", Region: "us-east-1",
+			CredentialsSecretRef: sbv1.SecretReference{Name: c.secret}}
+		if err := k8sClient.Create(context.Background(), sb); err != nil {
+			t.Fatal(err)
+		}
+		cond := resultsNotReady(t, ns, c.name, c.reason)
+		if !strings.Contains(cond.Message, c.want) {
+			t.Errorf("%s: %s", c.name, spew(cond))
+		}
+		noLeak(t, "status condition", cond.Message)
+		if c.name != "unlabelled" {
+			continue
+		}
+		if got := len(echo403.Bodies()); got != before {
+			t.Errorf("the server got %d requests signed with an unlabelled Secret", got-before)
+		}
+		secret.Labels = map[string]string{controllers.LabelCredentials: "true"}
+		if err := k8sClient.Update(context.Background(), secret); err != nil {
+			t.Fatal(err)
+		}
+		(&kubeletStandIn{t: t, ns: ns, bench: c.name}).runUntil(90*time.Second, sbv1.PhaseCompleted)
+		eventually(t, 20*time.Second, "the upload, signed with the labelled Secret", func() (bool, string) {
+			return len(echo403.Bodies()) > before, "no request yet"
+		})
 	}
 }
 

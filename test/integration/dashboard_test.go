@@ -14,11 +14,14 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -59,12 +62,18 @@ func TestDashboardAndAlertsHaveSeries(t *testing.T) {
 		return strings.Replace(summaryJSON(role, "Valid", 9000+int64(repeat)*100), `"gpu_sm_mpct":-1`, `"gpu_sm_mpct":64000`, 1)
 	}}).runUntil(60*time.Second, sbv1.PhaseCompleted)
 
-	// A bench whose second cell fails, so its rule breaks; its bucket is unreachable.
+	// A bench whose second cell fails, so its rule breaks; its bucket is unreachable (its
+	// Secret exists, or the results preflight would keep the bench from running at all).
+	s3 := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
+		Data: map[string][]byte{"accessKeyID": []byte("AKIDEXAMPLE"), "secretAccessKey": []byte("dashboard")}}
+	if err := k8sClient.Create(ctx, s3); err != nil {
+		t.Fatal(err)
+	}
 	broken := onTestNode(shortRun(sbtesting.MakeSpiralBench("broken", ns).Transport(sbv1.TransportTCP).Payloads(1000, 8000).Pairs(1), 1, 0).
 		Rule(sbv1.AcceptanceRule{Name: "every-cell", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThan, Value: 0,
 			Cells: sbv1.CellSelector{Scope: sbv1.CellScopeEach}}).Obj(), "dash-node-1")
 	broken.Spec.Results = &sbv1.ResultsSpec{Endpoint: "http://127.0.0.1:1", Bucket: "bench", Region: "us-east-1",
-		CredentialsSecretRef: sbv1.SecretReference{Name: "no-such-secret"}}
+		CredentialsSecretRef: sbv1.SecretReference{Name: "s3"}}
 	if err := k8sClient.Create(ctx, broken); err != nil {
 		t.Fatal(err)
 	}

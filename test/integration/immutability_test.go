@@ -281,3 +281,28 @@ func TestExplicitZeroValuesDoNotCountAsChanges(t *testing.T) {
 		t.Errorf("a Go update that only drops explicit zero values must be admitted: %v", err)
 	}
 }
+
+// topology.links decides how many links a cell's pairs spread over, so it is as fixed as the
+// networks it uses: free while Pending, refused once a cell ran.
+func TestLinksAreImmutableOnceStarted(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	sb := sbtesting.MakeSpiralBench("links", ns).Transport(sbv1.TransportUDP).Payloads(8000).Pairs(2).Obj()
+	sb.Spec.Topology.Links = 2
+	sb.Spec.Topology.Placement = nowhere()
+	for _, side := range []*sbv1.SideSpec{&sb.Spec.Topology.Server, &sb.Spec.Topology.Client} {
+		side.Networks = []sbv1.NetworkAttachment{{Name: "cx7-a", Interface: "net1"}, {Name: "cx7-b", Interface: "net2"}}
+	}
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	waitAccepted(t, ns, "links", 1)
+	if err := tryUpdate(sb, func(s *sbv1.SpiralBench) { s.Spec.Topology.Links = 1 }); err != nil {
+		t.Fatalf("a Pending bench must accept a change of topology.links: %v", err)
+	}
+	markStarted(t, sb, true)
+	err := tryUpdate(sb, func(s *sbv1.SpiralBench) { s.Spec.Topology.Links = 2 })
+	if err == nil || !strings.Contains(err.Error(), measuredImmutable) || !strings.Contains(err.Error(), "topology.links") {
+		t.Errorf("changing topology.links of a started bench: want %q naming topology.links, got %v", measuredImmutable, err)
+	}
+}

@@ -54,6 +54,7 @@ type podFate struct {
 	message  string
 	hang     bool // never start it (unschedulable, image missing)
 	delete   bool // delete it while it runs
+	peerRuns bool // leave the client's server running (it waits for a connection that never comes)
 }
 
 func summaryJSON(role, state string, mbps int64) string {
@@ -155,7 +156,7 @@ func (k *kubeletStandIn) step() {
 			} else {
 				k.end(p, 0, message("client"))
 			}
-			if server != nil {
+			if server != nil && (f == nil || !f.peerRuns) {
 				k.end(server, 0, message("server"))
 			}
 		}

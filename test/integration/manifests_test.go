@@ -13,9 +13,12 @@ import (
 )
 
 // manifest is a YAML file whose first line may say what admission must answer: "# want: ...".
+// Further leading "# not: ..." lines name what the answer must not say (advice that another
+// rule would refuse).
 type manifest struct {
 	path string
 	want string
+	not  []string
 	obj  *unstructured.Unstructured
 }
 
@@ -26,9 +29,16 @@ func readManifest(t *testing.T, path string) manifest {
 		t.Fatal(err)
 	}
 	m := manifest{path: path, obj: &unstructured.Unstructured{}}
-	first, _ := bufio.NewReader(bytes.NewReader(data)).ReadString('\n')
-	if w, ok := strings.CutPrefix(strings.TrimSpace(first), "# want:"); ok {
-		m.want = strings.TrimSpace(w)
+	lines := bufio.NewScanner(bytes.NewReader(data))
+	for first := true; lines.Scan(); first = false {
+		line := strings.TrimSpace(lines.Text())
+		if w, ok := strings.CutPrefix(line, "# want:"); ok && first {
+			m.want = strings.TrimSpace(w)
+		} else if n, ok := strings.CutPrefix(line, "# not:"); ok {
+			m.not = append(m.not, strings.TrimSpace(n))
+		} else {
+			break
+		}
 	}
 	if err := yaml.Unmarshal(data, &m.obj.Object); err != nil {
 		t.Fatalf("%s: %v", path, err)

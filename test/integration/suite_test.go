@@ -64,9 +64,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	// Servers answering like a broken or hostile S3 endpoint (sbtesting.EchoingS3), on the
-	// manager's endpoint allow-list with the unreachable endpoint of the execution tests.
+	// manager's endpoint allow-list with the unreachable endpoint of the execution tests and the
+	// fleet history test's S3 server (its benches upload there, and the results preflight holds
+	// a bench whose endpoint is off the list before its first cell).
 	echo403, echo500 = sbtesting.NewEchoingS3(http.StatusForbidden, leakSecret), sbtesting.NewEchoingS3(http.StatusInternalServerError, leakSecret)
-	allowedEndpoints = []string{"http://127.0.0.1:1", echo403.URL, echo500.URL}
+	allowedEndpoints = []string{"http://127.0.0.1:1", echo403.URL, echo500.URL, "http://127.0.0.1:7091"}
 	code := run(m)
 	echo403.Close()
 	echo500.Close()

@@ -14,8 +14,9 @@ import (
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
-// Every manifest under testdata/invalid is refused at admission with the message its first
-// line names, and nothing is created.
+// Every manifest under testdata/invalid (SpiralBenches and SpiralBenchFleets) is refused at
+// admission with the message its first line names, and none of its "# not:" lines, and nothing
+// is created.
 func TestInvalidManifestsAreRefusedWithTheirMessage(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -39,8 +40,13 @@ func TestInvalidManifestsAreRefusedWithTheirMessage(t *testing.T) {
 			if !strings.Contains(err.Error(), m.want) {
 				t.Fatalf("error does not say %q:\n%v", m.want, err)
 			}
+			for _, n := range m.not {
+				if strings.Contains(err.Error(), n) {
+					t.Errorf("error says %q, which leads into another refusal:\n%v", n, err)
+				}
+			}
 			got := &unstructured.Unstructured{}
-			got.SetGroupVersionKind(sbv1.GroupVersion.WithKind("SpiralBench"))
+			got.SetGroupVersionKind(m.obj.GroupVersionKind())
 			if err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: m.obj.GetName()}, got); !apierrors.IsNotFound(err) {
 				t.Fatalf("a refused manifest must leave nothing behind, Get: %v", err)
 			}

@@ -69,6 +69,7 @@ nlohmann::json ControlChannel::expect(const std::string& type, Millis wait) {
                                  std::to_string(wait.count()) + " ms");
   const std::string got = (*message)["type"].get<std::string>();
   if (got == "error") throw RunFailure("peer reported: " + message->value("reason", std::string("an error")));
+  if (got == "refused") throw BadInput("the client refused the cell: " + message->value("reason", std::string()));
   if (got != type) throw RunFailure("control connection: expected \"" + type + "\", got \"" + got + "\"");
   return *message;
 }

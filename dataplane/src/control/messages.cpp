@@ -42,6 +42,7 @@ std::string hello_mismatch(const json& hello, const Cell& server) {
 json search_done_message() { return {{"type", "search_done"}}; }
 json welcome_message(uint32_t run_id) { return {{"type", "welcome"}, {"run_id", run_id}}; }
 json error_message(const std::string& reason) { return {{"type", "error"}, {"reason", reason}}; }
+json refused_message(const std::string& reason) { return {{"type", "refused"}, {"reason", reason}}; }
 json measure_message() { return {{"type", "measure"}}; }
 json end_message(const SideReport& sender) { return {{"type", "end"}, {"sender", to_json(sender)}}; }
 json report_message(const SideReport& receiver) { return {{"type", "report"}, {"receiver", to_json(receiver)}}; }

@@ -120,8 +120,10 @@ struct BenchKind {
   // --- engines (run mode two_sided) ---
   // The engine of one direction; run_id tags this run's traffic.
   std::unique_ptr<Engine> (*make_engine)(const Cell& c, Direction d, uint32_t run_id) = nullptr;
-  // Client, before it connects: refuses what the route cannot carry (udp: payload over the MTU).
-  void (*client_preflight)(const Cell& c, const sockaddr_in& server) = nullptr;
+  // Client, once per link before it connects: refuses (BadInput) what the route to that link's
+  // server address cannot carry (udp: payload over the path MTU); netdev is the interface the
+  // route leaves by, "" when unknown. The client then tells the server, so both end at once.
+  void (*client_preflight)(const Cell& c, const sockaddr_in& to, const std::string& netdev) = nullptr;
   // Server, during the grace period: the receiver has everything the sender reported sending,
   // so the drain can end early.
   bool (*caught_up)(const Cell& c, const std::vector<QueueCounters>& rx, const SideReport& sender) = nullptr;

@@ -1,5 +1,6 @@
 // The client (sender) side of a run: meets the server on the control connection, sends for
 // warm-up plus the window, then trades reports so its result covers both sides.
+#include <algorithm>
 #include <optional>
 
 #include "sys/errors.hpp"
@@ -28,15 +29,32 @@ uint32_t await_welcome(ControlChannel& control, const Cell& cell) {
   return (*message)["run_id"].get<uint32_t>();
 }
 
+// The kind's preflight on every link, within the first second: what cannot run is refused
+// before any traffic, and the server, which would otherwise wait accept_timeout_ms for a client
+// that never comes, is told on a control connection of its own so that it ends refused too.
+void preflight(const Cell& cell, const std::vector<LinkEnd>& links, const sockaddr_in& server) {
+  if (!cell.kind->client_preflight) return;
+  try {
+    for (const LinkEnd& l : links) cell.kind->client_preflight(cell, ipv4_address(l.address, cell.base_port), l.netdev);
+  } catch (const BadInput& e) {
+    try {
+      const auto deadline = Clock::now() + Millis(std::min<uint32_t>(cell.connect_timeout_ms, 2000));
+      ControlChannel{tcp_connect_until(server, deadline)}.send(refused_message(e.what()));
+    } catch (const std::exception&) {
+      // no server listening: nobody waits
+    }
+    throw;
+  }
+}
+
 }  // namespace
 
 RunResult run_client(const Cell& cell, std::ostream* progress_out) {
   require_cores_available(cell.cores.tx, "cores.tx");
   const auto deadline = Clock::now() + Millis(cell.connect_timeout_ms);
   const sockaddr_in server = resolve_ipv4_until(cell.server_address, cell.control_port, deadline);
-  if (cell.kind->client_preflight) cell.kind->client_preflight(cell, server);
-
   std::vector<LinkEnd> links = client_links(cell, cell.base_port, deadline);
+  preflight(cell, links, server);
   ControlChannel control(tcp_connect_until(server, deadline));
   auto hello = hello_message(cell);
   hello["links"] = links_to_json(links);

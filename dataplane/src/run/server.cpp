@@ -124,6 +124,8 @@ RunResult serve_trials(const Cell& cell, int listener, std::unique_ptr<Engine> e
     auto message = control.poll(Millis(cell.connect_timeout_ms));
     if (!message) throw RunFailure("search trial " + std::to_string(trial) + ": the client sent no hello");
     if ((*message)["type"] == "search_done") break;
+    if ((*message)["type"] == "refused")
+      throw BadInput("the client refused the cell: " + message->value("reason", std::string()));
     if ((*message)["type"] != "hello") throw RunFailure("control connection: expected a hello or search_done");
     if (!engine) {
       run_id = new_run_id();

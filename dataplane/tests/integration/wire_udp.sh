@@ -30,5 +30,5 @@ same_on_both_sides server client tx_packets rx_packets lost
 run toobig "$NS_A" client --transport udp --payload-bytes 8973 --server-address "$IP_B" --base-port 17621 \
   --connect-timeout-ms 500
 expect_rc toobig 2
-expect_stderr toobig "payload_bytes 8973 exceeds the MTU 9000 of the route to $IP_B (at most 8972 for udp)"
+expect_stderr toobig "payload 8973 B + 28 B of IPv4 and UDP headers exceeds the path MTU 9000 of sbw-a0 (the route to $IP_B): lower payload_bytes (matrix.payloadBytes) to at most 8972"
 echo "PASS: udp over the veth wire: paced $paced with 0 loss; GSO/GRO $(record client | jq -r '"\(.rx_mbps) Mb/s, loss \(.loss_ppm) ppm"')"

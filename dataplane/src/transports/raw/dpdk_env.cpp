@@ -16,6 +16,7 @@
 #include "sys/errors.hpp"
 #include "sys/signals.hpp"
 #include "sys/affinity.hpp"
+#include "transports/raw/mbuf_pool.hpp"
 #include "transports/raw/netns.hpp"
 
 namespace spiral::raw {
@@ -233,13 +234,17 @@ rte_mempool* DpdkEnvironment::make_pool(const std::string& name, uint32_t buffer
   if (external && rx_memory_)
     return rx_memory_->make_pool("sp_" + name, buffers, data_room, cache, static_cast<int>(rte_socket_id()),
                                  kHeadersBytes + datagram::kHeaderBytes);  // the window's bytes: 16-byte loads
-  rte_mempool* pool = rte_pktmbuf_pool_create(("sp_" + name).c_str(), buffers, cache, 0,
-                                              static_cast<uint16_t>(data_room), rte_socket_id());
-  if (!pool)
-    throw BadInput("mbuf pool " + name + " (" + std::to_string(buffers) + " x " + std::to_string(data_room) +
-                   " B): " + dpdk_error(rte_errno) +
-                   (plan_.hugepages ? " (too few free hugepages?)" : " (raise the memory limit?)"));
-  return pool;
+  rte_mempool* pool = create_mbuf_pool("sp_" + name, buffers, cache, static_cast<uint16_t>(data_room),
+                                       static_cast<int>(rte_socket_id()), /*dense=*/!plan_.hugepages);
+  if (pool) return pool;
+  // The pools draw on the EAL's memory (eal_plan.cpp), not on a container limit: say which.
+  const std::string pools = "about " + std::to_string(pools_.bytes >> 20) + " MiB of pools";
+  const std::string lower = "lower ring_descriptors or pool_buffers (rawEthernet.ringDescriptors, poolBuffers)";
+  throw BadInput("mbuf pool " + name + " (" + std::to_string(buffers) + " x " + std::to_string(data_room) +
+                 " B): " + dpdk_error(rte_errno) +
+                 (plan_.hugepages ? " (huge pages: too few free for " + pools + "; " + lower + ", or free huge pages)"
+                                  : " (no huge pages: the EAL was given -m " + std::to_string(plan_.memory_mb) +
+                                        " MiB for " + pools + "; " + lower + ", or give the pod huge pages)"));
 }
 
 void DpdkEnvironment::configure(uint16_t port, const PortSpec& spec, bool transmits, bool receives,

@@ -41,6 +41,7 @@ if(SPIRAL_HAVE_DPDK)
     src/transports/raw/raw_receiver.cpp
     src/transports/raw/raw_session.cpp
     src/transports/raw/forwarder.cpp
+    src/transports/raw/mbuf_pool.cpp
   )
   target_include_directories(spiral_raw_dpdk PRIVATE src generated)
   # rte_dev_dma_map and rte_pktmbuf_pool_create_extbuf are still "experimental" in DPDK 22.11
