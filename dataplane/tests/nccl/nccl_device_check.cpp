@@ -51,7 +51,8 @@ void check_operation(Collective c, ElementType t, ReduceOp op, const UniqueId& i
              " wrong elements");
 }
 
-// The check itself must be able to fail: data of another seed is wrong everywhere.
+// The check itself must be able to fail: data of another seed is wrong wherever the two seeds'
+// values differ, 7 elements in 8 (values are hashed into 0..7).
 void negative_control() {
   const uint64_t count = 1 << 20;
   void* data = nullptr;
@@ -64,8 +65,8 @@ void negative_control() {
   cuda::count_wrong(data, ElementType::float32, other_seed, count, wrong, nullptr);
   unsigned long long host = 0;
   SPIRAL_CUDA(cudaMemcpy(&host, wrong, sizeof host, cudaMemcpyDeviceToHost));
-  report(host == count, "negative control: " + std::to_string(host) + " of " + std::to_string(count) +
-                            " elements of another seed flagged");
+  report(host > count * 3 / 4, "negative control: " + std::to_string(host) + " of " + std::to_string(count) +
+                                   " elements of another seed flagged");
   cudaFree(wrong);
   cudaFree(data);
 }

@@ -5,7 +5,10 @@
 // against a CPU model of each operation. C++17 (nvcc compiles it).
 //
 // Inputs are small non-negative integers (0..7; 1 or 2 for prod) so sums and products of up to
-// 36 ranks are exact in every type, bfloat16 included; integer types wrap as NCCL's do.
+// 36 ranks are exact in every type, bfloat16 included; integer types wrap as NCCL's do. They are
+// hashed from (rank, index, seed), not linear in them: a linear formula mod 8 repeats every 8
+// ranks and every 8 elements, so at several ranks another rank's slice, or another slice of the
+// right rank (reduce_scatter, alltoall with counts a multiple of 8), would look correct.
 #include <cstdint>
 
 #include "transports/nccl/identifiers.hpp"
@@ -29,10 +32,26 @@ struct CheckShape {
   uint32_t seed = 0;   // varies the data between checks
 };
 
+// splitmix64's finaliser: every input bit reaches every output bit.
+SPIRAL_HD inline uint64_t mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
 // What rank `rank` holds at index `index` of its send buffer.
 SPIRAL_HD inline double input_value(ReduceOp op, int rank, uint64_t index, uint32_t seed) {
-  if (op == ReduceOp::prod) return static_cast<double>(1 + ((index + static_cast<uint64_t>(rank) + seed) & 1));
-  return static_cast<double>((index * 3 + static_cast<uint64_t>(rank) * 5 + seed) % 8);
+  const uint64_t at = mix(index * 0x9e3779b97f4a7c15ULL + seed);
+  if (op == ReduceOp::prod) {
+    // at most one rank of each pair (2k, 2k+1) doubles, which one and whether varying with the
+    // index: products vary from element to element and stay at most 2^ceil(n/2)
+    const uint64_t pair = (static_cast<uint64_t>(rank) / 2) % 32;
+    const bool doubles = ((at >> pair) & 1) && ((at >> (32 + pair)) & 1) == (static_cast<uint64_t>(rank) & 1);
+    return doubles ? 2.0 : 1.0;
+  }
+  return static_cast<double>(mix(at ^ (static_cast<uint64_t>(rank) + 1) * 0xd6e8feb86659fd93ULL) % 8);
 }
 
 // The reduction over all ranks of their inputs at `index`; avg of integers truncates, as NCCL's.

@@ -95,22 +95,57 @@ TEST(Expectation, AgreesWithAModelOfEveryOperation) {
 // Sums of up to 36 ranks stay at or below 256, products at or below 2^18, all integers, so every
 // type (bfloat16 has 8 significant bits) holds them exactly except where it wraps.
 TEST(Expectation, ValuesStaySmallIntegers) {
-  for (uint64_t i = 0; i < 64; ++i) {
+  for (uint64_t i = 0; i < 4096; ++i) {
     const double sum = reduced_value(ReduceOp::sum, 36, i, 3, false);
     EXPECT_LE(sum, 256.0);
     EXPECT_EQ(sum, static_cast<double>(static_cast<int64_t>(sum)));
+    EXPECT_LE(reduced_value(ReduceOp::prod, 36, i, 3, false), 262144.0);
     EXPECT_GE(input_value(ReduceOp::prod, 0, i, 3), 1.0);
   }
 }
 
-TEST(Expectation, DataDiffersBetweenRanksAndSeeds) {
-  int differ_rank = 0, differ_seed = 0;
-  for (uint64_t i = 0; i < 64; ++i) {
-    differ_rank += input_value(ReduceOp::sum, 0, i, 0) != input_value(ReduceOp::sum, 1, i, 0);
-    differ_seed += input_value(ReduceOp::sum, 0, i, 0) != input_value(ReduceOp::sum, 0, i, 1);
+// Share of 1024 elements at which two views of the data differ.
+template <typename F>
+double differing(F&& differs) {
+  int n = 0;
+  for (uint64_t i = 0; i < 1024; ++i) n += differs(i);
+  return n / 1024.0;
+}
+
+// Data from the wrong place is caught at any rank count: another rank's (ranks 8 apart too),
+// another seed's, and another slice of the right rank's at counts that are multiples of 8.
+TEST(Expectation, DataFromTheWrongPlaceDiffersAtAnyRankCount) {
+  const auto in = [](int rank, uint64_t i, uint32_t seed) { return input_value(ReduceOp::sum, rank, i, seed); };
+  for (int other : {1, 2, 8, 16, 35})
+    EXPECT_GT(differing([&](uint64_t i) { return in(0, i, 7) != in(other, i, 7); }), 0.8) << "rank 0 vs " << other;
+  EXPECT_GT(differing([&](uint64_t i) { return in(0, i, 7) != in(0, i, 8); }), 0.8) << "seeds";
+  for (uint64_t param : {4u, 8u, 16u, 131072u}) {
+    // reduce_scatter at 2 ranks: rank 0's slice against rank 1's
+    const CheckShape rs0{Collective::reduce_scatter, ReduceOp::sum, 2, 0, 0, param, 7};
+    const CheckShape rs1{Collective::reduce_scatter, ReduceOp::sum, 2, 1, 0, param, 7};
+    EXPECT_GT(differing([&](uint64_t i) {
+                return expected_value(rs0, i % param, false).value != expected_value(rs1, i % param, false).value;
+              }),
+              0.5)
+        << "reduce_scatter slices, count " << param;
+    // alltoall at 2 ranks: the block rank 1 sent rank 0 against the one it sent itself
+    const CheckShape a0{Collective::all_to_all, ReduceOp::sum, 2, 0, 0, param, 7};
+    const CheckShape a1{Collective::all_to_all, ReduceOp::sum, 2, 1, 0, param, 7};
+    EXPECT_GT(differing([&](uint64_t i) {
+                const uint64_t at = param + i % param;  // slot of rank 1
+                return expected_value(a0, at, false).value != expected_value(a1, at, false).value;
+              }),
+              0.8)
+        << "alltoall blocks, count " << param;
+    // reduce_scatter prod too: products vary with the index, not just with the rank count
+    const CheckShape p0{Collective::reduce_scatter, ReduceOp::prod, 2, 0, 0, param, 7};
+    const CheckShape p1{Collective::reduce_scatter, ReduceOp::prod, 2, 1, 0, param, 7};
+    EXPECT_GT(differing([&](uint64_t i) {
+                return expected_value(p0, i % param, false).value != expected_value(p1, i % param, false).value;
+              }),
+              0.3)
+        << "reduce_scatter prod slices, count " << param;
   }
-  EXPECT_EQ(differ_rank, 64);  // a rank's data is never another's: a swapped slice is caught
-  EXPECT_EQ(differ_seed, 64);
 }
 
 TEST(Expectation, ToleranceOnlyWhereRoundingHappens) {
