@@ -35,7 +35,7 @@ Gate::Gate()
 Gate::Times Gate::run(const std::vector<Lane*>& lanes, const std::function<void(size_t)>& enqueue) {
   auto* flag = reinterpret_cast<volatile int*>(flag_->data());
   *flag = 0;
-  // Opened on every way out: a lane left spinning would hold its GPU for the kernel's 10 s bound.
+  // Opened on every way out: a lane left spinning would hold its GPU for the kernel's 1 s bound.
   struct Opener {
     volatile int* flag;
     ~Opener() {

@@ -27,8 +27,10 @@ __global__ void copy_bytes(unsigned char* __restrict__ dst, const unsigned char*
   for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += threads) dst[i] = src[i];
 }
 
+// Bounded at about 1 s, far above the microseconds queuing takes: a host thread that blocks
+// while queuing (a driver staging a copy without peer access may) costs that second, not a hang.
 __global__ void wait_for(const volatile int* flag) {
-  for (int waited_us = 0; *flag == 0 && waited_us < 10000000; ++waited_us) __nanosleep(1000);
+  for (int waited_us = 0; *flag == 0 && waited_us < 1000000; ++waited_us) __nanosleep(1000);
 }
 
 }  // namespace

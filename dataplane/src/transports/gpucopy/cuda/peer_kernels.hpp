@@ -12,7 +12,7 @@ namespace spiral::gpucopy::kernels {
 // blocks x 512 threads. Returns the launch's error.
 cudaError_t copy(void* dst, const void* src, size_t bytes, int blocks, cudaStream_t stream);
 
-// Spins on the stream until *flag (mapped host memory) is non-zero, or about 10 s have passed,
+// Spins on the stream until *flag (mapped host memory) is non-zero, or about 1 s has passed,
 // so that copies queued behind it on several streams start together. Returns the launch's error.
 cudaError_t hold(const volatile int* flag, cudaStream_t stream);
 
