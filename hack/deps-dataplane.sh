@@ -7,6 +7,8 @@
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann-json3-dev
           libcli11-dev iproute2 iputils-ping iperf3 jq)
+# ccache: a clean clone's rebuild hits the compiler cache kept outside it (mk/dataplane.mk)
+PACKAGES+=(ccache)
 # roce transport: rdma-core's verbs
 PACKAGES+=(libibverbs-dev librdmacm-dev ibverbs-providers)
 # raw transport: DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh

@@ -2,7 +2,20 @@
 #   make -f mk/dataplane.mk dataplane | test-dataplane
 DATAPLANE_BUILD ?= build/dataplane
 DATAPLANE_JOBS  ?= 2
-DATAPLANE_CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release
+DATAPLANE_CMAKE_FLAGS ?= -G Ninja -DCMAKE_BUILD_TYPE=Release $(DATAPLANE_CCACHE_FLAGS)
+
+# The compiler cache lives outside the clone, so a fresh clone on a warm machine compiles only
+# what changed; BASEDIR makes its keys independent of where the clone is. DATAPLANE_CCACHE= off.
+DATAPLANE_CCACHE ?= 1
+ifeq ($(DATAPLANE_CCACHE),1)
+export CCACHE_DIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/spiralbench/ccache-4
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+export CCACHE_MAXSIZE ?= 8G
+# evaluated when the recipe runs, after dataplane-deps installed ccache
+DATAPLANE_CCACHE_FLAGS = $$(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+endif
 
 .PHONY: dataplane test-dataplane dataplane-deps test-rdma
 
