@@ -1,4 +1,4 @@
-# Sourced by hack/bench/nccl-device-run.sh and nccl-2gpu-run.sh (benchmarks, on a GPU machine):
+# Sourced by hack/bench/nccl-device-run.sh and nccl-ngpu-run.sh (benchmarks, on a GPU machine):
 # the machine's own NCCL behind a folder with the unversioned name the linker wants, the
 # machine's shared-use environment, and the builds of the data plane's CUDA flavour with NCCL and
 # of nccl-tests 2.19.6 against the same library. The caller sets ROOT and OUT and defines say().

@@ -9,7 +9,7 @@ Then RAW/gpucopy-<rep>.json against RAW/memcpy-<rep>.txt: median GB/s per case a
 ratio spiral / plain cudaMemcpy loop (>= 0.98 is the target from 8 MiB up).
 Full tables go to stdout; a digest goes to stderr.
 Usage: nccl_compare.py RAW REPEATS
-       nccl_compare.py --two-gpu RAW REPEATS ITERS    (hack/bench/nccl-2gpu-run.sh, nccl_compare_2gpu.py)
+       nccl_compare.py --n-gpu RAW REPEATS ITERS GPUS (hack/bench/nccl-ngpu-run.sh, nccl_compare_ngpu.py)
 """
 import json
 import os
@@ -148,8 +148,8 @@ def one_gpu(RAW, REPEATS):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--two-gpu":
-        import nccl_compare_2gpu
-        nccl_compare_2gpu.main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), size_name)
+    if sys.argv[1] == "--n-gpu":
+        import nccl_compare_ngpu
+        nccl_compare_ngpu.main(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), size_name)
     else:
         one_gpu(sys.argv[1], int(sys.argv[2]))

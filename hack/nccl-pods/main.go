@@ -1,14 +1,14 @@
 // Command nccl-pods writes the data plane command lines of the pods the operator plans for an
-// NCCL bench on two GPUs, so a device script runs exactly what the operator would ask for
-// (hack/bench/nccl-2gpu-run.sh): pkg/plan's cell and pkg/cellpod's pods, not a copy of them.
+// NCCL bench on N GPUs of one host, so a device script runs exactly what the operator would ask
+// for (hack/bench/nccl-ngpu-run.sh): pkg/plan's cell and pkg/cellpod's pods, not a copy of them.
 //
-//	go run ./hack/nccl-pods -out DIR -max-bytes 1073741824 -iterations 20 -warmup-iterations 5
+//	go run ./hack/nccl-pods -out DIR -gpus 4 -max-bytes 1073741824 -iterations 20 -warmup-iterations 5
 //
 // For every operation and layout it writes DIR/<layout>-<op>-rank<i>.args (one argument per
-// line), .gpus (the pod's nvidia.com/gpu) and .env (the container's KEY=VALUE, one a line).
-// Layouts: one-pod (Loopback, server.gpus 2: one pod, --gpus 2) and two-pods (CrossNode, one GPU
-// on each side: --first-rank 0 and --first-rank 1, the second pointed at rank 0 on 127.0.0.1,
-// the address both processes share on one machine).
+// line; i is the pod's index), .gpus (the pod's nvidia.com/gpu) and .env (the container's
+// KEY=VALUE, one a line). Layouts: one-pod (Loopback, server.gpus N: one pod, --gpus N) and
+// two-pods (CrossNode, N/2 GPUs on each side: --first-rank 0 and --first-rank N/2, the second
+// pointed at rank 0 on 127.0.0.1, the address both processes share on one machine).
 package main
 
 import (
@@ -34,7 +34,7 @@ type pod struct {
 
 // bench is the SpiralBench a user would write for this measurement, with the values admission
 // would default written out (the renderer never meets the apiserver).
-func bench(op sbv1.NCCLOperation, layout string, maxBytes int64, iterations, warmup int32) *sbv1.SpiralBench {
+func bench(op sbv1.NCCLOperation, layout string, gpus int32, maxBytes int64, iterations, warmup int32) *sbv1.SpiralBench {
 	sb := &sbv1.SpiralBench{Spec: sbv1.SpiralBenchSpec{
 		Transport: sbv1.TransportNCCL,
 		NCCL: &sbv1.NCCLSpec{Operation: op, MinBytes: 8, MaxBytes: maxBytes, StepFactor: 2, Iterations: iterations,
@@ -42,13 +42,14 @@ func bench(op sbv1.NCCLOperation, layout string, maxBytes int64, iterations, war
 			Network: sbv1.NCCLNetworkAuto, BootstrapTimeoutSeconds: 120},
 		Run: sbv1.RunSpec{Seconds: 30, WarmupSeconds: ptr.To[int32](2), Repeats: 1, CellDeadlineSeconds: ptr.To[int32](600)},
 	}}
-	sb.Name, sb.Namespace = "nccl-2gpu", "bench"
+	sb.Name, sb.Namespace = fmt.Sprintf("nccl-%dgpu", gpus), "bench"
 	// a cell after the run's first: the host environment is captured once per run (--environment)
 	sb.Status.Environment = &sbv1.Environment{EnvironmentDetail: sbv1.EnvironmentDetail{DataplaneRevision: "captured"}}
 	if layout == "one-pod" {
-		sb.Spec.Topology = sbv1.TopologySpec{Mode: sbv1.TopologyLoopback, Server: sbv1.SideSpec{GPUs: 2}}
+		sb.Spec.Topology = sbv1.TopologySpec{Mode: sbv1.TopologyLoopback, Server: sbv1.SideSpec{GPUs: gpus}}
 	} else {
-		sb.Spec.Topology = sbv1.TopologySpec{Mode: sbv1.TopologyCrossNode, Server: sbv1.SideSpec{GPUs: 1}, Client: sbv1.SideSpec{GPUs: 1}}
+		sb.Spec.Topology = sbv1.TopologySpec{Mode: sbv1.TopologyCrossNode, Server: sbv1.SideSpec{GPUs: gpus / 2},
+			Client: sbv1.SideSpec{GPUs: gpus - gpus/2}}
 	}
 	return sb
 }
@@ -87,7 +88,11 @@ func main() {
 	maxBytes := flag.Int64("max-bytes", 1<<30, "nccl.maxBytes")
 	iterations := flag.Int("iterations", 20, "nccl.iterations")
 	warmup := flag.Int("warmup-iterations", 5, "nccl.warmupIterations")
+	gpus := flag.Int("gpus", 2, "GPUs of the host: one pod holds them all, or two pods hold half each")
 	flag.Parse()
+	if *gpus < 2 {
+		fail(fmt.Errorf("-gpus %d: two GPUs or more", *gpus))
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fail(err)
 	}
@@ -95,7 +100,7 @@ func main() {
 		sbv1.NCCLReduce, sbv1.NCCLReduceScatter, sbv1.NCCLAllToAll}
 	for _, layout := range []string{"one-pod", "two-pods"} {
 		for _, op := range ops {
-			pods, err := render(bench(op, layout, *maxBytes, int32(*iterations), int32(*warmup)))
+			pods, err := render(bench(op, layout, int32(*gpus), *maxBytes, int32(*iterations), int32(*warmup)))
 			if err != nil {
 				fail(err)
 			}

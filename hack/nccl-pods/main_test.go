@@ -7,10 +7,10 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// The two layouts the 2-GPU script measures are the operator's own pods: one pod holding both
+// The two layouts the N-GPU script measures are the operator's own pods: one pod holding both
 // GPUs, or one pod per GPU with the second pointed at rank 0.
 func TestLayoutsAreTheOperatorsRankPods(t *testing.T) {
-	one, err := render(bench(sbv1.NCCLAllReduce, "one-pod", 1<<30, 20, 5))
+	one, err := render(bench(sbv1.NCCLAllReduce, "one-pod", 2, 1<<30, 20, 5))
 	if err != nil || len(one) != 1 || one[0].GPUs != 2 {
 		t.Fatalf("one-pod = %+v, %v", one, err)
 	}
@@ -21,7 +21,7 @@ func TestLayoutsAreTheOperatorsRankPods(t *testing.T) {
 			t.Errorf("one-pod args lack %q: %s", want, a)
 		}
 	}
-	two, err := render(bench(sbv1.NCCLSendRecv, "two-pods", 1<<30, 20, 5))
+	two, err := render(bench(sbv1.NCCLSendRecv, "two-pods", 2, 1<<30, 20, 5))
 	if err != nil || len(two) != 2 || two[0].GPUs != 1 || two[1].GPUs != 1 {
 		t.Fatalf("two-pods = %+v, %v", two, err)
 	}
@@ -32,5 +32,21 @@ func TestLayoutsAreTheOperatorsRankPods(t *testing.T) {
 	}
 	if !strings.Contains(r1, "--gpus 1 --first-rank 1 --nranks 2") || !strings.Contains(r1, "--server-address 127.0.0.1") {
 		t.Errorf("rank 1: %s", r1)
+	}
+}
+
+// On four GPUs one pod holds all four, or two pods hold two each, the second's ranks from 2.
+func TestFourGPUsSplitIntoTwoPodsOfTwo(t *testing.T) {
+	one, err := render(bench(sbv1.NCCLAllGather, "one-pod", 4, 1<<30, 20, 5))
+	if err != nil || len(one) != 1 || one[0].GPUs != 4 ||
+		!strings.Contains(strings.Join(one[0].Args, " "), "--gpus 4 --first-rank 0 --nranks 4") {
+		t.Fatalf("one-pod = %+v, %v", one, err)
+	}
+	two, err := render(bench(sbv1.NCCLAllGather, "two-pods", 4, 1<<30, 20, 5))
+	if err != nil || len(two) != 2 || two[0].GPUs != 2 || two[1].GPUs != 2 {
+		t.Fatalf("two-pods = %+v, %v", two, err)
+	}
+	if r1 := strings.Join(two[1].Args, " "); !strings.Contains(r1, "--gpus 2 --first-rank 2 --nranks 4") {
+		t.Errorf("second pod: %s", r1)
 	}
 }

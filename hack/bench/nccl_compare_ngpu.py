@@ -1,10 +1,10 @@
-"""Two GPUs, four ways (hack/bench/nccl-2gpu-run.sh; nccl_compare.py --two-gpu calls main()).
+"""N GPUs, four ways (hack/bench/nccl-ngpu-run.sh; nccl_compare.py --n-gpu calls main()).
 
 Reads, for every operation and repeat r:
-  RAW/a-<op>-<r>.out        spiral, one pod (--gpus 2): the record line {"event":"result",...}
-  RAW/b-<op>-<r>-rank0.out  spiral, one pod per GPU: rank 0's record (it reports the cell)
-  RAW/c-<op>-<r>.txt        nccl-tests <op>_perf -t 2 -g 1
-  RAW/d-<op>-<r>.txt        nccl-tests <op>_perf -g 2
+  RAW/a-<op>-<r>.out        spiral, one pod (--gpus N): the record line {"event":"result",...}
+  RAW/b-<op>-<r>-rank0.out  spiral, two pods of N/2 GPUs: rank 0's record (it reports the cell)
+  RAW/c-<op>-<r>.txt        nccl-tests <op>_perf -t N -g 1
+  RAW/d-<op>-<r>.txt        nccl-tests <op>_perf -g N
 and prints Markdown to stdout: per operation and size the median busbw of each way out of place,
 the ratio of each to (c), the in-place busbw of (a) and (c), the check outcomes, spiral's p50 and
 p99 per iteration and its slowest rank, and the transport NCCL chose (P2P/NVLink, P2P/PCIe, SHM).
@@ -77,11 +77,13 @@ def wrong_text(runs, key):
     return "N/A" if not counted else str(max(counted))
 
 
-def main(raw, repeats, iters, size_name):
+def main(raw, repeats, iters, gpus, size_name):
     digest = []
-    print(f"\n## NCCL on two GPUs: busbw (GB/s), median of {repeats} alternating runs, {iters} iterations\n")
-    print("(a) spiral, one pod `--gpus 2`; (b) spiral, one pod per GPU (`--first-rank 0` / `1`); "
-          "(c) nccl-tests `-t 2 -g 1`; (d) nccl-tests `-g 2`. Ratios are busbw / busbw of (c). "
+    half = gpus // 2
+    print(f"\n## NCCL on {gpus} GPUs: busbw (GB/s), median of {repeats} alternating runs, {iters} iterations\n")
+    print(f"(a) spiral, one pod `--gpus {gpus}`; (b) spiral, two pods (`--gpus {half} --first-rank 0` / "
+          f"`--gpus {gpus - half} --first-rank {half}`); (c) nccl-tests `-t {gpus} -g 1`; (d) nccl-tests "
+          f"`-g {gpus}`. Ratios are busbw / busbw of (c). "
           "#wrong: the largest over the repeats, N/A where not checked (nccl-tests and spiral "
           "alike for in-place sendrecv and alltoall: NCCL defines no in-place form). p50/p99: "
           "spiral's per-iteration times (CUDA events), the larger rank's; slowest: the rank with "
