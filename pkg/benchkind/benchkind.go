@@ -53,6 +53,12 @@ type Profile struct {
 	// EchoedPairs is the pair count the data plane's summary echoes for a cell, where the
 	// kind's flags set it from elsewhere than the cell's pairs; nil: the cell's pairs.
 	EchoedPairs func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters) int32
+	// StreamName is what the kind's parallel streams are called in live views ("pair", "qp");
+	// "" reads "queue".
+	StreamName string
+	// Results is how the kind's own results come back (results.go); nil: only the counters
+	// every kind shares.
+	Results *Results
 }
 
 // Pairs is the pair count a cell's summaries echo (EchoedPairs, else the cell's, at least 1).

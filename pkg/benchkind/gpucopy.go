@@ -19,6 +19,7 @@ func init() {
 		},
 		Headline: sbv1.CellParameters{Batch: 1, Pairs: 1, Queues: oneQueue},
 		Flags:    gpuCopyFlags,
+		Results:  &gpucopyResults,
 		Describe: func(sbv1.CellParameters) string { return "size sweep per GPU (spec.gpuCopy)" },
 	})
 }

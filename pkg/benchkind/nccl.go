@@ -23,6 +23,7 @@ func init() {
 		Ranks:              ncclRanks,
 		Headline:           sbv1.CellParameters{Batch: 1, Pairs: 1, Queues: oneQueue},
 		Flags:              ncclFlags,
+		Results:            &ncclResults,
 		Describe:           func(sbv1.CellParameters) string { return "size sweep (spec.nccl)" },
 	})
 }

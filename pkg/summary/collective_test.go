@@ -50,25 +50,6 @@ func TestMergeTakesTheNCCLSweepFromRankZero(t *testing.T) {
 	}
 }
 
-// NCCL defines no in-place send/recv or all-to-all: their unchecked in-place rows say so; an
-// unchecked row of an operation that has an in-place form is just not checked.
-func TestInPlaceRowsWithoutAnNCCLDefinitionAreNotDefined(t *testing.T) {
-	for _, tc := range []struct {
-		op   string
-		want [2]sbv1.NCCLCheck // out of place, in place
-	}{
-		{"sendrecv", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotDefined}},
-		{"alltoall", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotDefined}},
-		{"all_gather", [2]sbv1.NCCLCheck{sbv1.NCCLCheckPassed, sbv1.NCCLCheckNotChecked}},
-	} {
-		n := NCCL{Op: tc.op, Ranks: 2, Rows: [][6]int64{{1024, 0, 9000, 113, 113, 0}, {1024, 1, 9100, 112, 112, -1}}}
-		c := n.collective()
-		if c.Sizes[0].Check != tc.want[0] || c.Sizes[1].Check != tc.want[1] {
-			t.Errorf("%s: checks %s, %s; want %v", tc.op, c.Sizes[0].Check, c.Sizes[1].Check, tc.want)
-		}
-	}
-}
-
 func TestCopySweepBecomesRows(t *testing.T) {
 	msg := strings.Replace(ncclRank1, `"transport":"nccl","role":"rank"`, `"transport":"gpucopy","role":"loopback"`, 1)
 	msg = strings.TrimSuffix(msg, "}") + `,"gpucopy":{"gpus":[[0,1,5,16]],"rows":[[0,"h2d","pinned",8388608,151000,55553],[0,"d2d","device",8388608,5000,1677721]]}}`

@@ -47,9 +47,9 @@ type Summary struct {
 	LatP99Ns  *int64 `json:"lat_p99_ns,omitempty"`
 	LatP999Ns *int64 `json:"lat_p999_ns,omitempty"`
 	LatMaxNs  *int64 `json:"lat_max_ns,omitempty"`
-	// The sweep of an NCCL cell (rank 0 only, merged over every NCCL rank) or of a copy bench.
-	NCCL    *NCCL    `json:"nccl,omitempty"`
-	GPUCopy *GPUCopy `json:"gpucopy,omitempty"`
+	// KindParts are the parts of a kind's own results (benchkind.Results.SummaryKey: the sweep
+	// of an NCCL cell on rank 0, a copy bench's rows), kept raw for the kind's Apply.
+	KindParts map[string]json.RawMessage `json:"-"`
 	// Wire proof (wire.go): crossed, did-not-cross, unverified; "" where the kind does not check.
 	Wire       string `json:"wire,omitempty"`
 	WireNote   string `json:"wire_note,omitempty"`
@@ -120,6 +120,9 @@ func Parse(msg string) (Summary, error) {
 	case "Valid", "Invalid", "Failed":
 	default:
 		return s, fmt.Errorf("summary state %q is not Valid, Invalid or Failed", s.State)
+	}
+	if err := s.readKindParts(msg); err != nil {
+		return s, fmt.Errorf("no parsable summary in the termination message (%s): %q", err, clip(msg, 200))
 	}
 	if s.TXBytes < 0 || s.RXBytes < 0 || s.TXPackets < 0 || s.RXPackets < 0 || s.Drops < 0 {
 		return s, fmt.Errorf("summary has negative counters: %q", clip(msg, 200))
@@ -233,14 +236,8 @@ func Merge(parts []Part, repeat, attempt int32) sbv1.RepeatResult {
 			}
 		}
 	}
-	// A sweep is reported whole by one rank (NCCL: rank 0, which gathered the others).
+	applyKindParts(parts, &r)
 	for _, p := range parts {
-		if s := p.Summary; s.NCCL != nil && r.Collective == nil {
-			r.Collective = s.NCCL.collective()
-		}
-		if s := p.Summary; s.GPUCopy != nil && r.Copies == nil {
-			r.Copies = s.GPUCopy.copies()
-		}
 		if s := p.Summary; s.Search != nil && r.Search == nil {
 			r.Search = s.Search.result()
 		}

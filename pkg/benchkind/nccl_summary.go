@@ -1,4 +1,4 @@
-package summary
+package benchkind
 
 import (
 	"encoding/json"
@@ -8,9 +8,19 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// NCCL is the "nccl" part of rank 0's summary: the sweep merged over every NCCL rank
+// applyNCCL puts rank 0's "nccl" part of the summary into the repeat's collective.
+func applyNCCL(part json.RawMessage, into *sbv1.RepeatResult) error {
+	var n ncclSummary
+	if err := json.Unmarshal(part, &n); err != nil {
+		return err
+	}
+	into.Collective = n.collective()
+	return nil
+}
+
+// ncclSummary is the "nccl" part of rank 0's summary: the sweep merged over every NCCL rank
 // (dataplane/src/transports/nccl), compact so that 128 rows fit the 4 KiB termination message.
-type NCCL struct {
+type ncclSummary struct {
 	Op      string `json:"op"`
 	Ranks   int32  `json:"ranks"`
 	Version string `json:"version"`
@@ -20,7 +30,7 @@ type NCCL struct {
 	// Iter pairs with Rows by index: [p50, p99, slowest_rank, slowest], the times per mille off
 	// the row's time_ns. Absent when the data plane dropped it to fit the 4 KiB message.
 	Iter  [][4]int64 `json:"iter"`
-	Peers []Peer     `json:"peers"`
+	Peers []ncclPeer `json:"peers"`
 }
 
 // offPerMille is time_ns moved by perMille thousandths (-1000: nothing measured, 0).
@@ -28,14 +38,14 @@ func offPerMille(timeNs, perMille int64) int64 {
 	return int64(math.Round(float64(timeNs) * float64(1000+perMille) / 1000))
 }
 
-// Peer is [from, to, "NET/IB", "NET/IB/0/GDRDMA"].
-type Peer struct {
+// ncclPeer is [from, to, "NET/IB", "NET/IB/0/GDRDMA"].
+type ncclPeer struct {
 	From, To       int32
 	Transport, Via string
 }
 
 // UnmarshalJSON reads the four-element array form.
-func (p *Peer) UnmarshalJSON(b []byte) error {
+func (p *ncclPeer) UnmarshalJSON(b []byte) error {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 4 {
 		return fmt.Errorf("nccl peer %s: want [from, to, transport, via]", b)
@@ -48,38 +58,8 @@ func (p *Peer) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// GPUCopy is the "gpucopy" part of a copy bench's summary.
-type GPUCopy struct {
-	// GPUs are [device, numa_node, pcie_generation, pcie_width].
-	GPUs [][4]int32 `json:"gpus"`
-	Rows []CopyRow  `json:"rows"`
-	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers.go)
-	CopyPeers
-}
-
-// CopyRow is [device, "h2d", "pinned" (or "device" for d2d), bytes, time_ns, mbps].
-type CopyRow struct {
-	Device                       int32
-	Direction, Memory            string
-	Bytes, TimeNs, MegabytesPerS int64
-}
-
-// UnmarshalJSON reads the six-element array form.
-func (c *CopyRow) UnmarshalJSON(b []byte) error {
-	var raw []json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil || len(raw) != 6 {
-		return fmt.Errorf("gpucopy row %s: want [device, direction, memory, bytes, time_ns, mbps]", b)
-	}
-	for i, dst := range []any{&c.Device, &c.Direction, &c.Memory, &c.Bytes, &c.TimeNs, &c.MegabytesPerS} {
-		if err := json.Unmarshal(raw[i], dst); err != nil {
-			return fmt.Errorf("gpucopy row %s: %w", b, err)
-		}
-	}
-	return nil
-}
-
 // collective turns rank 0's NCCL part into the status' rows.
-func (n *NCCL) collective() *sbv1.CollectiveResult {
+func (n *ncclSummary) collective() *sbv1.CollectiveResult {
 	op, _ := sbv1.NCCLOperationNamed(n.Op)
 	r := &sbv1.CollectiveResult{Operation: op, Ranks: n.Ranks, NCCLVersion: clip(n.Version, 60), Network: clip(n.Network, 60)}
 	for i, row := range n.Rows {
@@ -110,22 +90,8 @@ func (n *NCCL) collective() *sbv1.CollectiveResult {
 	return r
 }
 
-// copies turns a copy bench's part into the status' rows.
-func (g *GPUCopy) copies() *sbv1.CopyResult {
-	r := &sbv1.CopyResult{}
-	for _, gpu := range g.GPUs {
-		if len(r.GPUs) < 8 {
-			r.GPUs = append(r.GPUs, sbv1.GPUPlacement{Device: gpu[0], NUMANode: gpu[1], PCIeGeneration: gpu[2], PCIeWidth: gpu[3]})
-		}
-	}
-	directions := map[string]sbv1.CopyDirection{"h2d": "H2D", "d2h": "D2H", "d2d": "D2D"}
-	memories := map[string]sbv1.CopyHostMemory{"pinned": "Pinned", "pageable": "Pageable"}
-	for _, row := range g.Rows {
-		if len(r.Sizes) < 512 {
-			r.Sizes = append(r.Sizes, sbv1.CopySize{Device: row.Device, Direction: directions[row.Direction],
-				HostMemory: memories[row.Memory], Bytes: row.Bytes, TimeNanoseconds: row.TimeNs, MegabytesPerSecond: row.MegabytesPerS})
-		}
-	}
-	g.CopyPeers.addTo(r)
-	return r
+// ncclResults: rank 0's sweep, collectives.csv and nccl-tests' table per cell.
+var ncclResults = Results{
+	SummaryKey: "nccl",
+	Apply:      applyNCCL,
 }
