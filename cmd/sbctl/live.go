@@ -130,13 +130,10 @@ func cellParameters(sb *sbv1.SpiralBench, index int32) (string, bool) {
 	return benchkind.Parameters(sb.Spec.Transport, cells[index].CellParameters), true
 }
 
-// streamName is what the transport's streams are called in the seed's tables.
+// streamName is what the transport's streams are called in the seed's tables (its kind says).
 func streamName(t sbv1.Transport) string {
-	switch t {
-	case sbv1.TransportTCP, sbv1.TransportUDP:
-		return "pair"
-	case sbv1.TransportRoCE:
-		return "qp"
+	if p, ok := benchkind.Lookup(t); ok && p.StreamName != "" {
+		return p.StreamName
 	}
 	return "queue"
 }

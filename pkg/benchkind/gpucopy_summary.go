@@ -69,6 +69,9 @@ func (g *gpuCopySummary) copies() *sbv1.CopyResult {
 
 // gpucopyResults: the copy rows and GPU-to-GPU matrices, their files, table and heatmaps.
 var gpucopyResults = Results{
-	SummaryKey: "gpucopy",
-	Apply:      applyGPUCopy,
+	SummaryKey:  "gpucopy",
+	Apply:       applyGPUCopy,
+	Has:         func(r *sbv1.RepeatResult) bool { return r.Copies != nil },
+	WriteRepeat: writeCopies,
+	Files:       []File{{CopiesFile, CopiesCSV}, {CopyPeersFile, PeerCSV}, {HostAggregateFile, HostAggregateCSV}},
 }

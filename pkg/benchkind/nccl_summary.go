@@ -92,6 +92,9 @@ func (n *ncclSummary) collective() *sbv1.CollectiveResult {
 
 // ncclResults: rank 0's sweep, collectives.csv and nccl-tests' table per cell.
 var ncclResults = Results{
-	SummaryKey: "nccl",
-	Apply:      applyNCCL,
+	SummaryKey:  "nccl",
+	Apply:       applyNCCL,
+	Has:         func(r *sbv1.RepeatResult) bool { return r.Collective != nil },
+	WriteRepeat: writeCollective,
+	Files:       []File{{CollectivesFile, CollectivesCSV}},
 }

@@ -22,6 +22,7 @@ func init() {
 		Headline:           sbv1.CellParameters{PayloadBytes: 8000, Batch: 10240, Pairs: 1, Queues: oneQueue},
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},
 		Flags:              rawFlags,
+		Results:            &rawResults,
 		Describe: func(p sbv1.CellParameters) string {
 			s := fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
 			if p.ForwardWork != "" { // the forward mode: its work mode and the forwarder's memory
@@ -30,6 +31,17 @@ func init() {
 			return s
 		},
 	})
+}
+
+// rawResults: the forward mode's and the QueueScaling preset's files beside runs.csv.
+var rawResults = Results{Files: []File{{ForwardFile, ForwardCSV}, {QueueScalingFile, queueScalingFile}}}
+
+// queueScalingFile is QueueScalingCSV for a QueueScaling bench, nil for any other.
+func queueScalingFile(sb *sbv1.SpiralBench) ([]byte, error) {
+	if sb.Spec.Matrix.Preset != sbv1.PresetQueueScaling {
+		return nil, nil
+	}
+	return QueueScalingCSV(sb)
 }
 
 // rawFlags names the DPDK ports and buffers. A port without an explicit PCI address or vdev

@@ -11,6 +11,7 @@ import (
 func init() {
 	Register(Profile{
 		LiveFigures:        true,
+		StreamName:         "qp",
 		Transport:          sbv1.TransportRoCE,
 		DataplaneTransport: "roce",
 		Backend:            "rdma",

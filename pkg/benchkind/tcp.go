@@ -8,6 +8,7 @@ import (
 func init() {
 	Register(Profile{
 		LiveFigures:        true,
+		StreamName:         "pair",
 		Transport:          sbv1.TransportTCP,
 		DataplaneTransport: "tcp",
 		Backend:            "socket-tcp",

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -26,7 +27,7 @@ func peerBench() *sbv1.SpiralBench {
 }
 
 func TestPeerCSVHasARowPerMatrixAndOrderedPair(t *testing.T) {
-	data, err := PeerCSV(peerBench())
+	data, err := benchkind.PeerCSV(peerBench())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestPeerCSVHasARowPerMatrixAndOrderedPair(t *testing.T) {
 	if err != nil || len(rows) != 5 {
 		t.Fatalf("rows = %v, %v", rows, err)
 	}
-	if got := strings.Join(rows[0], ","); got != strings.Join(PeerColumns, ",") {
+	if got := strings.Join(rows[0], ","); got != strings.Join(benchkind.PeerColumns, ",") {
 		t.Errorf("header = %s", got)
 	}
 	want := []string{
@@ -48,13 +49,13 @@ func TestPeerCSVHasARowPerMatrixAndOrderedPair(t *testing.T) {
 			t.Errorf("row %d = %s, want %s", i+1, got, w)
 		}
 	}
-	if d, _ := PeerCSV(ncclBench()); d != nil {
-		t.Errorf("an NCCL bench has no %s", PeerFile)
+	if d, _ := benchkind.PeerCSV(ncclBench()); d != nil {
+		t.Errorf("an NCCL bench has no %s", benchkind.CopyPeersFile)
 	}
 }
 
 func TestHostAggregateCSVEndsWithTheSumAndTheAggregate(t *testing.T) {
-	data, err := HostAggregateCSV(peerBench())
+	data, err := benchkind.HostAggregateCSV(peerBench())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestFilesAndTableCarryThePeerMatrices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{PeerFile, HostAggregateFile} {
+	for _, name := range []string{benchkind.CopyPeersFile, benchkind.HostAggregateFile} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("no %s in %v", name, keys(files))
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -90,9 +91,9 @@ func TestQueueScalingCSVReadsLikeDAQIRIsPlotScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := files[QueueScalingFile]
+	data := files[benchkind.QueueScalingFile]
 	if data == nil {
-		t.Fatalf("a QueueScaling bench writes %s beside runs.csv", QueueScalingFile)
+		t.Fatalf("a QueueScaling bench writes %s beside runs.csv", benchkind.QueueScalingFile)
 	}
 	header := strings.SplitN(string(data), "\n", 2)[0]
 	if !strings.HasPrefix(header, "cell,tx_cores,rx_cores,payload,rep,gbps,pps,drops,") {
@@ -120,8 +121,8 @@ func TestQueueScalingCSVReadsLikeDAQIRIsPlotScript(t *testing.T) {
 }
 
 func TestQueueScalingCSVOnlyForQueueScaling(t *testing.T) {
-	if _, ok := mustFiles(t, finishedBench())[QueueScalingFile]; ok {
-		t.Errorf("a TCP Smoke bench must not write %s", QueueScalingFile)
+	if _, ok := mustFiles(t, finishedBench())[benchkind.QueueScalingFile]; ok {
+		t.Errorf("a TCP Smoke bench must not write %s", benchkind.QueueScalingFile)
 	}
 }
 
@@ -139,8 +140,8 @@ func TestQueueScalingCSVLeavesFailedCellsOut(t *testing.T) {
 	sb := queueScalingBench(t)
 	failed := &sb.Status.CellResults[3]
 	failed.State, failed.RepeatResults, failed.Message = sbv1.CellFailed, nil, "failed after 1 attempt(s): loopback: port down"
-	series := loadLikeDAQIRI(t, mustFiles(t, sb)[QueueScalingFile])
-	name := QueueCellName(failed.Parameters.Queues)
+	series := loadLikeDAQIRI(t, mustFiles(t, sb)[benchkind.QueueScalingFile])
+	name := benchkind.QueueCellName(failed.Parameters.Queues)
 	for _, pt := range series[name] {
 		if pt.payload == int(failed.Parameters.PayloadBytes) {
 			t.Errorf("cell %s at %d B was plotted at %.3f Gb/s though it failed", name, pt.payload, pt.gbps)

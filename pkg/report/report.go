@@ -86,25 +86,14 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 			return nil, err
 		}
 	}
-	// the sweeps of NCCL and GPUCopy benches, a row per size, beside runs.csv; GPUCopy's matrices
-	for name, render := range map[string]func(*sbv1.SpiralBench) ([]byte, error){
-		"collectives.csv": CollectivesCSV, "copies.csv": CopiesCSV, PeerFile: PeerCSV, HostAggregateFile: HostAggregateCSV} {
-		data, err := render(sb)
+	// the kind's own files (NCCL's and GPUCopy's sweeps, the raw forward mode's), beside runs.csv
+	for _, f := range benchkind.ResultsOf(sb.Spec.Transport).Files {
+		data, err := f.Render(sb)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		if data != nil {
-			files[name] = data
-		}
-	}
-	if data, err := ForwardCSV(sb); err != nil {
-		return nil, err
-	} else if data != nil {
-		files[ForwardFile] = data
-	}
-	if sb.Spec.Matrix.Preset == sbv1.PresetQueueScaling {
-		if files[QueueScalingFile], err = QueueScalingCSV(sb); err != nil {
-			return nil, err
+			files[f.Name] = data
 		}
 	}
 	return files, nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -27,7 +28,7 @@ func ncclBench() *sbv1.SpiralBench {
 }
 
 func TestCollectivesCSVHasARowPerSizeAndPlacement(t *testing.T) {
-	data, err := CollectivesCSV(ncclBench())
+	data, err := benchkind.CollectivesCSV(ncclBench())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestCollectivesCSVHasARowPerSizeAndPlacement(t *testing.T) {
 	if rows[2][4] != "in_place" || rows[2][8] != "NotDefined" || rows[2][9] != "0" || strings.Join(rows[2][14:], ",") != ",,," {
 		t.Errorf("in-place row = %v", rows[2])
 	}
-	if d, _ := CollectivesCSV(finishedBench()); d != nil {
+	if d, _ := benchkind.CollectivesCSV(finishedBench()); d != nil {
 		t.Errorf("a TCP bench has no collectives.csv: %q", d)
 	}
 }
@@ -54,13 +55,13 @@ func TestCollectivesCSVNamesTheP2PWire(t *testing.T) {
 	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers = []sbv1.PeerTransport{
 		{FromRank: 0, ToRank: 1, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"},
 		{FromRank: 1, ToRank: 0, Transport: "P2P/NVLink", Via: "P2P/CUMEM/read"}}
-	data, _ := CollectivesCSV(sb)
+	data, _ := benchkind.CollectivesCSV(sb)
 	rows, _ := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if got := rows[1][13]; rows[0][13] != "transports" || got != "P2P/NVLink" {
 		t.Errorf("transports = %q, want P2P/NVLink", got)
 	}
 	sb.Status.CellResults[0].RepeatResults[0].Collective.Peers[1].Transport = "SHM"
-	data, _ = CollectivesCSV(sb)
+	data, _ = benchkind.CollectivesCSV(sb)
 	rows, _ = csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if got := rows[1][13]; got != "P2P/NVLink+SHM" {
 		t.Errorf("transports = %q, want P2P/NVLink+SHM", got)
@@ -86,7 +87,7 @@ func TestCopiesCSVCarriesTheGPUsPlace(t *testing.T) {
 		Copies: &sbv1.CopyResult{GPUs: []sbv1.GPUPlacement{{Device: 0, NUMANode: 1, PCIeGeneration: 5, PCIeWidth: 16}},
 			Sizes: []sbv1.CopySize{{Device: 0, Direction: "H2D", HostMemory: "Pinned", Bytes: 8 << 20, TimeNanoseconds: 151000, MegabytesPerSecond: 55553},
 				{Device: 0, Direction: "D2D", Bytes: 8 << 20, TimeNanoseconds: 5000, MegabytesPerSecond: 1677721}}}}}}}
-	data, err := CopiesCSV(sb)
+	data, err := benchkind.CopiesCSV(sb)
 	if err != nil {
 		t.Fatal(err)
 	}

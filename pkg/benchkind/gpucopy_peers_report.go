@@ -1,4 +1,4 @@
-package report
+package benchkind
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// PeerFile and HostAggregateFile are the GPUCopy bench's GPU-to-GPU files beside copies.csv.
+// CopyPeersFile and HostAggregateFile are the GPUCopy bench's GPU-to-GPU files beside copies.csv.
 const (
-	PeerFile          = "copy-peers.csv"
+	CopyPeersFile     = "copy-peers.csv"
 	HostAggregateFile = "copy-host-aggregate.csv"
 )
 
@@ -43,16 +43,16 @@ func PeerCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 						path, access := pairPath(cp, a, b)
 						gbps := ""
 						if mbps >= 0 {
-							gbps = gigabytes(mbps)
+							gbps = Gigabytes(mbps)
 						}
-						rows = append(rows, []string{itoa(int64(c.Index)), itoa(int64(r.Repeat)), string(m.Method), string(m.Mode),
-							itoa(m.Bytes), itoa(int64(a)), itoa(int64(b)), gbps, path, access, string(r.State)})
+						rows = append(rows, []string{itoa64(int64(c.Index)), itoa64(int64(r.Repeat)), string(m.Method), string(m.Mode),
+							itoa64(m.Bytes), itoa64(int64(a)), itoa64(int64(b)), gbps, path, access, string(r.State)})
 					}
 				}
 			}
 		}
 	}
-	return csvOf(PeerColumns, rows)
+	return CSVOf(PeerColumns, rows)
 }
 
 // HostAggregateCSV renders every GPU with the host at once against each alone; nil when none.
@@ -65,23 +65,23 @@ func HostAggregateCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 			}
 			for _, h := range r.Copies.HostAggregate {
 				row := func(device, alone, together string) {
-					rows = append(rows, []string{itoa(int64(c.Index)), itoa(int64(r.Repeat)), string(h.Direction), itoa(h.Bytes),
+					rows = append(rows, []string{itoa64(int64(c.Index)), itoa64(int64(r.Repeat)), string(h.Direction), itoa64(h.Bytes),
 						device, alone, together, string(r.State)})
 				}
 				var sum int64
 				for i, alone := range h.AloneMBps {
 					together := ""
 					if i < len(h.TogetherMBps) {
-						together = gigabytes(h.TogetherMBps[i])
+						together = Gigabytes(h.TogetherMBps[i])
 					}
-					row(itoa(int64(deviceAt(r.Copies, i))), gigabytes(alone), together)
+					row(itoa64(int64(deviceAt(r.Copies, i))), Gigabytes(alone), together)
 					sum += alone
 				}
-				row("all", gigabytes(sum), gigabytes(h.AggregateMBps))
+				row("all", Gigabytes(sum), Gigabytes(h.AggregateMBps))
 			}
 		}
 	}
-	return csvOf(HostAggregateColumns, rows)
+	return CSVOf(HostAggregateColumns, rows)
 }
 
 // deviceAt is the CUDA index of the i-th GPU (matrix rows and columns follow status' gpus).
@@ -102,9 +102,9 @@ func pairPath(cp *sbv1.CopyResult, a, b int32) (path, access string) {
 	return "", ""
 }
 
-// writePeers prints a repeat's matrices (GB/s, rows source, columns destination), the pairs'
+// writeCopyPeers prints a repeat's matrices (GB/s, rows source, columns destination), the pairs'
 // paths and the host aggregate after its copies table.
-func writePeers(w io.Writer, cp *sbv1.CopyResult) error {
+func writeCopyPeers(w io.Writer, cp *sbv1.CopyResult) error {
 	for _, l := range cp.PeerLinks {
 		fmt.Fprintf(w, "GPU %d <-> GPU %d: %s, peer access %t\n", l.DeviceA, l.DeviceB, l.Path, l.PeerAccess)
 	}
@@ -113,13 +113,13 @@ func writePeers(w io.Writer, cp *sbv1.CopyResult) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 		head := []string{"src\\dst"}
 		for i := range m.MegabytesPerSecond {
-			head = append(head, itoa(int64(deviceAt(cp, i))))
+			head = append(head, itoa64(int64(deviceAt(cp, i))))
 		}
 		fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 		for s, row := range m.MegabytesPerSecond {
-			cells := []string{itoa(int64(deviceAt(cp, s)))}
+			cells := []string{itoa64(int64(deviceAt(cp, s)))}
 			for _, mbps := range row {
-				cells = append(cells, map[bool]string{true: "-", false: gigabytes(mbps)}[mbps < 0])
+				cells = append(cells, map[bool]string{true: "-", false: Gigabytes(mbps)}[mbps < 0])
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 		}
@@ -128,10 +128,10 @@ func writePeers(w io.Writer, cp *sbv1.CopyResult) error {
 		}
 	}
 	for _, h := range cp.HostAggregate {
-		fmt.Fprintf(w, "all GPUs %s at once, %d B per copy: aggregate %s GB/s", h.Direction, h.Bytes, gigabytes(h.AggregateMBps))
+		fmt.Fprintf(w, "all GPUs %s at once, %d B per copy: aggregate %s GB/s", h.Direction, h.Bytes, Gigabytes(h.AggregateMBps))
 		for i, alone := range h.AloneMBps {
 			if i < len(h.TogetherMBps) {
-				fmt.Fprintf(w, "; GPU %d %s (alone %s)", deviceAt(cp, i), gigabytes(h.TogetherMBps[i]), gigabytes(alone))
+				fmt.Fprintf(w, "; GPU %d %s (alone %s)", deviceAt(cp, i), Gigabytes(h.TogetherMBps[i]), Gigabytes(alone))
 			}
 		}
 		fmt.Fprintln(w)

@@ -1,4 +1,4 @@
-package report
+package benchkind
 
 import (
 	"bytes"
@@ -55,9 +55,9 @@ func ForwardCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 				gpu = strconv.FormatFloat(float64(r.GPU.SMMilliPercent)/1000, 'f', 1, 64)
 			}
 			row := []string{
-				itoa(int64(c.Index)), string(p.ForwardWork), string(p.Memory), itoa(int64(p.PayloadBytes)),
-				itoa(int64(p.PayloadBytes) + forwardFrameOverhead), itoa(int64(p.Batch)), itoa(int64(p.Queues.TX)),
-				itoa(int64(r.Repeat) + 1), og, fg, om, fm, itoa(lost), lossPct, gpu, string(r.State),
+				itoa64(int64(c.Index)), string(p.ForwardWork), string(p.Memory), itoa64(int64(p.PayloadBytes)),
+				itoa64(int64(p.PayloadBytes) + forwardFrameOverhead), itoa64(int64(p.Batch)), itoa64(int64(p.Queues.TX)),
+				itoa64(int64(r.Repeat) + 1), og, fg, om, fm, itoa64(lost), lossPct, gpu, string(r.State),
 			}
 			if err := w.Write(row); err != nil {
 				return nil, err

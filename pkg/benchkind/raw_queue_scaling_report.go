@@ -1,4 +1,4 @@
-package report
+package benchkind
 
 import (
 	"bytes"
@@ -53,8 +53,8 @@ func QueueScalingCSV(sb *sbv1.SpiralBench) ([]byte, error) {
 				cpuM, cpuT, cpuR = pct(r.CPU.MasterMilliPercent), pct(r.CPU.TXMilliPercent), pct(r.CPU.RXMilliPercent)
 			}
 			row := []string{
-				QueueCellName(p.Queues), itoa(int64(p.Queues.TX)), itoa(int64(p.Queues.RX)), itoa(int64(p.PayloadBytes)),
-				itoa(int64(r.Repeat) + 1), gbps, pps, itoa(r.Drops), cpuM, cpuT, cpuR, itoa(int64(p.Batch)), string(r.State),
+				QueueCellName(p.Queues), itoa64(int64(p.Queues.TX)), itoa64(int64(p.Queues.RX)), itoa64(int64(p.PayloadBytes)),
+				itoa64(int64(r.Repeat) + 1), gbps, pps, itoa64(r.Drops), cpuM, cpuT, cpuR, itoa64(int64(p.Batch)), string(r.State),
 			}
 			if err := w.Write(row); err != nil {
 				return nil, err
