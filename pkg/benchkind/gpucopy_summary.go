@@ -73,5 +73,6 @@ var gpucopyResults = Results{
 	Apply:       applyGPUCopy,
 	Has:         func(r *sbv1.RepeatResult) bool { return r.Copies != nil },
 	WriteRepeat: writeCopies,
+	Heatmaps:    copyHeatmaps,
 	Files:       []File{{CopiesFile, CopiesCSV}, {CopyPeersFile, PeerCSV}, {HostAggregateFile, HostAggregateCSV}},
 }
