@@ -74,5 +74,6 @@ var gpucopyResults = Results{
 	Has:         func(r *sbv1.RepeatResult) bool { return r.Copies != nil },
 	WriteRepeat: writeCopies,
 	Heatmaps:    copyHeatmaps,
+	Tables:      hostAggregateTables,
 	Files:       []File{{CopiesFile, CopiesCSV}, {CopyPeersFile, PeerCSV}, {HostAggregateFile, HostAggregateCSV}},
 }

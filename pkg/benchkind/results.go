@@ -30,6 +30,22 @@ type Results struct {
 	Files []File
 	// Heatmaps are the kind's matrix figures (plots/<Name>.png|svg and the HTML report).
 	Heatmaps func(sb *sbv1.SpiralBench) []Heatmap
+	// Tables are the kind's tables in the HTML report, after its figures.
+	Tables func(sb *sbv1.SpiralBench) []Table
+}
+
+// Table is one of a kind's tables in the HTML report.
+type Table struct {
+	// ID is the table's HTML id; Title its heading.
+	ID, Title string
+	Columns   []string
+	Rows      [][]TableCell
+}
+
+// TableCell is one value; Text ones are set left-aligned, as words rather than figures.
+type TableCell struct {
+	Value string
+	Text  bool
 }
 
 // File is one of a kind's files in the results bucket. Render returns nil for a bench that has

@@ -62,7 +62,9 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	v.Rules = rules(sb, v.Verdict)
 	v.Figures = plots.Figures(sb)
 	v.Heatmaps = plots.Heatmaps(sb)
-	v.HostAggregates = hostAggregates(sb)
+	if tables := benchkind.ResultsOf(sb.Spec.Transport).Tables; tables != nil {
+		v.KindTables = tables(sb)
+	}
 	for _, c := range sb.Status.CellResults {
 		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message)}
 		v.Cells = append(v.Cells, r)
@@ -108,11 +110,12 @@ type view struct {
 	MTUNote string // the spec's MTU was not the link's
 	CPUNote string // why a CPU figure reads "unpinned", when one does
 	Figures []plots.Figure
-	// Heatmaps are a GPUCopy bench's GPU-to-GPU matrices; HostAggregates its all-GPU host copies.
-	Heatmaps       []plots.Heatmap
-	HostAggregates []hostAggregate
-	Environment    [][2]string
-	Spec           string
+	// Heatmaps and KindTables are what the bench's kind declares (a GPUCopy bench's GPU-to-GPU
+	// matrices and its all-GPU host copies).
+	Heatmaps    []plots.Heatmap
+	KindTables  []benchkind.Table
+	Environment [][2]string
+	Spec        string
 }
 
 type row struct {
@@ -207,47 +210,3 @@ func WriteDir(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// hostAggregate is one row of the all-GPU host copies table: a cell's last valid repeat.
-type hostAggregate struct {
-	Cell      int32
-	Direction sbv1.CopyDirection
-	Bytes     string
-	// Alone and Together are "GPU d: x GB/s" per GPU; Sum the GPUs alone added up.
-	Alone, Together []string
-	Sum, Aggregate  string
-}
-
-func hostAggregates(sb *sbv1.SpiralBench) []hostAggregate {
-	var out []hostAggregate
-	for _, c := range sb.Status.CellResults {
-		var last *sbv1.CopyResult
-		for _, r := range c.RepeatResults {
-			if r.State == sbv1.CellValid && r.Copies != nil && len(r.Copies.HostAggregate) > 0 {
-				last = r.Copies
-			}
-		}
-		if last == nil {
-			continue
-		}
-		for _, h := range last.HostAggregate {
-			row := hostAggregate{Cell: c.Index, Direction: h.Direction, Bytes: plots.Size64(h.Bytes), Aggregate: mbpsText(h.AggregateMBps)}
-			var sum int64
-			for i, alone := range h.AloneMBps {
-				device := int32(i)
-				if i < len(last.GPUs) {
-					device = last.GPUs[i].Device
-				}
-				row.Alone = append(row.Alone, fmt.Sprintf("GPU %d: %s", device, mbpsText(alone)))
-				if i < len(h.TogetherMBps) {
-					row.Together = append(row.Together, fmt.Sprintf("GPU %d: %s", device, mbpsText(h.TogetherMBps[i])))
-				}
-				sum += alone
-			}
-			row.Sum = mbpsText(sum)
-			out = append(out, row)
-		}
-	}
-	return out
-}
-
-func mbpsText(mbps int64) string { return fmt.Sprintf("%.2f", float64(mbps)/1000) }
