@@ -1,0 +1,125 @@
+package plan_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/cel-go/cel"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/plan"
+)
+
+// cellBound compiles the left side of the generated CRD's 512-cell rule (the product of the
+// list sizes, a preset filling the empty ones) with cel-go, as the kube-apiserver evaluates it.
+func cellBound(t *testing.T) cel.Program {
+	t.Helper()
+	data, err := os.ReadFile("../../config/crd/bases/spiralbench.io_spiralbenches.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var crd apiextensionsv1.CustomResourceDefinition
+	if err := yaml.Unmarshal(data, &crd); err != nil {
+		t.Fatal(err)
+	}
+	var product string
+	for _, r := range crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].XValidations {
+		if strings.HasPrefix(r.Message, "the matrix expands to more than 512 cells") {
+			product, _ = strings.CutSuffix(r.Rule, " <= 512")
+		}
+	}
+	if product == "" {
+		t.Fatal("the CRD has no 512-cell rule ending in <= 512 (run make manifests)")
+	}
+	env, err := cel.NewEnv(cel.Variable("self", cel.DynType))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast, iss := env.Compile(product)
+	if iss.Err() != nil {
+		t.Fatal(iss.Err())
+	}
+	prg, err := env.Program(ast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prg
+}
+
+// admitted says whether admission lets a kind use a preset (the rules in
+// spiralbench_types.go that test/integration checks): NCCL and GPUCopy sweep inside one Smoke
+// cell; QueueScaling is RawEthernet's; the forward presets need the raw forward mode, which
+// takes Smoke, DropCurve and the forward presets only.
+func admitted(t sbv1.Transport, p sbv1.Preset, forward bool) bool {
+	forwardPresets := []sbv1.Preset{sbv1.PresetSmoke, sbv1.PresetDropCurve, sbv1.PresetForwardPacketSize, sbv1.PresetForwardBurst}
+	switch {
+	case forward:
+		return t == sbv1.TransportRawEthernet && slices.Contains(forwardPresets, p)
+	case t == sbv1.TransportNCCL || t == sbv1.TransportGPUCopy:
+		return p == sbv1.PresetSmoke
+	case p == sbv1.PresetForwardPacketSize || p == sbv1.PresetForwardBurst:
+		return false
+	case p == sbv1.PresetQueueScaling:
+		return t == sbv1.TransportRawEthernet
+	}
+	return true
+}
+
+// The 512-cell rule repeats the presets' list sizes (each kind's Sweep, QueueScaling's queue
+// cells, DropCurve's targets, the forward presets'): for every kind and preset admission lets
+// through, with the lists empty and with a user's list beside them, the rule counts the cells
+// the planner expands, so a preset or Sweep list changed without the rule fails here.
+func TestCellBoundRuleMatchesThePlanner(t *testing.T) {
+	prg := cellBound(t)
+	presets := []sbv1.Preset{sbv1.PresetSmoke, sbv1.PresetSweep, sbv1.PresetQueueScaling, sbv1.PresetDropCurve,
+		sbv1.PresetForwardPacketSize, sbv1.PresetForwardBurst, sbv1.PresetNoDropRate}
+	checked := 0
+	for _, tr := range benchkind.Transports() {
+		for _, p := range presets {
+			for _, forward := range []bool{false, true} {
+				if !admitted(tr, p, forward) {
+					continue
+				}
+				for _, userList := range []string{"", "payloadBytes", "targetRatesMbps"} {
+					spec := sbv1.SpiralBenchSpec{Transport: tr, Matrix: sbv1.MatrixSpec{Preset: p}}
+					matrix := map[string]any{"preset": string(p)}
+					if forward {
+						spec.RawEthernet = &sbv1.RawEthernetSpec{Forward: &sbv1.RawForwardSpec{}}
+					}
+					switch userList {
+					case "payloadBytes":
+						if tr == sbv1.TransportNCCL || tr == sbv1.TransportGPUCopy {
+							continue // they sweep sizes of their own: admission refuses payloads
+						}
+						spec.Matrix.PayloadBytes, matrix[userList] = []int32{64, 1024}, []int64{64, 1024}
+					case "targetRatesMbps":
+						spec.Matrix.TargetRatesMbps, matrix[userList] = []int32{1000, 2000}, []int64{1000, 2000}
+					}
+					cells, err := plan.Expand(&spec)
+					if err != nil {
+						t.Fatalf("%s %s: %v", tr, p, err)
+					}
+					out, _, err := prg.Eval(map[string]any{"self": map[string]any{"transport": string(tr), "matrix": matrix}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("%s %s (forward %t, %s set)", tr, p, forward, userList)
+					if got, ok := out.Value().(int64); !ok || got != int64(len(cells)) {
+						t.Errorf("%s: the 512-cell rule counts %v cells, the planner expands %d: change the preset sizes in api/v1alpha1/cel_rules_test.go (cellBoundDimensions)",
+							name, out.Value(), len(cells))
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("checked only %d combinations", checked)
+	}
+}
