@@ -1,8 +1,9 @@
 // Package benchkind describes each bench kind (today one per transport) in one place: the
 // pods (ranks) of an attempt, the data plane's --transport value, DAQIRI's backend name, the
-// headline cell, the Sweep preset and the kind's own data plane flags. Each kind is one file
-// that registers a Profile in init(); the planner, the pod builder and the report writer
-// consult the registry and never switch on a transport's name.
+// headline cell, the Sweep preset, the kind's own data plane flags and how its own results come
+// back (Results: its summary part, bucket files, table lines and figures). Each kind registers
+// a Profile in init() from its own files; the planner, the pod builder, the summary parser, the
+// report writer and the figures consult the registry and never switch on a transport's name.
 package benchkind
 
 import (

@@ -22,7 +22,7 @@ type gpuCopySummary struct {
 	// GPUs are [device, numa_node, pcie_generation, pcie_width].
 	GPUs [][4]int32 `json:"gpus"`
 	Rows []copyRow  `json:"rows"`
-	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers.go)
+	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers_summary.go)
 	copyPeers
 }
 

@@ -54,6 +54,19 @@ var ncclDataTypes = map[sbv1.NCCLDataType]string{
 	"Float16": "half", "Float32": "float", "Float64": "double", "BFloat16": "bfloat16",
 }
 
+// NCCLDataTypeName is the data plane's spelling of a data type (float for the default).
+func NCCLDataTypeName(t sbv1.NCCLDataType) string {
+	if n := ncclDataTypes[t]; n != "" {
+		return n
+	}
+	return "float"
+}
+
+// NCCLReduceOpName is the data plane's spelling of a reduction (sum for the default).
+func NCCLReduceOpName(op sbv1.NCCLReduceOp) string {
+	return strings.ToLower(string(defaulted(op, "Sum")))
+}
+
 func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []string {
 	o := spec.NCCL
 	if o == nil {
@@ -64,17 +77,14 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 		firstRank = spec.Topology.Server.GPUs
 	}
 	side := r.Sides[0].Spec(spec)
-	dataType := ncclDataTypes[o.DataType]
-	if dataType == "" {
-		dataType = "float"
-	}
+	dataType := NCCLDataTypeName(o.DataType)
 	a := []string{
 		"--op", o.Operation.DataplaneName(),
 		"--min-bytes", i64(o.MinBytes, 8), "--max-bytes", i64(o.MaxBytes, 128*MiB),
 		"--step-factor", Itoa(max(o.StepFactor, 2)),
 		"--iterations", Itoa(max(o.Iterations, 1)), "--warmup-iterations", Itoa(o.WarmupIterations),
 		"--check-iterations", Itoa(o.CheckIterations),
-		"--data-type", dataType, "--reduce-op", strings.ToLower(string(defaulted(o.ReduceOp, "Sum"))),
+		"--data-type", dataType, "--reduce-op", NCCLReduceOpName(o.ReduceOp),
 		"--root", Itoa(o.Root), "--placement", placementFlag(o.Placement),
 		"--gpus", Itoa(side.GPUs), "--first-rank", Itoa(firstRank), "--nranks", Itoa(NCCLRankCount(spec)),
 		"--bootstrap-timeout-ms", Itoa(max(o.BootstrapTimeoutSeconds, 5) * 1000),

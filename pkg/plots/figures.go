@@ -270,7 +270,7 @@ func latencyFigure(cells []sbv1.CellResult, vary map[dim]bool) Figure {
 }
 
 // measured are the cells with a measurement to draw against payload; the kinds that sweep sizes
-// inside one cell (NCCL, GPUCopy: payload 0) have none (GPUCopy's matrices are heatmap.go's).
+// inside one cell (NCCL, GPUCopy: payload 0) have none (GPUCopy's matrices are its kind's Heatmaps).
 func measured(cs []sbv1.CellResult) []sbv1.CellResult {
 	var out []sbv1.CellResult
 	for _, c := range cs {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -40,28 +39,6 @@ func TestCSVColumnsAreTheDataPlanesDefinition(t *testing.T) {
 	for i, d := range daqiri {
 		if d != (i < DAQIRIColumns) {
 			t.Errorf("column %s: DAQIRI's = %v, but DAQIRIColumns = %d", names[i], d, DAQIRIColumns)
-		}
-	}
-}
-
-// The operator's profile says what the data plane's kind says: DAQIRI's backend name and which
-// counts and extra columns apply.
-func TestBenchKindsMatchTheDataPlanesKinds(t *testing.T) {
-	for _, tr := range benchkind.Transports() {
-		k, _ := benchkind.Lookup(tr)
-		path := filepath.Join(dataplane, "src/transports", k.DataplaneTransport, k.DataplaneTransport+"_kind.cpp")
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := string(src)
-		if !strings.Contains(s, `k.backend = "`+k.Backend+`";`) {
-			t.Errorf("%s: %s does not set backend %q", tr, path, k.Backend)
-		}
-		for flag, want := range map[string]bool{"daqiri_counts_receiver": k.CountsReceiver, "sequenced": k.Sequenced, "socket_retrans": k.SocketRetrans} {
-			if got := strings.Contains(s, "k."+flag+" = true;"); got != want {
-				t.Errorf("%s: data plane %s = %v, operator's profile %v", tr, flag, got, want)
-			}
 		}
 	}
 }
