@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   Cell cell;
   try {
     auto description = parse_command_line(argc, argv, std::cout);
-    if (!description) return 0;  // --help or --version
+    if (!description) return 0;  // --help, --version, --describe-kinds or --check-args
     cell = parse_cell(*description);
     require_cores_available({cell.cores.master}, "cores.master");
   } catch (const BadInput& e) {

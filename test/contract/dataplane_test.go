@@ -48,32 +48,50 @@ type dataplaneKind struct {
 	Vocabulary           map[string][]string `json:"vocabulary"`
 }
 
-func describeKinds(t *testing.T) map[string]dataplaneKind {
+// described is what spiral-dataplane --describe-kinds prints.
+type described struct {
+	CUDA  bool            `json:"cuda"`
+	Kinds []dataplaneKind `json:"kinds"`
+}
+
+func describe(t *testing.T) described {
 	t.Helper()
 	out, err := exec.Command(dataplaneBinary(t), "--describe-kinds").Output()
 	if err != nil {
 		t.Fatalf("spiral-dataplane --describe-kinds: %v", err)
 	}
-	var d struct {
-		Kinds []dataplaneKind `json:"kinds"`
-	}
+	var d described
 	if err := json.Unmarshal(out, &d); err != nil {
 		t.Fatalf("--describe-kinds printed no JSON: %v\n%s", err, out)
 	}
+	return d
+}
+
+func describeKinds(t *testing.T) map[string]dataplaneKind {
+	t.Helper()
+	d := describe(t)
 	kinds := map[string]dataplaneKind{}
 	for _, k := range d.Kinds {
 		kinds[k.Name] = k
 	}
 	if len(kinds) < 6 {
-		t.Fatalf("--describe-kinds lists %d kinds: %s", len(kinds), out)
+		t.Fatalf("--describe-kinds lists %d kinds: %+v", len(kinds), d)
 	}
 	return kinds
 }
 
-// checkArgs runs the data plane's own parser on one argument list: nil when it accepts it.
+// checkArgs runs the data plane's own parser on one argument list: nil when it accepts it. A
+// flag value env:NAME is read from the container's environment, where a device plugin puts a
+// PCI address; the command gets one for each.
 func checkArgs(t *testing.T, binary string, args []string) error {
 	t.Helper()
 	cmd := exec.Command(binary, append(append([]string{}, args...), "--check-args")...)
+	cmd.Env = os.Environ()
+	for _, a := range args {
+		if name, ok := strings.CutPrefix(a, "env:"); ok {
+			cmd.Env = append(cmd.Env, name+"=0000:01:00.0")
+		}
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

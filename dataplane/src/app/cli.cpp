@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "sys/errors.hpp"
+#include "app/describe.hpp"
+#include "config/cell_json.hpp"
 #include "config/cell_parse.hpp"
+#include "sys/errors.hpp"
 #include "kinds/registry.hpp"
 
 namespace spiral {
@@ -119,6 +121,10 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
 
   std::string cell_file;
   app.add_option("--cell", cell_file, "JSON cell description (the operator's input)");
+  bool check_args = false, describe = false;
+  app.add_flag("--check-args", check_args,
+               "read and check the cell as a run would, print it as JSON and exit: 0 accepted, 2 refused");
+  app.add_flag("--describe-kinds", describe, "print each bench kind's backend, flags and spellings as JSON and exit");
   FlagTable flags(app);
   std::string role_positional;
   CLI::Option* role_pos = app.add_option("role", role_positional, "server | client | loopback | rank");
@@ -193,8 +199,16 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
     throw BadInput(e.what());
   }
 
+  if (describe) {
+    out << describe_kinds().dump(2) << "\n";
+    return std::nullopt;
+  }
   json cell = cell_file.empty() ? json::object() : read_cell_file(cell_file);
   flags.apply(cell);
+  if (check_args) {  // the operator's tests: every argument list it renders parses here
+    out << cell_to_json(parse_cell(cell)).dump() << "\n";
+    return std::nullopt;
+  }
   return cell;
 }
 

@@ -160,6 +160,11 @@ struct BenchKind {
   // The round-trip percentiles of a run in the kind's latency (ping-pong) mode, null otherwise:
   // the summary's lat_* fields and the CSV's lat_* columns come from here. Null: no latency mode.
   const LatencySummary* (*latency)(const Cell& c, const RunResult& r) = nullptr;
+
+  // --- contract (app/describe.cpp, spiral-dataplane --describe-kinds) ---
+  // The spellings the kind accepts for its enumerated keys, key -> list (nccl: "op", "data_type",
+  // "reduce_op"), so the operator's tests hold its own spellings to these. Null: none.
+  void (*vocabulary)(nlohmann::ordered_json& out) = nullptr;
 };
 
 }  // namespace spiral

@@ -1,7 +1,7 @@
 #pragma once
 // The peer and host-aggregate parts of the "gpucopy" summary and record (beside "gpus" and
 // "rows", summary_part.hpp), compact so that the matrices of 8 GPUs fit the 4 KiB termination
-// message (the operator's reader: pkg/summary/gpucopy_peers.go):
+// message (the operator's reader: pkg/benchkind/gpucopy_peers_summary.go):
 //   "links": [[a, b, "NV18", p2p 0/1], ...]                     one per unordered pair
 //   "peer":  [["ce", "uni", bytes, [[-1, mbps, ...], ...]], ...] rows src, columns dst, in
 //            "devices" order; -1 not measured

@@ -1,5 +1,6 @@
 #pragma once
-// The "gpucopy" part of a copy bench's summary (the operator's reader: pkg/summary/collective.go):
+// The "gpucopy" part of a copy bench's summary (the operator's reader:
+// pkg/benchkind/gpucopy_summary.go):
 //   {"gpus":[[device,numa_node,pcie_gen,pcie_width],...],
 //    "rows":[[device,"h2d","pinned",bytes,time_ns,mbps],...]}
 // followed by the peer matrices and the host aggregate (peer_summary.hpp).

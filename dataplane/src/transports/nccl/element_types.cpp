@@ -28,6 +28,10 @@ ElementType element_type_named(std::string_view name) {
   throw BadInput("unknown NCCL data type \"" + std::string(name) + "\" (known: " + known + ")");
 }
 
+std::span<const ElementTypeInfo> element_types() { return kTypes; }
+
+std::span<const std::string_view> reduce_op_names() { return kOps; }
+
 std::string_view name(ReduceOp op) { return kOps.at(static_cast<size_t>(op)); }
 
 ReduceOp reduce_op_named(std::string_view name) {

@@ -57,6 +57,13 @@ void record_fields(const Cell&, const RunResult& r, nlohmann::ordered_json& j) {
 // left to judge from the combined counters.
 std::optional<std::string> verdict(const Cell&, const RunResult&) { return std::nullopt; }
 
+// The spellings of op, data_type and reduce_op, from the tables that parse them.
+void vocabulary(nlohmann::ordered_json& out) {
+  for (const CollectiveInfo& c : collectives()) out["op"].push_back(std::string(c.name));
+  for (const ElementTypeInfo& t : element_types()) out["data_type"].push_back(std::string(t.name));
+  for (std::string_view op : reduce_op_names()) out["reduce_op"].push_back(std::string(op));
+}
+
 BenchKind describe() {
   using T = KindFlag::Type;
   BenchKind k;
@@ -88,6 +95,7 @@ BenchKind describe() {
   k.verdict = verdict;
   k.summary_fields = summary_fields;
   k.record_fields = record_fields;
+  k.vocabulary = vocabulary;
   return k;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The "nccl" part of rank 0's summary (the termination message the operator reads, at most 4 KiB
 // with everything else): rows as compact arrays, the transports NCCL chose. The operator's
-// reader is pkg/summary/collective.go.
+// reader is pkg/benchkind/nccl_summary.go.
 //   {"op":"all_gather","ranks":2,"version":"2.28.9+cuda13.0","network":"IB",
 //    "rows":[[bytes,in_place,time_ns,algbw_mbps,busbw_mbps,wrong],...],
 //    "iter":[[p50,p99,slowest_rank,slowest],...],

@@ -1,4 +1,4 @@
-// The summary parts the operator reads (pkg/summary/collective.go parses the same shapes).
+// The summary parts the operator reads (pkg/benchkind/nccl_summary.go and gpucopy_summary.go parse the same shapes).
 #include "transports/nccl/summary_part.hpp"
 
 #include <gtest/gtest.h>

@@ -1,0 +1,34 @@
+#include "app/describe.hpp"
+
+#include "kinds/bench_kind.hpp"
+#include "kinds/registry.hpp"
+
+namespace spiral {
+
+nlohmann::ordered_json describe_kinds() {
+  nlohmann::ordered_json out;
+#if SPIRAL_HAVE_CUDA  // defined (1) by src/gpu/gpu.cmake in CUDA builds only
+  out["cuda"] = true;
+#else
+  out["cuda"] = false;  // GPU workloads and GPU forward work are refused as input
+#endif
+  out["kinds"] = nlohmann::ordered_json::array();
+  for (const BenchKind* k : bench_kinds()) {
+    nlohmann::ordered_json j;
+    j["name"] = k->name;
+    j["backend"] = k->backend;
+    j["drops_kind"] = k->drops_kind;
+    j["daqiri_counts_receiver"] = k->daqiri_counts_receiver;
+    j["sequenced"] = k->sequenced;
+    j["socket_retrans"] = k->socket_retrans;
+    j["repeats_in_one_process"] = k->repeats_in_one_process;
+    j["flags"] = nlohmann::ordered_json::array();
+    for (const KindFlag& f : k->flags) j["flags"].push_back(f.flag);
+    j["vocabulary"] = nlohmann::ordered_json::object();
+    if (k->vocabulary) k->vocabulary(j["vocabulary"]);
+    out["kinds"].push_back(std::move(j));
+  }
+  return out;
+}
+
+}  // namespace spiral
