@@ -209,4 +209,3 @@ func WriteDir(dir string, files map[string][]byte) error {
 	}
 	return nil
 }
-
