@@ -32,6 +32,11 @@ func dataplaneBinary(t *testing.T) string {
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("no data plane binary at %s (make dataplane DATAPLANE_TARGETS=spiral-dataplane, or set SPIRAL_DATAPLANE)", p)
 	}
+	// A binary left from an older checkout (make test-go runs before make test-dataplane
+	// rebuilds it) is skipped, not judged; SPIRAL_DATAPLANE, as make test-dataplane sets it, is.
+	if err := exec.Command(p, "--describe-kinds").Run(); err != nil {
+		t.Skipf("%s predates --describe-kinds (%v): rebuild it with make dataplane", p, err)
+	}
 	return p
 }
 
