@@ -3,7 +3,6 @@ package plan_test
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +13,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/plan"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
 // cellBound compiles the left side of the generated CRD's 512-cell rule (the product of the
@@ -52,25 +52,6 @@ func cellBound(t *testing.T) cel.Program {
 	return prg
 }
 
-// admitted says whether admission lets a kind use a preset (the rules in
-// spiralbench_types.go that test/integration checks): NCCL and GPUCopy sweep inside one Smoke
-// cell; QueueScaling is RawEthernet's; the forward presets need the raw forward mode, which
-// takes Smoke, DropCurve and the forward presets only.
-func admitted(t sbv1.Transport, p sbv1.Preset, forward bool) bool {
-	forwardPresets := []sbv1.Preset{sbv1.PresetSmoke, sbv1.PresetDropCurve, sbv1.PresetForwardPacketSize, sbv1.PresetForwardBurst}
-	switch {
-	case forward:
-		return t == sbv1.TransportRawEthernet && slices.Contains(forwardPresets, p)
-	case t == sbv1.TransportNCCL || t == sbv1.TransportGPUCopy:
-		return p == sbv1.PresetSmoke
-	case p == sbv1.PresetForwardPacketSize || p == sbv1.PresetForwardBurst:
-		return false
-	case p == sbv1.PresetQueueScaling:
-		return t == sbv1.TransportRawEthernet
-	}
-	return true
-}
-
 // The 512-cell rule repeats the presets' list sizes (each kind's Sweep, QueueScaling's queue
 // cells, DropCurve's targets, the forward presets'): for every kind and preset admission lets
 // through, with the lists empty and with a user's list beside them, the rule counts the cells
@@ -83,15 +64,19 @@ func TestCellBoundRuleMatchesThePlanner(t *testing.T) {
 	for _, tr := range benchkind.Transports() {
 		for _, p := range presets {
 			for _, forward := range []bool{false, true} {
-				if !admitted(tr, p, forward) {
+				base := sbv1.SpiralBenchSpec{Transport: tr, Matrix: sbv1.MatrixSpec{Preset: p}}
+				if forward {
+					base.RawEthernet = &sbv1.RawEthernetSpec{Forward: &sbv1.RawForwardSpec{}}
+				}
+				if p == sbv1.PresetNoDropRate {
+					base.Run.Search = &sbv1.RateSearchSpec{}
+				}
+				if !sbtesting.PresetAdmitted(&base, p) {
 					continue
 				}
 				for _, userList := range []string{"", "payloadBytes", "targetRatesMbps"} {
-					spec := sbv1.SpiralBenchSpec{Transport: tr, Matrix: sbv1.MatrixSpec{Preset: p}}
+					spec := *base.DeepCopy()
 					matrix := map[string]any{"preset": string(p)}
-					if forward {
-						spec.RawEthernet = &sbv1.RawEthernetSpec{Forward: &sbv1.RawForwardSpec{}}
-					}
 					switch userList {
 					case "payloadBytes":
 						if tr == sbv1.TransportNCCL || tr == sbv1.TransportGPUCopy {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -16,31 +15,8 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/plan"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
-
-// admitted says whether admission lets a kind's bench use a preset (the rules of
-// spiralbench_types.go, which test/integration checks): NCCL and GPUCopy sweep inside one Smoke
-// cell; QueueScaling is RawEthernet's; the forward mode takes Smoke, DropCurve and the forward
-// presets, which need it; NoDropRate needs a rate search, DropCurve none.
-func admitted(sb *sbv1.SpiralBench, p sbv1.Preset) bool {
-	t := sb.Spec.Transport
-	forward := sb.Spec.RawEthernet != nil && sb.Spec.RawEthernet.Forward != nil
-	switch {
-	case forward:
-		return slices.Contains([]sbv1.Preset{sbv1.PresetSmoke, sbv1.PresetDropCurve, sbv1.PresetForwardPacketSize, sbv1.PresetForwardBurst}, p)
-	case t == sbv1.TransportNCCL || t == sbv1.TransportGPUCopy:
-		return p == sbv1.PresetSmoke
-	case p == sbv1.PresetForwardPacketSize || p == sbv1.PresetForwardBurst:
-		return false
-	case p == sbv1.PresetQueueScaling:
-		return t == sbv1.TransportRawEthernet
-	case p == sbv1.PresetNoDropRate:
-		return sb.Spec.Run.Search != nil
-	case p == sbv1.PresetDropCurve:
-		return sb.Spec.Run.Search == nil // the search finds the rate DropCurve steps by hand
-	}
-	return true
-}
 
 // applyDefaults fills an object's unset fields with the schema's defaults, as the kube-apiserver
 // does on admission (structural defaulting: objects and list items, depth first).
@@ -114,7 +90,7 @@ func TestEveryRenderedArgumentListParses(t *testing.T) {
 	lists := 0
 	for name, sample := range samples(t) {
 		for _, p := range presets {
-			if !admitted(sample, p) {
+			if !sbtesting.PresetAdmitted(&sample.Spec, p) {
 				continue
 			}
 			sb := sample.DeepCopy()
