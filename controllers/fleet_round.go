@@ -186,7 +186,12 @@ func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final b
 		row.Straggler = true
 		note := fmt.Sprintf("straggler: %d vs median %.0f - %.1f x MAD %.0f", *row.Value, out.Median, k, out.MAD)
 		if f.Spec.Stragglers.FailNode && row.Verdict == sbv1.NodePassed {
-			row.Verdict, row.Reason = sbv1.NodeFailed, shorten(note, 160)
+			reasons := make([]fleet.Reason, 0, len(row.Reasons)+1)
+			for _, l := range row.Reasons {
+				reasons = append(reasons, fleet.ParseReason(l))
+			}
+			reasons = append(reasons, fleet.Reason{Code: fleet.Straggler, Detail: note})
+			row.Verdict, row.Reasons, row.Reason = fleet.VerdictOf(reasons), fleet.Labels(reasons, 8), shorten(note, 160)
 			r.writeVerdict(ctx, v, row)
 		} else if row.Reason == "" {
 			row.Reason = shorten(note, 160)

@@ -82,10 +82,11 @@ type Input struct {
 	NodeFacts Facts
 	// History is the comparison with the node's own history; nil when none was made.
 	History *Regression
-	// HistoryFigure names the figure History compared.
-	HistoryFigure string
+	// HistoryFigure names the figure History compared; HistoryDetail says it in numbers.
+	HistoryFigure, HistoryDetail string
 	// Straggler: the round flagged the node and stragglers.failNode fails it.
-	Straggler bool
+	Straggler       bool
+	StragglerDetail string
 }
 
 // Judgement is a node's verdict with its reasons and the class it was judged as.
@@ -95,6 +96,8 @@ type Judgement struct {
 	Class   string
 	// Facts are what the node reported, merged over its steps.
 	Facts Facts
+	// Notes are what passed steps said (allowFailedCells naming the cells it let pass).
+	Notes []string
 }
 
 // Message joins the reasons' details for the row's reason, first the failing ones.
@@ -107,7 +110,7 @@ func (j Judgement) Message() string {
 			}
 		}
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(append(parts, j.Notes...), "; ")
 }
 
 // Judge is the one decision of a node's verdict: Passed only when every step ran and passed,
@@ -139,16 +142,26 @@ func Judge(in Input) Judgement {
 	}
 	for _, s := range in.Steps {
 		j.Reasons = append(j.Reasons, stepReasons(s, class)...)
+		if s.State == StepPassedState && s.Reason != "" {
+			note := s.Reason
+			if s.Step != "" {
+				note = s.Step + ": " + note
+			}
+			j.Notes = append(j.Notes, note)
+		}
 	}
 	if class != nil {
 		j.Reasons = append(j.Reasons, referenceReasons(in.Steps, class, j.Facts)...)
 	}
 	if h := in.History; h != nil && h.Regressed {
-		j.Reasons = append(j.Reasons, Reason{Code: BelowHistory,
-			Detail: fmt.Sprintf("regressed: %s vs its history %.0f (std %.0f, threshold %.0f)", in.HistoryFigure, h.Mean, h.Std, h.Threshold)})
+		detail := in.HistoryDetail
+		if detail == "" {
+			detail = fmt.Sprintf("regressed: %s vs its history %.0f (std %.0f, threshold %.0f)", in.HistoryFigure, h.Mean, h.Std, h.Threshold)
+		}
+		j.Reasons = append(j.Reasons, Reason{Code: BelowHistory, Detail: detail})
 	}
 	if in.Straggler {
-		j.Reasons = append(j.Reasons, Reason{Code: Straggler, Detail: "straggler"})
+		j.Reasons = append(j.Reasons, Reason{Code: Straggler, Detail: in.StragglerDetail})
 	}
 	j.Verdict = VerdictOf(j.Reasons)
 	return j

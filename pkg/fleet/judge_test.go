@@ -50,7 +50,7 @@ func TestJudgeReachesEveryReasonCode(t *testing.T) {
 			in.Steps[1] = StepOutcome{Step: "nccl", State: StepFailedState}
 			in.Steps[2] = StepOutcome{Step: "tcp", State: StepSkippedState}
 		}, sbv1.NodeFailed, "StepSkipped:tcp"},
-		"deadline": {func(in *Input) { in.Steps[2] = StepOutcome{Step: "tcp", State: StepDeadlineExceededState} }, sbv1.NodeFailed, "StepDeadlineExceeded:tcp"},
+		"deadline":              {func(in *Input) { in.Steps[2] = StepOutcome{Step: "tcp", State: StepDeadlineExceededState} }, sbv1.NodeFailed, "StepDeadlineExceeded:tcp"},
 		"no GPU on a GPU class": {func(in *Input) { in.Steps[1] = StepOutcome{Step: "nccl", State: StepNoGPUState} }, sbv1.NodeInvalid, "NoGPU:nccl"},
 		"no reference": {func(in *Input) {
 			for i := range in.Steps {
@@ -59,12 +59,14 @@ func TestJudgeReachesEveryReasonCode(t *testing.T) {
 		}, sbv1.NodeInvalid, "NoReference"},
 		"unknown forced class": {func(in *Input) { in.Class = "nope" }, sbv1.NodeInvalid, "NoReference"},
 		"copy below reference": {func(in *Input) { in.Steps[0].Figures["CopyH2DMBps"] = 26000 }, sbv1.NodeFailed, "BelowReference:copy"},
-		"figure missing": {func(in *Input) { delete(in.Steps[1].Figures, "NCCLBusbwMBps") }, sbv1.NodeInvalid, "StepMissing:nccl"},
-		"PCIe below": {func(in *Input) { in.Steps[0].Facts.PCIeGen, in.Steps[0].Facts.PCIeWidth = 4, 16 }, sbv1.NodeFailed, "PCIeBelowReference"},
-		"peer link on PCIe": {func(in *Input) { in.Steps[0].PeerLinks = []string{"NV18", "SYS"} }, sbv1.NodeFailed, "PeerLinkNotNVLink:copy"},
-		"NCCL on sockets": {func(in *Input) { in.Steps[1].NCCLTransports = []string{"NET/Socket"} }, sbv1.NodeFailed, "NCCLSocketFallback:nccl"},
-		"wire not crossed": {func(in *Input) { in.Steps[2].WireNotCrossed = true }, sbv1.NodeFailed, "WireNotCrossed:tcp"},
-		"below history": {func(in *Input) { in.History = &Regression{Samples: 5, Mean: 100, Std: 1, Threshold: 97, Regressed: true} },
+		"figure missing":       {func(in *Input) { delete(in.Steps[1].Figures, "NCCLBusbwMBps") }, sbv1.NodeInvalid, "StepMissing:nccl"},
+		"PCIe below":           {func(in *Input) { in.Steps[0].Facts.PCIeGen, in.Steps[0].Facts.PCIeWidth = 4, 16 }, sbv1.NodeFailed, "PCIeBelowReference"},
+		"peer link on PCIe":    {func(in *Input) { in.Steps[0].PeerLinks = []string{"NV18", "SYS"} }, sbv1.NodeFailed, "PeerLinkNotNVLink:copy"},
+		"NCCL on sockets":      {func(in *Input) { in.Steps[1].NCCLTransports = []string{"NET/Socket"} }, sbv1.NodeFailed, "NCCLSocketFallback:nccl"},
+		"wire not crossed":     {func(in *Input) { in.Steps[2].WireNotCrossed = true }, sbv1.NodeFailed, "WireNotCrossed:tcp"},
+		"below history": {func(in *Input) {
+			in.History = &Regression{Samples: 5, Mean: 100, Std: 1, Threshold: 97, Regressed: true}
+		},
 			sbv1.NodeFailed, "BelowHistory"},
 		"straggler": {func(in *Input) { in.Straggler = true }, sbv1.NodeFailed, "Straggler"},
 	}
