@@ -146,7 +146,7 @@ func (r *FleetReconciler) busyReason(ctx context.Context, v *fleetView, node str
 			}
 		}
 	}
-	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench)
+	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench, LabelFleetStep)
 }
 
 // pickReference is a node that passed this round, is free and idle: the partner against
