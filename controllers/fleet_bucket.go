@@ -33,8 +33,12 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	v.bucketResolved = true
 	f := v.f
 	spec, secretNS := f.Spec.Results, f.Namespace
+	var templateResults *sbv1.ResultsSpec
+	if f.Spec.Template != nil {
+		templateResults = f.Spec.Template.Spec.Results
+	}
 	if spec == nil {
-		spec = f.Spec.Template.Spec.Results
+		spec = templateResults
 	}
 	if spec == nil {
 		spec, secretNS = r.DefaultBucket.results(), r.DefaultBucket.Namespace
@@ -42,7 +46,7 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	if spec == nil || r.Store == nil {
 		return nil, nil
 	}
-	own := f.Spec.Results == nil && f.Spec.Template.Spec.Results == nil // the operator's default bucket
+	own := f.Spec.Results == nil && templateResults == nil // the operator's default bucket
 	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, f.Namespace, own, r.AllowedEndpoints)
 	if err != nil {
 		v.bucketErr = err

@@ -111,13 +111,16 @@ func TestFleetSuiteRunsStepsInOrderAndStopsAtAFailure(t *testing.T) {
 
 // A step whose bench hangs ends at its deadline: the fleet suspends the bench and marks it,
 // the step is StepDeadlineExceeded and the node Failed, and the next step still runs
-// (onFailure Continue).
+// (onFailure Continue) once the hung cell's own deadline has freed the node.
 func TestFleetSuiteStepDeadline(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	poolNode(t, "sd-a", "deadline")
 	slow := tcpStep("slow", 0, sbv1.StepContinue)
 	slow.DeadlineSeconds = 10
+	// The hung attempt itself ends at its cell deadline (15 s), after the step's (10 s): only
+	// then does the suspended bench free the node for the next step.
+	slow.Template.Spec.Run.CellDeadlineSeconds = ptr.To[int32](15)
 	f := suiteFleet("deadline", ns, "deadline", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{slow, tcpStep("next", 0, sbv1.StepStop)}})
 	if err := k8sClient.Create(context.Background(), f); err != nil {
 		t.Fatal(err)
