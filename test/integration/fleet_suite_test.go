@@ -198,21 +198,25 @@ func TestFleetSuiteAdmission(t *testing.T) {
 		mutate func(f *sbv1.SpiralBenchFleet)
 		want   string
 	}{
-		"template and suite": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Template = sbtesting.MakeFleet("x", "x", "x").Obj().Spec.Template },
+		"template and suite": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Template = sbtesting.MakeFleet("x", "x", "x").Obj().Spec.Template
+		},
 			"exactly one of spec.template"},
 		"neither": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite = nil }, "exactly one of spec.template"},
 		"repeated names": {func(f *sbv1.SpiralBenchFleet) {
 			f.Spec.Suite.Steps = append(f.Spec.Suite.Steps, tcpStep("a", 0, ""))
 		}, "unique"},
-		"pair without ring": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Placement = sbv1.StepOnPair }, "spec.pairing Ring"},
+		"pair without ring":  {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Placement = sbv1.StepOnPair }, "spec.pairing Ring"},
 		"check and template": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Check = &sbv1.ExternalCheck{Image: "x"} }, "set exactly one"},
 		"step placement": {func(f *sbv1.SpiralBenchFleet) {
 			f.Spec.Suite.Steps[0].Template.Spec.Topology.Placement = &sbv1.Placement{NodeName: "n"}
 		}, "remove the step template's topology placements"},
 		"gpus on tcp": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].UseAllGPUs = ptr.To(true) }, "useAllGPUs"},
-		"gate":        {func(f *sbv1.SpiralBenchFleet) { f.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{"GPU"}} }, "upgrade gate"},
-		"bad name":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
-		"empty":       {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
+		"gate": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{"GPU"}}
+		}, "upgrade gate"},
+		"bad name": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
+		"empty":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
 	}
 	for name, c := range cases {
 		f := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{tcpStep("a", 0, "")}})
