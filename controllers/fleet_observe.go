@@ -174,65 +174,13 @@ func benchVerdict(sb *sbv1.SpiralBench) (sbv1.NodeVerdict, string) {
 	return j.Verdict, j.Message()
 }
 
-// headline is the metric of the bench's headline cell (the first cell when none is marked):
-// the mean over repeats, and each valid repeat's value for the history.
+// headline is the fleet's headline figure of the bench's headline cell (the first cell when
+// none is marked), from the figure table: the mean over repeats, and each valid repeat's value
+// for the history.
 func headline(sb *sbv1.SpiralBench, metric string) (*int64, []int64) {
-	var cell *sbv1.CellResult
-	for i := range sb.Status.CellResults {
-		c := &sb.Status.CellResults[i]
-		if c.Headline || cell == nil {
-			cell = c
-		}
-		if c.Headline {
-			break
-		}
-	}
-	if cell == nil || cell.State != sbv1.CellValid {
+	v, ok := fleet.ReadFigure(sb, metric)
+	if !ok {
 		return nil, nil
 	}
-	var mean *int64
-	pick := func(s *sbv1.Statistic) {
-		if s != nil {
-			mean = ptr.To(s.Mean)
-		}
-	}
-	switch sbv1.Metric(metric) {
-	case sbv1.MetricTxMbps:
-		pick(cell.TXMbps)
-	case sbv1.MetricPacketsPerSecond:
-		pick(cell.PacketsPerSecond)
-	case sbv1.MetricLatencyP50Nanoseconds:
-		if cell.Latency != nil {
-			mean = ptr.To(cell.Latency.P50Nanoseconds)
-		}
-	case sbv1.MetricLatencyP99Nanoseconds:
-		if cell.Latency != nil {
-			mean = ptr.To(cell.Latency.P99Nanoseconds)
-		}
-	default:
-		pick(cell.RXMbps)
-	}
-	var repeats []int64
-	for _, rr := range cell.RepeatResults {
-		if rr.State != sbv1.CellValid {
-			continue
-		}
-		switch sbv1.Metric(metric) {
-		case sbv1.MetricTxMbps:
-			repeats = append(repeats, rr.TXMbps)
-		case sbv1.MetricPacketsPerSecond:
-			repeats = append(repeats, rr.PacketsPerSecond)
-		case sbv1.MetricLatencyP50Nanoseconds, sbv1.MetricLatencyP99Nanoseconds:
-			if rr.Latency != nil {
-				l := rr.Latency.P50Nanoseconds
-				if sbv1.Metric(metric) == sbv1.MetricLatencyP99Nanoseconds {
-					l = rr.Latency.P99Nanoseconds
-				}
-				repeats = append(repeats, l)
-			}
-		default:
-			repeats = append(repeats, rr.RXMbps)
-		}
-	}
-	return mean, repeats
+	return ptr.To(int64(v)), fleet.RepeatValues(sb, metric)
 }

@@ -17,6 +17,8 @@ type Figure struct {
 	HigherIsBetter bool
 	// read returns the figure of a finished bench's headline cell, and false when it has none.
 	read func(c *sbv1.CellResult) (float64, bool)
+	// repeat reads the figure from one repeat, for history; nil for figures not kept per repeat.
+	repeat func(rr *sbv1.RepeatResult) (int64, bool)
 }
 
 // Figures is the table, by name. The stream figures share their names with sbv1.Metric.
@@ -33,10 +35,14 @@ func init() {
 			return 0, false
 		}
 	}
-	addFigure(Figure{Name: "RxMbps", Unit: "Mb/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.RXMbps })})
-	addFigure(Figure{Name: "TxMbps", Unit: "Mb/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.TXMbps })})
-	addFigure(Figure{Name: "PacketsPerSecond", Unit: "packets/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.PacketsPerSecond })})
-	addFigure(Figure{Name: "LossPPM", Unit: "ppm", read: func(c *sbv1.CellResult) (float64, bool) { return float64(c.LossPPM), c.RXMbps != nil }})
+	addFigure(Figure{Name: "RxMbps", Unit: "Mb/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.RXMbps }),
+		repeat: func(rr *sbv1.RepeatResult) (int64, bool) { return rr.RXMbps, true }})
+	addFigure(Figure{Name: "TxMbps", Unit: "Mb/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.TXMbps }),
+		repeat: func(rr *sbv1.RepeatResult) (int64, bool) { return rr.TXMbps, true }})
+	addFigure(Figure{Name: "PacketsPerSecond", Unit: "packets/s", HigherIsBetter: true, read: stat(func(c *sbv1.CellResult) *sbv1.Statistic { return c.PacketsPerSecond }),
+		repeat: func(rr *sbv1.RepeatResult) (int64, bool) { return rr.PacketsPerSecond, true }})
+	addFigure(Figure{Name: "LossPPM", Unit: "ppm", read: func(c *sbv1.CellResult) (float64, bool) { return float64(c.LossPPM), c.RXMbps != nil },
+		repeat: func(rr *sbv1.RepeatResult) (int64, bool) { return rr.LossPPM, true }})
 	latency := func(p99 bool) func(c *sbv1.CellResult) (float64, bool) {
 		return func(c *sbv1.CellResult) (float64, bool) {
 			if c.Latency == nil {
@@ -48,8 +54,19 @@ func init() {
 			return float64(c.Latency.P50Nanoseconds), true
 		}
 	}
-	addFigure(Figure{Name: "LatencyP50Nanoseconds", Unit: "ns", read: latency(false)})
-	addFigure(Figure{Name: "LatencyP99Nanoseconds", Unit: "ns", read: latency(true)})
+	repeatLatency := func(p99 bool) func(rr *sbv1.RepeatResult) (int64, bool) {
+		return func(rr *sbv1.RepeatResult) (int64, bool) {
+			if rr.Latency == nil {
+				return 0, false
+			}
+			if p99 {
+				return rr.Latency.P99Nanoseconds, true
+			}
+			return rr.Latency.P50Nanoseconds, true
+		}
+	}
+	addFigure(Figure{Name: "LatencyP50Nanoseconds", Unit: "ns", read: latency(false), repeat: repeatLatency(false)})
+	addFigure(Figure{Name: "LatencyP99Nanoseconds", Unit: "ns", read: latency(true), repeat: repeatLatency(true)})
 	addFigure(Figure{Name: "CopyH2DMBps", Unit: "MB/s", HigherIsBetter: true, read: copyFigure(sbv1.CopyDirection("H2D"))})
 	addFigure(Figure{Name: "CopyD2HMBps", Unit: "MB/s", HigherIsBetter: true, read: copyFigure(sbv1.CopyDirection("D2H"))})
 	addFigure(Figure{Name: "NCCLBusbwMBps", Unit: "MB/s", HigherIsBetter: true, read: ncclBusbw})
@@ -72,6 +89,26 @@ func ReadFigure(sb *sbv1.SpiralBench, figure string) (float64, bool) {
 		return 0, false
 	}
 	return f.read(c)
+}
+
+// RepeatValues are the figure of each Valid repeat of the headline cell (a Valid cell only),
+// what a node's history keeps; nil for figures not kept per repeat.
+func RepeatValues(sb *sbv1.SpiralBench, figure string) []int64 {
+	f, ok := Figures[figure]
+	c := headlineCell(sb)
+	if !ok || f.repeat == nil || c == nil || c.State != sbv1.CellValid {
+		return nil
+	}
+	var out []int64
+	for i := range c.RepeatResults {
+		if c.RepeatResults[i].State != sbv1.CellValid {
+			continue
+		}
+		if v, ok := f.repeat(&c.RepeatResults[i]); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func headlineCell(sb *sbv1.SpiralBench) *sbv1.CellResult {
