@@ -22,6 +22,31 @@ const (
 // +kubebuilder:validation:Enum=RxMbps;TxMbps;PacketsPerSecond;LatencyP50Nanoseconds;LatencyP99Nanoseconds
 type FleetMetric string
 
+// DomainMode says whether Ring pairs stay inside a label domain or cross domains.
+// +kubebuilder:validation:Enum=Within;Across
+type DomainMode string
+
+const (
+	// DomainWithin pairs nodes of the same domain only (an NVLink clique, a rack).
+	DomainWithin DomainMode = "Within"
+	// DomainAcross pairs nodes of different domains (the links between racks).
+	DomainAcross DomainMode = "Across"
+)
+
+// PairingDomainSpec pairs Ring nodes by a node label's value.
+type PairingDomainSpec struct {
+	// label whose value is a node's domain, for example topology.kubernetes.io/rack or
+	// nvidia.com/gpu.clique; nodes without it form the domain "".
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=317
+	// +required
+	Label string `json:"label"`
+	// mode Within (default) pairs nodes of one domain; Across pairs nodes of two domains.
+	// +kubebuilder:default=Within
+	// +optional
+	Mode DomainMode `json:"mode,omitempty"`
+}
+
 // UpgradeDriver names a driver whose upgrades the fleet gates.
 // +kubebuilder:validation:Enum=GPU;OFED
 type UpgradeDriver string
@@ -169,6 +194,7 @@ type UpgradeGateSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.template.spec.transport in ['NCCL', 'GPUCopy'] || ((self.template.spec.transport in ['TCP', 'UDP'] && has(self.template.spec.socket) && has(self.template.spec.socket.mode) && self.template.spec.socket.mode == 'Latency') || (self.template.spec.transport == 'RoCE' && has(self.template.spec.roce) && has(self.template.spec.roce.mode) && self.template.spec.roce.mode == 'Latency')) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds']))))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency measure, and the template streams: compare RxMbps, TxMbps or PacketsPerSecond instead"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished))",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.suspend))",message="suspend the whole fleet with spec.suspend, not its template"
+// +kubebuilder:validation:XValidation:rule="!has(self.pairingDomain) || self.pairing == 'Ring'",message="spec.pairingDomain chooses Ring partners: set spec.pairing Ring or remove pairingDomain"
 // +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.upgradeGate)",message="the upgrade gate benches a node with spec.template; a suite cannot gate upgrades yet: remove spec.upgradeGate or use a template fleet for the gate"
 // +kubebuilder:validation:XValidation:rule="has(self.template) != has(self.suite)",message="set exactly one of spec.template (one bench per node) and spec.suite (ordered steps per node)"
 // +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.suite.steps) || self.pairing == 'Ring' || self.suite.steps.all(s, !has(s.placement) || s.placement == 'Node')",message="a suite step with placement Pair benches a node with its round partner: set spec.pairing Ring, or placement Node on the step"
@@ -206,6 +232,11 @@ type SpiralBenchFleetSpec struct {
 	// +kubebuilder:default=None
 	// +optional
 	Pairing FleetPairing `json:"pairing,omitempty"`
+
+	// pairingDomain pairs Ring nodes inside a node-label domain (a rack, an NVLink clique) or
+	// across domains on purpose; a node left without a partner is benched with one that passed.
+	// +optional
+	PairingDomain *PairingDomainSpec `json:"pairingDomain,omitempty"`
 
 	// maxParallel is how many nodes are benched at once (a pair counts two).
 	// +kubebuilder:default=10

@@ -236,3 +236,36 @@ func TestFleetSuiteAdmission(t *testing.T) {
 		t.Fatalf("a built-in suite alone is refused: %v", err)
 	}
 }
+
+// Topology-aware pairing: with pairingDomain Within every Ring pair stays inside its rack
+// label's domain; the admission rule asks for pairing Ring.
+func TestFleetPairsInsideALabelDomain(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	racks := map[string]string{"pd-a1": "a", "pd-a2": "a", "pd-b1": "b", "pd-b2": "b"}
+	for n, rack := range racks {
+		node := poolNode(t, n, "domain")
+		node.Labels["example.com/rack"] = rack
+		if err := k8sClient.Update(context.Background(), node); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := sbtesting.MakeFleet("domain", ns, "domain").Ring().Obj()
+	f.Spec.PairingDomain = &sbv1.PairingDomainSpec{Label: "example.com/rack"}
+	if err := k8sClient.Create(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	k := &fleetKubelet{t: t, ns: ns}
+	done := k.runUntil(60*time.Second, "domain", "round 1 finished", roundFinished(1))
+	for n, rack := range racks {
+		row := rowOf(done, n)
+		if row.Verdict != sbv1.NodePassed || racks[row.Partner] != rack {
+			t.Errorf("%s (rack %s): %+v", n, rack, row)
+		}
+	}
+	bad := sbtesting.MakeFleet("nodomain", ns, "domain").Obj()
+	bad.Spec.PairingDomain = &sbv1.PairingDomainSpec{Label: "example.com/rack"}
+	if err := k8sClient.Create(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "set spec.pairing Ring") {
+		t.Errorf("pairingDomain without Ring: %v", err)
+	}
+}
