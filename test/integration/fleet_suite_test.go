@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -67,15 +68,18 @@ func TestFleetSuiteRunsStepsInOrderAndStopsAtAFailure(t *testing.T) {
 	k.runUntil(60*time.Second, "suite", "su-a through its first step", func(f *sbv1.SpiralBenchFleet) bool {
 		return stepsOf(t, ns, "suite")["su-a/floor"] == 1
 	})
-	// A stale status: every row back to Pending, nothing about the benches.
-	cur := &sbv1.SpiralBenchFleet{}
-	if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(f), cur); err != nil {
-		t.Fatal(err)
-	}
-	for i := range cur.Status.Nodes {
-		cur.Status.Nodes[i].Verdict, cur.Status.Nodes[i].Bench, cur.Status.Nodes[i].Step = sbv1.NodePending, "", ""
-	}
-	if err := k8sClient.Status().Update(context.Background(), cur); err != nil {
+	// A stale status: every row back to Pending, nothing about the benches (retried while the
+	// controller writes too).
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cur := &sbv1.SpiralBenchFleet{}
+		if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(f), cur); err != nil {
+			return err
+		}
+		for i := range cur.Status.Nodes {
+			cur.Status.Nodes[i].Verdict, cur.Status.Nodes[i].Bench, cur.Status.Nodes[i].Step = sbv1.NodePending, "", ""
+		}
+		return k8sClient.Status().Update(context.Background(), cur)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	done := k.runUntil(90*time.Second, "suite", "round 1 finished", roundFinished(1))
