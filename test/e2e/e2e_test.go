@@ -76,7 +76,10 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 	tcp := quick(sbtesting.MakeSpiralBench("tcp", ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1, 2).
 		Rule(sbv1.AcceptanceRule{Name: "moves-data", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThanOrEqual, Value: 100,
 			Cells: sbv1.CellSelector{Scope: sbv1.CellScopeEach}}), 2, 2, 1)
-	udp := quick(sbtesting.MakeSpiralBench("udp", ns).Transport(sbv1.TransportUDP).Payloads(1000).Pairs(1).TargetsMbps(200).
+	// 100 Mb/s of 1000 B datagrams (the pod network's MTU is 1500): at 200 Mb/s a sender sharing
+	// two cores with the cluster fell short of its target ("sender reached 182 of the 200 Mb/s")
+	// and the cell was rightly Invalid.
+	udp := quick(sbtesting.MakeSpiralBench("udp", ns).Transport(sbv1.TransportUDP).Payloads(1000).Pairs(1).TargetsMbps(100).
 		Rule(sbv1.AcceptanceRule{Name: "impossible-rate", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThanOrEqual, Value: 100_000_000}), 2, 2, 1)
 	for _, sb := range []*sbv1.SpiralBench{tcp, udp} {
 		if err := k8s.Create(context.Background(), sb); err != nil {
@@ -125,9 +128,9 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 			}
 		}
 	}
-	// A 200 Mb/s paced UDP stream: the receiver sees about that rate.
-	if rx := udp.Status.CellResults[0].RXMbps.Mean; rx < 150 || rx > 220 {
-		t.Errorf("udp paced at 200 Mb/s received %d Mb/s", rx)
+	// A 100 Mb/s paced UDP stream: the receiver sees about that rate.
+	if rx := udp.Status.CellResults[0].RXMbps.Mean; rx < 75 || rx > 110 {
+		t.Errorf("udp paced at 100 Mb/s received %d Mb/s", rx)
 	}
 
 	if c := meta.FindStatusCondition(tcp.Status.Conditions, sbv1.ConditionPassed); c == nil || c.Status != metav1.ConditionTrue {
