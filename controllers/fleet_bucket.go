@@ -13,6 +13,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // summaryRetry is how soon a failed summary upload is tried again.
@@ -32,8 +33,12 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	v.bucketResolved = true
 	f := v.f
 	spec, secretNS := f.Spec.Results, f.Namespace
+	var templateResults *sbv1.ResultsSpec
+	if f.Spec.Template != nil {
+		templateResults = f.Spec.Template.Spec.Results
+	}
 	if spec == nil {
-		spec = f.Spec.Template.Spec.Results
+		spec = templateResults
 	}
 	if spec == nil {
 		spec, secretNS = r.DefaultBucket.results(), r.DefaultBucket.Namespace
@@ -41,7 +46,7 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	if spec == nil || r.Store == nil {
 		return nil, nil
 	}
-	own := f.Spec.Results == nil && f.Spec.Template.Spec.Results == nil // the operator's default bucket
+	own := f.Spec.Results == nil && templateResults == nil // the operator's default bucket
 	t, err := resolveTarget(ctx, r.APIReader, spec, secretNS, f.Namespace, own, r.AllowedEndpoints)
 	if err != nil {
 		v.bucketErr = err
@@ -51,51 +56,63 @@ func (r *FleetReconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBuc
 	return v.bucket, nil
 }
 
-// history compares the node's run with its own earlier comparable runs (spec.baseline) and
-// adds the run to the node's history. A bucket that cannot be reached costs the comparison,
-// never the verdict: the row says so.
-func (r *FleetReconciler) history(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) {
+// compareHistory compares the node's run with its own earlier comparable runs (spec.baseline).
+// A bucket that cannot be reached costs the comparison, never the verdict: the note says so.
+// It returns the comparison (nil when none was made), its words, and a note for the row.
+func (r *FleetReconciler) compareHistory(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) (*fleet.Regression, string, string) {
+	spec := v.f.Spec.Baseline
+	if spec == nil || len(repeats) == 0 {
+		return nil, "", ""
+	}
 	b, err := r.bucketOf(ctx, v)
 	if b == nil {
-		if err != nil && v.f.Spec.Baseline != nil {
-			row.Reason = shorten(joinReason(row.Reason, "no baseline: "+err.Error()), 160)
+		if err != nil {
+			return nil, "", "no baseline: " + err.Error()
 		}
-		return
+		return nil, "", ""
 	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	records, err := r.readHistory(ctx, b, fleet.HistoryPrefix(b.prefix, v.f.Namespace, v.f.Name, row.Name))
+	if err != nil {
+		return nil, "", "no baseline: " + err.Error()
+	}
+	values, runs := fleet.Baseline(records, v.metric, benchEnvironment(sb), spec.EnvironmentKeys, row.RunID, int(spec.Runs))
+	reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), fleet.HigherIsBetter(v.metric))
+	if reg.Samples >= 2 && row.Value != nil {
+		delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)
+		row.BaselineDeltaMilliPercent = &delta
+	}
+	detail := ""
+	if reg.Regressed && row.Value != nil {
+		detail = fmt.Sprintf("regressed: %d vs its history %.0f (std %.0f, %d runs, threshold %.0f)", *row.Value, reg.Mean, reg.Std, runs, reg.Threshold)
+	}
+	return &reg, detail, ""
+}
+
+func benchEnvironment(sb *sbv1.SpiralBench) sbv1.Environment {
 	env := sbv1.Environment{}
 	if sb.Status.Environment != nil {
 		env = *sb.Status.Environment
 	}
 	env.Node = ""
-	rec := fleet.Record{Node: row.Name, Fleet: v.f.Name, Bench: sb.Name, RunID: row.RunID, Time: fleet.TimeString(row.LastBenchTime.Time),
-		Metric: v.metric, Verdict: string(row.Verdict), Values: repeats, Environment: env}
+	return env
+}
+
+// appendHistory adds the decided run to the node's history in the bucket.
+func (r *FleetReconciler) appendHistory(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) {
+	b, _ := r.bucketOf(ctx, v)
+	if b == nil {
+		return
+	}
+	rec := fleet.Record{Node: row.Name, Fleet: v.f.Name, Bench: sb.Name, RunID: report.RunID(sb), Time: fleet.TimeString(row.LastBenchTime.Time),
+		Metric: v.metric, Verdict: string(row.Verdict), Values: repeats, Environment: benchEnvironment(sb)}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	folder := fleet.HistoryPrefix(b.prefix, v.f.Namespace, v.f.Name, row.Name)
-	if spec := v.f.Spec.Baseline; spec != nil && len(repeats) > 0 {
-		records, err := r.readHistory(ctx, b, folder)
-		if err != nil {
-			row.Reason = shorten(joinReason(row.Reason, "no baseline: "+err.Error()), 160)
-		} else {
-			values, runs := fleet.Baseline(records, v.metric, env, spec.EnvironmentKeys, row.RunID, int(spec.Runs))
-			reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), fleet.HigherIsBetter(v.metric))
-			if reg.Samples >= 2 && row.Value != nil {
-				delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)
-				row.BaselineDeltaMilliPercent = &delta
-			}
-			if reg.Regressed {
-				row.Regressed = true
-				note := fmt.Sprintf("regressed: %d vs its history %.0f (std %.0f, %d runs, threshold %.0f)", *row.Value, reg.Mean, reg.Std, runs, reg.Threshold)
-				if row.Verdict == sbv1.NodePassed {
-					row.Verdict = sbv1.NodeFailed
-				}
-				row.Reason = shorten(joinReason(note, row.Reason), 160)
-			}
-		}
-	}
 	data, err := rec.Encode()
 	if err == nil {
-		_, err = r.Store.Upload(ctx, b.target, folder, map[string][]byte{row.RunID + ".json": data})
+		_, err = r.Store.Upload(ctx, b.target, folder, map[string][]byte{rec.RunID + ".json": data})
 	}
 	if err != nil {
 		setFleetCondition(v.f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, "history of "+row.Name+": "+err.Error())

@@ -20,6 +20,8 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/policy"
 )
 
 // Labels on the SpiralBenches a fleet owns. The nodes a bench measures are in its placement
@@ -28,7 +30,14 @@ const (
 	LabelFleet      = "spiralbench.io/fleet"
 	LabelFleetKind  = "spiralbench.io/fleet-kind"
 	LabelFleetRound = "spiralbench.io/fleet-round"
+	// LabelFleetStep names the suite step of a fleet's bench or check pod (absent for the one
+	// step of spec.template).
+	LabelFleetStep = "spiralbench.io/fleet-step"
 )
+
+// annotationDeadlineExceeded marks a bench the fleet suspended at its step's deadline; the
+// step's outcome is StepDeadlineExceeded, read back from the bench after a restart.
+const annotationDeadlineExceeded = "spiralbench.io/fleet-deadline-exceeded"
 
 // podNodeIndex indexes pods by spec.nodeName, for idle detection from the cache.
 const podNodeIndex = "spec.nodeName"
@@ -59,12 +68,21 @@ type FleetReconciler struct {
 	NodeWrites bool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// Catalog is the reference catalog of fleets without their own ConfigMap; nil is the
+	// compiled-in one (pkg/fleet/data/catalog.yaml).
+	Catalog *fleet.Catalog
+	// DefaultImage and AllowedImages are the image policy external check pods must meet, as
+	// cell pods do (see SpiralBenchReconciler).
+	DefaultImage  string
+	AllowedImages policy.Images
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets/finalizers,verbs=update
-// +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=create
+// +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=create;patch
+// +kubebuilder:rbac:groups="",resources=pods,verbs=create;get;list;watch
+// +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
 
 func (r *FleetReconciler) now() time.Time {
 	if r.Now != nil {
@@ -124,9 +142,13 @@ func (r *FleetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		o, n := e.ObjectOld.(*corev1.Node), e.ObjectNew.(*corev1.Node)
 		return !equality.Semantic.DeepEqual(o.Labels, n.Labels) || !equality.Semantic.DeepEqual(o.Spec.Taints, n.Spec.Taints)
 	}}
+	checkPhase := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+		return e.ObjectOld.(*corev1.Pod).Status.Phase != e.ObjectNew.(*corev1.Pod).Status.Phase
+	}}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Owns(&sbv1.SpiralBench{}, builder.WithPredicates(benchPhase)).
+		Owns(&corev1.Pod{}, builder.WithPredicates(checkPhase)).
 		Watches(&corev1.Node{}, handler.EnqueueRequestsFromMapFunc(r.fleetsOfNode), builder.WithPredicates(nodeChange)).
 		Named("spiralbenchfleet").
 		Complete(r)

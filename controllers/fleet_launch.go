@@ -41,7 +41,7 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		if slots < len(nodes) {
 			return nil
 		}
-		if err := r.createBench(ctx, v, fleet.KindUpgrade, g.gateID, g.node, nodes); err != nil {
+		if err := r.createBench(ctx, v, fleet.KindUpgrade, g.gateID, g.node, nodes, v.steps[0]); err != nil {
 			return err
 		}
 		slots -= len(nodes)
@@ -58,8 +58,16 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 			continue
 		}
 		round := strconv.Itoa(int(f.Status.Round))
+		if f.Spec.Suite != nil {
+			used, err := r.launchStep(ctx, v, row, slots)
+			if err != nil {
+				return err
+			}
+			slots -= used
+			continue
+		}
 		if !ring {
-			if err := r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}); err != nil {
+			if err := r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}, v.steps[0]); err != nil {
 				return err
 			}
 			slots--
@@ -72,7 +80,7 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 				continue
 			}
 			server, client := row.Name, partner.Name // row.Name sorts first: rows are in name order
-			if err := r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}); err != nil {
+			if err := r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}, v.steps[0]); err != nil {
 				return err
 			}
 			slots -= 2
@@ -87,7 +95,7 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		if slots < 2 {
 			continue
 		}
-		if err := r.createBench(ctx, v, fleet.KindIsolate, round, row.Name, []string{row.Name, ref}); err != nil {
+		if err := r.createBench(ctx, v, fleet.KindIsolate, round, row.Name, []string{row.Name, ref}, v.steps[0]); err != nil {
 			return err
 		}
 		slots -= 2
@@ -128,12 +136,17 @@ func (r *FleetReconciler) busyReason(ctx context.Context, v *fleetView, node str
 		return "cannot list its pods: " + err.Error()
 	}
 	var devices []corev1.ResourceName
-	for _, side := range []sbv1.SideSpec{v.f.Spec.Template.Spec.Topology.Server, v.f.Spec.Template.Spec.Topology.Client} {
-		for _, d := range side.Devices {
-			devices = append(devices, corev1.ResourceName(d.ResourceName))
+	for _, step := range v.steps {
+		if step.Template == nil {
+			continue
+		}
+		for _, side := range []sbv1.SideSpec{step.Template.Spec.Topology.Server, step.Template.Spec.Topology.Client} {
+			for _, d := range side.Devices {
+				devices = append(devices, corev1.ResourceName(d.ResourceName))
+			}
 		}
 	}
-	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench)
+	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench, LabelFleetStep)
 }
 
 // pickReference is a node that passed this round, is free and idle: the partner against
@@ -191,28 +204,27 @@ func isWaitingForReference(row *sbv1.FleetNode) bool {
 // createBench stamps out one bench from the template: Loopback on one node, CrossNode
 // (server first) on two. Its name is derived from the round and the nodes, so creating it
 // again after a restart finds the existing one.
-func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, round, subject string, nodes []string) error {
+func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, round, subject string, nodes []string, step fleet.Step) error {
 	f := v.f
-	roundNum, _ := strconv.Atoi(round)
-	nameParts := nodes
-	if kind == fleet.KindUpgrade {
-		nameParts, roundNum = append(append([]string(nil), nodes[0]), round), 0
-	}
 	sb := &sbv1.SpiralBench{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: fleet.BenchName(f.Name, int32(roundNum), kind, nameParts...), Namespace: f.Namespace,
+			Name: objectName(f, kind, round, nodes, step), Namespace: f.Namespace,
 			Labels:      map[string]string{},
 			Annotations: map[string]string{annotationSubject: subject},
 		},
-		Spec: *f.Spec.Template.Spec.DeepCopy(),
+		Spec: *step.Template.Spec.DeepCopy(),
 	}
-	for k, val := range f.Spec.Template.Labels {
+	for k, val := range step.Template.Labels {
 		sb.Labels[k] = val
 	}
 	sb.Labels[LabelFleet], sb.Labels[LabelFleetKind], sb.Labels[LabelFleetRound] = f.Name, kind, round
-	tolerations := append(append([]corev1.Toleration(nil), f.Spec.Tolerations...),
-		corev1.Toleration{Key: taintVerdict, Operator: corev1.TolerationOpExists},
-		corev1.Toleration{Key: taintUpgradeGate, Operator: corev1.TolerationOpExists})
+	if step.Name != "" {
+		sb.Labels[LabelFleetStep] = step.Name
+	}
+	if step.AllGPUs {
+		sb.Spec.Topology.Server.GPUs = nodeGPUs(v.pool[nodes[0]])
+	}
+	tolerations := fleetTolerations(f)
 	if len(nodes) == 1 {
 		sb.Spec.Topology.Mode = sbv1.TopologyLoopback
 		sb.Spec.Topology.Placement = &sbv1.Placement{NodeName: nodes[0], Tolerations: tolerations}
@@ -230,6 +242,34 @@ func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, r
 	// Created only after the status saying so is written (see Reconcile): a step that acted
 	// on a stale status loses the write and creates nothing, so maxParallel holds.
 	v.toCreate = append(v.toCreate, sb)
+	markStarted(v, kind, nodes, sb.Name, step.Name)
+	return nil
+}
+
+// objectName is the deterministic name of a fleet's bench or check pod: the same round,
+// kind, nodes and step always give the same name, so creating it again finds the first one.
+// The step "" (spec.template) keeps the names fleets had before suites.
+func objectName(f *sbv1.SpiralBenchFleet, kind, round string, nodes []string, step fleet.Step) string {
+	roundNum, _ := strconv.Atoi(round)
+	nameParts := nodes
+	if kind == fleet.KindUpgrade {
+		nameParts, roundNum = append(append([]string(nil), nodes[0]), round), 0
+	}
+	if step.Name != "" {
+		nameParts = append([]string{"step:" + step.Name}, nameParts...)
+	}
+	return fleet.BenchName(f.Name, int32(roundNum), kind, nameParts...)
+}
+
+// fleetTolerations are the fleet's tolerations and its own taints (verdict, upgrade gate).
+func fleetTolerations(f *sbv1.SpiralBenchFleet) []corev1.Toleration {
+	return append(append([]corev1.Toleration(nil), f.Spec.Tolerations...),
+		corev1.Toleration{Key: taintVerdict, Operator: corev1.TolerationOpExists},
+		corev1.Toleration{Key: taintUpgradeGate, Operator: corev1.TolerationOpExists})
+}
+
+// markStarted books the nodes of a new bench or check and sets their rows Running.
+func markStarted(v *fleetView, kind string, nodes []string, name, step string) {
 	for _, n := range nodes {
 		v.busyNodes[n] = true
 	}
@@ -238,20 +278,20 @@ func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, r
 		v.rows[nodes[0]].Upgrade = sbv1.GateBenching
 	case fleet.KindIsolate:
 		row := v.rows[nodes[0]]
-		row.Verdict, row.Bench = sbv1.NodeRunning, sb.Name
+		row.Verdict, row.Bench = sbv1.NodeRunning, name
 	default:
 		for _, n := range nodes {
-			v.rows[n].Verdict, v.rows[n].Bench, v.rows[n].Reason = sbv1.NodeRunning, sb.Name, ""
+			v.rows[n].Verdict, v.rows[n].Bench, v.rows[n].Reason, v.rows[n].Step = sbv1.NodeRunning, name, "", step
 		}
 	}
-	return nil
 }
 
-// createBenches creates what the last step decided, once its status is written.
-func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, benches []*sbv1.SpiralBench) error {
-	for _, sb := range benches {
-		if err := r.Create(ctx, sb); err != nil && !apierrors.IsAlreadyExists(err) {
-			r.event(f, true, "CreateFailed", "create SpiralBench %s: %v", sb.Name, err)
+// createBenches creates what the last step decided (benches, check pods), once its status
+// is written.
+func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, objects []client.Object) error {
+	for _, o := range objects {
+		if err := r.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+			r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
 			return err
 		}
 	}

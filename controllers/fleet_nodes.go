@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -17,6 +18,12 @@ const (
 	LabelVerdict         = "spiralbench.io/verdict"
 	LabelVerdictTime     = "spiralbench.io/verdict-time"
 	AnnotationVerdictRun = "spiralbench.io/verdict-run"
+	// LabelVerdictValidUntil says until when the verdict holds (verdicts.validSeconds).
+	LabelVerdictValidUntil = "spiralbench.io/verdict-valid-until"
+	// AnnotationVerdictReasons lists the verdict's reason codes, comma-separated.
+	AnnotationVerdictReasons = "spiralbench.io/verdict-reasons"
+	// LabelVerdictClass names the reference class the node was judged as.
+	LabelVerdictClass = "spiralbench.io/verdict-class"
 	// taintVerdict (NoSchedule, value Failed) keeps work off a node whose bench failed.
 	taintVerdict = "spiralbench.io/verdict"
 	// taintUpgradeGate (NoSchedule, Pending or Failed) holds a node from the start of a
@@ -38,7 +45,7 @@ func (r *FleetReconciler) writeVerdict(ctx context.Context, v *fleetView, row *s
 		return
 	}
 	switch row.Verdict {
-	case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid:
+	case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid, sbv1.NodeExpired:
 	default:
 		return
 	}
@@ -51,12 +58,21 @@ func (r *FleetReconciler) writeVerdict(ctx context.Context, v *fleetView, row *s
 				n.Annotations = map[string]string{}
 			}
 			n.Labels[LabelVerdict] = string(row.Verdict)
+			if row.Verdict == sbv1.NodeExpired {
+				return // the time, run and reasons stay those of the verdict that expired
+			}
 			when := r.now()
 			if row.LastBenchTime != nil {
 				when = row.LastBenchTime.Time
 			}
 			n.Labels[LabelVerdictTime] = when.UTC().Format(verdictTimeFormat)
 			n.Annotations[AnnotationVerdictRun] = v.f.Namespace + "/" + row.Bench + "/" + row.RunID
+			setOrDelete(n.Labels, LabelVerdictValidUntil, "")
+			if row.ValidUntil != nil {
+				n.Labels[LabelVerdictValidUntil] = row.ValidUntil.UTC().Format(verdictTimeFormat)
+			}
+			setOrDelete(n.Annotations, AnnotationVerdictReasons, strings.Join(row.Reasons, ","))
+			setOrDelete(n.Labels, LabelVerdictClass, row.Class)
 		}
 		if spec.TaintOnFailure {
 			switch row.Verdict {
@@ -96,6 +112,14 @@ func (r *FleetReconciler) patchNode(ctx context.Context, name string, mutate fun
 		}
 	}
 	return err
+}
+
+func setOrDelete(m map[string]string, key, value string) {
+	if value == "" {
+		delete(m, key)
+		return
+	}
+	m[key] = value
 }
 
 func setTaint(n *corev1.Node, key, value string) {

@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -111,109 +112,75 @@ func condMessage(sb *sbv1.SpiralBench, t string) string {
 	return ""
 }
 
-// record turns a finished bench into the row's verdict, compares it with the node's history,
-// keeps it in the history, and writes it onto the node.
+// record turns a finished bench into the row's verdict: its outcome, judged (with history
+// and, when the fleet asks, the node's class references) by fleet.Judge.
 func (r *FleetReconciler) record(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, why string) {
-	verdict, reason := benchVerdict(sb)
-	value, repeats := headline(sb, v.metric)
-	row.Verdict, row.Reason = verdict, shorten(why+reason, 160)
-	row.Bench, row.RunID, row.Value = sb.Name, report.RunID(sb), value
-	row.BaselineDeltaMilliPercent, row.Regressed = nil, false
-	if nodes := benchNodes(sb); len(nodes) == 2 {
-		row.Partner = isolatePartner(sb, row.Name)
+	state, reason := fleet.BenchOutcome(sb)
+	outcome := fleet.StepOutcome{State: state, Reason: reason, Observation: fleet.Observe(sb)}
+	r.decide(ctx, v, row, []fleet.StepOutcome{outcome}, sb, sb, why)
+}
+
+// decide sets a row from its steps' outcomes: the judge's verdict and reasons, the headline
+// value (from headlineBench, which may be nil), the history comparison, and writes the
+// verdict onto the node. last is the bench that ended the node's steps.
+func (r *FleetReconciler) decide(ctx context.Context, v *fleetView, row *sbv1.FleetNode, outcomes []fleet.StepOutcome,
+	headlineBench, last *sbv1.SpiralBench, why string) {
+	row.Value, row.BaselineDeltaMilliPercent, row.Regressed = nil, nil, false
+	var repeats []int64
+	if headlineBench != nil {
+		row.Value, repeats = headline(headlineBench, v.metric)
 	}
 	finishedAt := metav1.NewTime(r.now())
-	if sb.Status.CompletionTime != nil {
-		finishedAt = *sb.Status.CompletionTime
+	if last != nil {
+		row.Bench, row.RunID = last.Name, report.RunID(last)
+		if nodes := benchNodes(last); len(nodes) == 2 {
+			row.Partner = isolatePartner(last, row.Name)
+		}
+		if last.Status.CompletionTime != nil {
+			finishedAt = *last.Status.CompletionTime
+		}
 	}
 	row.LastBenchTime = &finishedAt
-	r.history(ctx, v, row, sb, repeats)
+	in := fleet.Input{Steps: outcomes, HistoryFigure: v.metric}
+	var note string
+	if headlineBench != nil {
+		in.History, in.HistoryDetail, note = r.compareHistory(ctx, v, row, headlineBench, repeats)
+	}
+	if v.f.Spec.References != nil {
+		in.Catalog, in.Class = r.catalogOf(ctx, v), v.f.Spec.References.Class
+		in.NodeFacts = nodeFacts(v.pool[row.Name])
+	}
+	j := fleet.Judge(in)
+	row.Verdict, row.Reasons, row.Class = j.Verdict, fleet.Labels(j.Reasons, 8), j.Class
+	row.Regressed = in.History != nil && in.History.Regressed
+	row.Reason = shorten(joinReason(why+j.Message(), note), 160)
+	if row.Verdict == sbv1.NodePassed && why == "" && j.Message() == "" && note == "" {
+		row.Reason = ""
+	}
+	row.ValidUntil = nil
+	if vs := v.f.Spec.Verdicts; vs != nil && vs.ValidSeconds > 0 {
+		row.ValidUntil = &metav1.Time{Time: finishedAt.Add(time.Duration(vs.ValidSeconds) * time.Second)}
+	}
+	if headlineBench != nil {
+		r.appendHistory(ctx, v, row, headlineBench, repeats)
+	}
 	r.writeVerdict(ctx, v, row)
 }
 
-// benchVerdict reads a finished bench's verdict for its nodes from its Passed condition, which
-// acceptance.Decide wrote, so the node and the bench agree: Passed True passes the node (with
-// allowFailedCells too: the reason says so); cells that failed (no result within their
-// retries) or a broken rule fail it; cells that measured but cannot be trusted make it
-// Invalid, as does a bench that could not run at all.
+// benchVerdict is the node verdict a single finished bench gives its nodes, by the judge.
 func benchVerdict(sb *sbv1.SpiralBench) (sbv1.NodeVerdict, string) {
-	if sb.Status.Phase == sbv1.PhaseFailed {
-		return sbv1.NodeInvalid, "bench could not run: " + condMessage(sb, sbv1.ConditionFailed)
-	}
-	p := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed)
-	switch {
-	case p == nil:
-		return sbv1.NodeInvalid, "bench has no verdict"
-	case p.Status == metav1.ConditionTrue:
-		if p.Reason == sbv1.ReasonFailedCellsAllowed {
-			return sbv1.NodePassed, p.Message
-		}
-		return sbv1.NodePassed, ""
-	case p.Reason == sbv1.ReasonCellsInvalid:
-		return sbv1.NodeInvalid, p.Message
-	}
-	return sbv1.NodeFailed, p.Message
+	state, reason := fleet.BenchOutcome(sb)
+	j := fleet.Judge(fleet.Input{Steps: []fleet.StepOutcome{{State: state, Reason: reason}}})
+	return j.Verdict, j.Message()
 }
 
-// headline is the metric of the bench's headline cell (the first cell when none is marked):
-// the mean over repeats, and each valid repeat's value for the history.
+// headline is the fleet's headline figure of the bench's headline cell (the first cell when
+// none is marked), from the figure table: the mean over repeats, and each valid repeat's value
+// for the history.
 func headline(sb *sbv1.SpiralBench, metric string) (*int64, []int64) {
-	var cell *sbv1.CellResult
-	for i := range sb.Status.CellResults {
-		c := &sb.Status.CellResults[i]
-		if c.Headline || cell == nil {
-			cell = c
-		}
-		if c.Headline {
-			break
-		}
-	}
-	if cell == nil || cell.State != sbv1.CellValid {
+	v, ok := fleet.ReadFigure(sb, metric)
+	if !ok {
 		return nil, nil
 	}
-	var mean *int64
-	pick := func(s *sbv1.Statistic) {
-		if s != nil {
-			mean = ptr.To(s.Mean)
-		}
-	}
-	switch sbv1.Metric(metric) {
-	case sbv1.MetricTxMbps:
-		pick(cell.TXMbps)
-	case sbv1.MetricPacketsPerSecond:
-		pick(cell.PacketsPerSecond)
-	case sbv1.MetricLatencyP50Nanoseconds:
-		if cell.Latency != nil {
-			mean = ptr.To(cell.Latency.P50Nanoseconds)
-		}
-	case sbv1.MetricLatencyP99Nanoseconds:
-		if cell.Latency != nil {
-			mean = ptr.To(cell.Latency.P99Nanoseconds)
-		}
-	default:
-		pick(cell.RXMbps)
-	}
-	var repeats []int64
-	for _, rr := range cell.RepeatResults {
-		if rr.State != sbv1.CellValid {
-			continue
-		}
-		switch sbv1.Metric(metric) {
-		case sbv1.MetricTxMbps:
-			repeats = append(repeats, rr.TXMbps)
-		case sbv1.MetricPacketsPerSecond:
-			repeats = append(repeats, rr.PacketsPerSecond)
-		case sbv1.MetricLatencyP50Nanoseconds, sbv1.MetricLatencyP99Nanoseconds:
-			if rr.Latency != nil {
-				l := rr.Latency.P50Nanoseconds
-				if sbv1.Metric(metric) == sbv1.MetricLatencyP99Nanoseconds {
-					l = rr.Latency.P99Nanoseconds
-				}
-				repeats = append(repeats, l)
-			}
-		default:
-			repeats = append(repeats, rr.RXMbps)
-		}
-	}
-	return mean, repeats
+	return ptr.To(int64(v)), fleet.RepeatValues(sb, metric)
 }

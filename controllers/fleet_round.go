@@ -95,12 +95,27 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 		pending = append(pending, name)
 	}
 	if f.Spec.Pairing == sbv1.PairingRing {
-		pairs, alone := fleet.RingPairs(pending, f.Status.Round)
+		var pairs []fleet.Pair
+		var alone []string
+		if d := f.Spec.PairingDomain; d != nil {
+			domainOf := map[string]string{}
+			for _, name := range pending {
+				if n := v.pool[name]; n != nil {
+					domainOf[name] = n.Labels[d.Label]
+				}
+			}
+			pairs, alone = fleet.DomainPairs(pending, domainOf, f.Status.Round, d.Mode == sbv1.DomainAcross)
+		} else {
+			var one string
+			if pairs, one = fleet.RingPairs(pending, f.Status.Round); one != "" {
+				alone = []string{one}
+			}
+		}
 		for _, p := range pairs {
 			v.rows[p.Server].Partner, v.rows[p.Client].Partner = p.Client, p.Server
 		}
-		if alone != "" {
-			v.rows[alone].Reason = "odd one out: waits for a partner that passed"
+		for _, a := range alone {
+			v.rows[a].Reason = "odd one out: waits for a partner that passed"
 		}
 	}
 	// Earlier rounds' finished benches go; their results are in the bucket and in history.
@@ -186,7 +201,12 @@ func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final b
 		row.Straggler = true
 		note := fmt.Sprintf("straggler: %d vs median %.0f - %.1f x MAD %.0f", *row.Value, out.Median, k, out.MAD)
 		if f.Spec.Stragglers.FailNode && row.Verdict == sbv1.NodePassed {
-			row.Verdict, row.Reason = sbv1.NodeFailed, shorten(note, 160)
+			reasons := make([]fleet.Reason, 0, len(row.Reasons)+1)
+			for _, l := range row.Reasons {
+				reasons = append(reasons, fleet.ParseReason(l))
+			}
+			reasons = append(reasons, fleet.Reason{Code: fleet.Straggler, Detail: note})
+			row.Verdict, row.Reasons, row.Reason = fleet.VerdictOf(reasons), fleet.Labels(reasons, 8), shorten(note, 160)
 			r.writeVerdict(ctx, v, row)
 		} else if row.Reason == "" {
 			row.Reason = shorten(note, 160)

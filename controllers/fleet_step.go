@@ -10,11 +10,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
 // step is one move of a fleet: the pool, the upgrade gate, rounds, verdicts, new benches.
-func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, []*sbv1.SpiralBench, error) {
+func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, []client.Object, error) {
 	v, err := r.view(ctx, f)
 	if err != nil {
 		return 0, nil, err
@@ -41,7 +43,11 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 	}
 	active = meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
 	if active {
-		r.observe(ctx, v)
+		if f.Spec.Suite != nil {
+			r.observeSuite(ctx, v)
+		} else {
+			r.observe(ctx, v)
+		}
 	}
 	if err := r.launch(ctx, v, gateLaunches, active); err != nil {
 		return 0, err
@@ -54,6 +60,11 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 	}
 	if retry := r.uploadSummaryIfDue(ctx, v); retry > 0 && (wait == 0 || retry < wait) {
 		wait = retry
+	}
+	if !active {
+		if retry := r.expire(ctx, v); retry > 0 && (wait == 0 || retry < wait) {
+			wait = retry
+		}
 	}
 	v.write()
 	r.summarize(f)

@@ -31,8 +31,17 @@ type fleetView struct {
 	busyNodes map[string]bool
 	// metric is the headline metric of rows, stragglers and baselines.
 	metric string
-	// toCreate are the benches this step decided to create (after its status is written).
-	toCreate []*sbv1.SpiralBench
+	// toCreate are the benches and check pods this step decided to create (after its status
+	// is written).
+	toCreate []client.Object
+	// steps are the fleet's suite, resolved (one step for spec.template).
+	steps []fleet.Step
+	// checks are the external check pods of this round, by kind, subject and step.
+	checks map[string]*corev1.Pod
+	// next is, per node of a suite, the index of the step to create next.
+	next map[string]int
+	// catalog is the fleet's reference catalog, read at most once per step.
+	catalog *fleet.Catalog
 	// the fleet's bucket, resolved at most once per step.
 	bucketResolved bool
 	bucket         *fleetBucket
@@ -40,6 +49,15 @@ type fleetView struct {
 }
 
 func benchKey(kind, subject string) string { return kind + "/" + subject }
+
+// stepKey is the key of a suite step's bench or check; the step "" (spec.template) has the
+// plain bench key.
+func stepKey(kind, subject, step string) string {
+	if step == "" {
+		return benchKey(kind, subject)
+	}
+	return benchKey(kind, subject) + "#" + step
+}
 
 func pairSubject(a, b string) string {
 	if a > b {
@@ -57,8 +75,9 @@ func hasRow(f *sbv1.SpiralBenchFleet, node string) bool {
 	return i < len(f.Status.Nodes) && f.Status.Nodes[i].Name == node
 }
 
+// finished: the bench ended, or the fleet ended it at its step's deadline.
 func finished(sb *sbv1.SpiralBench) bool {
-	return sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed
+	return sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed || sb.Annotations[annotationDeadlineExceeded] != ""
 }
 
 // benchNodes are the nodes a fleet bench measures, from its placement.
@@ -83,7 +102,8 @@ func benchNodes(sb *sbv1.SpiralBench) []string {
 // the step only reads these objects.
 func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
 	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{},
-		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps)}
+		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
+		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}}
 	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
 		v.metric = string(s.Metric)
 	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
@@ -128,7 +148,7 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 			}
 			continue // an earlier round's bench decides nothing now
 		}
-		key := benchKey(kind, sb.Annotations[annotationSubject])
+		key := stepKey(kind, sb.Annotations[annotationSubject], sb.Labels[LabelFleetStep])
 		if kind == fleet.KindUpgrade {
 			key += "/" + sb.Labels[LabelFleetRound] // the gate id
 		}
@@ -139,7 +159,35 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 			}
 		}
 	}
+	if f.Spec.Suite != nil {
+		if err := r.viewChecks(ctx, v); err != nil {
+			return nil, err
+		}
+	}
 	return v, nil
+}
+
+// viewChecks reads the check pods of this round's suite steps.
+func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
+	var pods corev1.PodList
+	if err := r.List(ctx, &pods, client.InNamespace(v.f.Namespace), client.MatchingLabels{LabelFleet: v.f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+		return err
+	}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
+		if !metav1.IsControlledBy(p, v.f) || int32(round) != v.f.Status.Round {
+			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
+				v.busyNodes[p.Spec.NodeName] = true
+			}
+			continue
+		}
+		v.checks[stepKey(p.Labels[LabelFleetKind], p.Annotations[annotationSubject], p.Labels[LabelFleetStep])] = p
+		if !fleet.CheckDone(p) {
+			v.busyNodes[p.Spec.NodeName] = true
+		}
+	}
+	return nil
 }
 
 // write puts the rows back into status, sorted by name.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Copies into charts/spiralbench what must stay identical to config/: the generated CRDs
-# (crds/) and the RBAC rules the chart templates its Roles from (files/).
+# (crds/), the RBAC rules the chart templates its Roles from (files/), and the reference
+# catalog compiled into the manager (files/reference-catalog.yaml, the ConfigMap fleets read).
 #
 #   hack/chart-sync.sh            write the copies
 #   hack/chart-sync.sh --check    write nothing; fail and name each stale copy
@@ -16,6 +17,7 @@ pairs+=("$ROOT/config/rbac/role.yaml" "$CHART/files/manager-role.yaml")
 pairs+=("$ROOT/config/rbac/leader_election_role.yaml" "$CHART/files/leader-election-role.yaml")
 pairs+=("$ROOT/config/rbac/fleet_node_writes_role.yaml" "$CHART/files/fleet-node-writes-role.yaml")
 pairs+=("$ROOT/config/rbac/user_roles.yaml" "$CHART/files/user-roles.yaml")
+pairs+=("$ROOT/pkg/fleet/data/catalog.yaml" "$CHART/files/reference-catalog.yaml")
 
 stale=0
 for ((i = 0; i < ${#pairs[@]}; i += 2)); do

@@ -130,6 +130,11 @@ check(sm["metadata"]["labels"].get("release") == "kps" and sm["spec"]["endpoints
       "ServiceMonitor selects the metrics Service's port, with its extra labels")
 check(m[("PrometheusRule", "sb-manager")]["spec"] == yaml.safe_load(open(f"{root}/charts/spiralbench/files/prometheus-rules.yaml")),
       "PrometheusRule holds files/prometheus-rules.yaml")
+cat = d[("ConfigMap", "sb-manager-reference-catalog")]
+check(yaml.safe_load(cat["data"]["catalog.yaml"]) == yaml.safe_load(open(f"{root}/pkg/fleet/data/catalog.yaml"))
+      and env(container(d))["SPIRALBENCH_REFERENCE_CATALOG"] == "/etc/spiralbench/catalog/catalog.yaml"
+      and d[("Deployment", "sb-manager")]["spec"]["template"]["spec"]["volumes"][0]["configMap"]["name"] == "sb-manager-reference-catalog",
+      "reference catalog ConfigMap == pkg/fleet/data/catalog.yaml, mounted where the manager reads it")
 print(f"chart test: {passed} passed, {len(failed)} failed")
 sys.exit(1 if failed else 0)
 PY

@@ -38,11 +38,8 @@ helm: $(HELM) ## Build Helm (HELM_VERSION, v3.22.0) into bin/.
 # The version ldflag matters: an unstamped helm calls itself v3.0.0-unreleased... and refuses
 # charts whose kubeVersion range it then misjudges.
 $(HELM):
-	@mkdir -p $(LOCALBIN)
-	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-	  GOBIN=$$tmp GOTOOLCHAIN=local CGO_ENABLED=0 go install -trimpath \
-	    -ldflags "-s -w -X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION)" helm.sh/helm/v3/cmd/helm@$(HELM_VERSION) && \
-	  mv "$$tmp/helm" $@
+	hack/go-install-tool.sh $@ helm.sh/helm/v3/cmd/helm $(HELM_VERSION) \
+	  "-s -w -X helm.sh/helm/v3/internal/version.version=$(HELM_VERSION)"
 
 chart-sync: ## Copy the generated CRDs and RBAC rules from config/ into the chart.
 	hack/chart-sync.sh

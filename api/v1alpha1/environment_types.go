@@ -35,6 +35,20 @@ type EnvironmentDetail struct {
 	// +optional
 	CPUGovernor string `json:"cpuGovernor,omitempty"`
 
+	// cpuModel is the node's CPU as /proc/cpuinfo names it (x86's model name; on Arm the core
+	// named from its implementer and part).
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	CPUModel string `json:"cpuModel,omitempty"`
+
+	// cpus online on the node (/sys/devices/system/cpu/online).
+	// +optional
+	CPUs int32 `json:"cpus,omitempty"`
+
+	// cpusUsable by the data plane's container (its cpuset, sched_getaffinity).
+	// +optional
+	CPUsUsable int32 `json:"cpusUsable,omitempty"`
+
 	// hugepagesTotal is HugePages_Total of /proc/meminfo (pages of the default size).
 	// +optional
 	HugepagesTotal int64 `json:"hugepagesTotal,omitempty"`
@@ -125,5 +139,5 @@ type NICEnvironment struct {
 
 // EnvironmentKey names one field of status.environment that two runs must share to be
 // comparable (baseline.environmentKeys, a fleet's baseline.environmentKeys).
-// +kubebuilder:validation:Enum=gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie
+// +kubebuilder:validation:Enum=gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;cpu;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie
 type EnvironmentKey string

@@ -22,6 +22,31 @@ const (
 // +kubebuilder:validation:Enum=RxMbps;TxMbps;PacketsPerSecond;LatencyP50Nanoseconds;LatencyP99Nanoseconds
 type FleetMetric string
 
+// DomainMode says whether Ring pairs stay inside a label domain or cross domains.
+// +kubebuilder:validation:Enum=Within;Across
+type DomainMode string
+
+const (
+	// DomainWithin pairs nodes of the same domain only (an NVLink clique, a rack).
+	DomainWithin DomainMode = "Within"
+	// DomainAcross pairs nodes of different domains (the links between racks).
+	DomainAcross DomainMode = "Across"
+)
+
+// PairingDomainSpec pairs Ring nodes by a node label's value.
+type PairingDomainSpec struct {
+	// label whose value is a node's domain, for example topology.kubernetes.io/rack or
+	// nvidia.com/gpu.clique; nodes without it form the domain "".
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=317
+	// +required
+	Label string `json:"label"`
+	// mode Within (default) pairs nodes of one domain; Across pairs nodes of two domains.
+	// +kubebuilder:default=Within
+	// +optional
+	Mode DomainMode `json:"mode,omitempty"`
+}
+
 // UpgradeDriver names a driver whose upgrades the fleet gates.
 // +kubebuilder:validation:Enum=GPU;OFED
 type UpgradeDriver string
@@ -60,6 +85,15 @@ type FleetVerdictSpec struct {
 	// verdict is Failed, and removes it when a later bench of the node passes.
 	// +optional
 	TaintOnFailure bool `json:"taintOnFailure,omitempty"`
+
+	// validSeconds is how long a verdict holds: the label spiralbench.io/verdict-valid-until
+	// says until when, and past it the row's verdict says Expired until the node is benched
+	// again (cluster-health-scanner's window is 24 h).
+	// +kubebuilder:default=86400
+	// +kubebuilder:validation:Minimum=60
+	// +kubebuilder:validation:Maximum=31536000
+	// +optional
+	ValidSeconds int32 `json:"validSeconds,omitempty"`
 }
 
 // StragglerSpec flags nodes far below the fleet: a node whose headline value is worse than
@@ -151,15 +185,19 @@ type UpgradeGateSpec struct {
 // the SpiralBench itself (spiralbench_types.go), so that what the fleet fills in is refused here
 // with the fleet's own message, never with one asking for a placement.
 //
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.placement) && !has(self.template.spec.topology.server.placement) && !has(self.template.spec.topology.client.placement)",message="the fleet places each bench: remove template.spec.topology.placement, template.spec.topology.server.placement and template.spec.topology.client.placement, and select the pool with spec.nodeSelector (tolerations go in spec.tolerations)"
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || !(self.template.spec.transport in ['TCP', 'UDP', 'RoCE'])",message="the template stays Loopback: remove template.spec.topology.mode, and for CrossNode benches between pool nodes set spec.pairing: Ring"
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || self.template.spec.transport in ['TCP', 'UDP', 'RoCE']",message="the template stays Loopback: remove template.spec.topology.mode (a RawEthernet, GPUCopy or NCCL fleet benches each node alone)"
-// +kubebuilder:validation:XValidation:rule="self.pairing != 'Ring' || self.template.spec.transport != 'RawEthernet'",message="RawEthernet runs in one pod on one node: use pairing None with it"
-// +kubebuilder:validation:XValidation:rule="self.pairing != 'Ring' || !(self.template.spec.transport in ['GPUCopy', 'NCCL'])",message="pairing Ring stamps CrossNode benches from a Loopback template: GPUCopy measures one node, and NCCL's second node needs topology.client.gpus, which a Loopback template refuses; use pairing None with them"
-// +kubebuilder:validation:XValidation:rule="!(self.template.spec.transport in ['NCCL', 'GPUCopy']) || (!has(self.stragglers) && !has(self.baseline))",message="spec.stragglers and spec.baseline compare a stream figure of the headline cell (RxMbps, TxMbps, PacketsPerSecond, latency), which NCCL and GPUCopy benches do not produce: remove stragglers and baseline"
-// +kubebuilder:validation:XValidation:rule="self.template.spec.transport in ['NCCL', 'GPUCopy'] || ((self.template.spec.transport in ['TCP', 'UDP'] && has(self.template.spec.socket) && has(self.template.spec.socket.mode) && self.template.spec.socket.mode == 'Latency') || (self.template.spec.transport == 'RoCE' && has(self.template.spec.roce) && has(self.template.spec.roce.mode) && self.template.spec.roce.mode == 'Latency')) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency measure, and the template streams: compare RxMbps, TxMbps or PacketsPerSecond instead"
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.ttlSecondsAfterFinished)",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
-// +kubebuilder:validation:XValidation:rule="!has(self.template.spec.suspend)",message="suspend the whole fleet with spec.suspend, not its template"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.topology.placement) && !has(self.template.spec.topology.server.placement) && !has(self.template.spec.topology.client.placement))",message="the fleet places each bench: remove template.spec.topology.placement, template.spec.topology.server.placement and template.spec.topology.client.placement, and select the pool with spec.nodeSelector (tolerations go in spec.tolerations)"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || !(self.template.spec.transport in ['TCP', 'UDP', 'RoCE']))",message="the template stays Loopback: remove template.spec.topology.mode, and for CrossNode benches between pool nodes set spec.pairing: Ring"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback' || self.template.spec.transport in ['TCP', 'UDP', 'RoCE'])",message="the template stays Loopback: remove template.spec.topology.mode (a RawEthernet, GPUCopy or NCCL fleet benches each node alone)"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.pairing != 'Ring' || self.template.spec.transport != 'RawEthernet')",message="RawEthernet runs in one pod on one node: use pairing None with it"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.pairing != 'Ring' || !(self.template.spec.transport in ['GPUCopy', 'NCCL']))",message="pairing Ring stamps CrossNode benches from a Loopback template: GPUCopy measures one node, and NCCL's second node needs topology.client.gpus, which a Loopback template refuses; use pairing None with them"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!(self.template.spec.transport in ['NCCL', 'GPUCopy']) || (!has(self.stragglers) && !has(self.baseline)))",message="spec.stragglers and spec.baseline compare a stream figure of the headline cell (RxMbps, TxMbps, PacketsPerSecond, latency), which NCCL and GPUCopy benches do not produce: remove stragglers and baseline"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.template.spec.transport in ['NCCL', 'GPUCopy'] || ((self.template.spec.transport in ['TCP', 'UDP'] && has(self.template.spec.socket) && has(self.template.spec.socket.mode) && self.template.spec.socket.mode == 'Latency') || (self.template.spec.transport == 'RoCE' && has(self.template.spec.roce) && has(self.template.spec.roce.mode) && self.template.spec.roce.mode == 'Latency')) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds']))))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency measure, and the template streams: compare RxMbps, TxMbps or PacketsPerSecond instead"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished))",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.suspend))",message="suspend the whole fleet with spec.suspend, not its template"
+// +kubebuilder:validation:XValidation:rule="!has(self.pairingDomain) || self.pairing == 'Ring'",message="spec.pairingDomain chooses Ring partners: set spec.pairing Ring or remove pairingDomain"
+// +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.upgradeGate)",message="the upgrade gate benches a node with spec.template; a suite cannot gate upgrades yet: remove spec.upgradeGate or use a template fleet for the gate"
+// +kubebuilder:validation:XValidation:rule="has(self.template) != has(self.suite)",message="set exactly one of spec.template (one bench per node) and spec.suite (ordered steps per node)"
+// +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.suite.steps) || self.pairing == 'Ring' || self.suite.steps.all(s, !has(s.placement) || s.placement == 'Node')",message="a suite step with placement Pair benches a node with its round partner: set spec.pairing Ring, or placement Node on the step"
 type SpiralBenchFleetSpec struct {
 	// nodeSelector selects the pool's nodes by label. Nodes that start or stop matching
 	// join or leave the pool, mid-round included; status says so.
@@ -173,9 +211,20 @@ type SpiralBenchFleetSpec struct {
 	// +optional
 	Tolerations []corev1.Toleration `json:"tolerations,omitempty"`
 
-	// template is the bench each node (or pair) gets.
-	// +required
-	Template FleetBenchTemplate `json:"template"`
+	// template is the bench each node (or pair) gets: a one-step suite. Set it or suite.
+	// +optional
+	Template *FleetBenchTemplate `json:"template,omitempty"`
+
+	// suite is the ordered list of steps (benches and external checks) each node (or pair)
+	// runs in a round, with one verdict from all of them (docs/qualification.md). Set it or
+	// template.
+	// +optional
+	Suite *SuiteSpec `json:"suite,omitempty"`
+
+	// references judges every step's figures against the expected values of the node's
+	// class in the reference catalog; a node matching no class is Invalid (NoReference).
+	// +optional
+	References *ReferenceSpec `json:"references,omitempty"`
 
 	// pairing is None (a Loopback bench per node) or Ring (CrossNode benches between pool
 	// nodes, rotated every round; a failed pair's nodes are each re-benched with a partner
@@ -183,6 +232,11 @@ type SpiralBenchFleetSpec struct {
 	// +kubebuilder:default=None
 	// +optional
 	Pairing FleetPairing `json:"pairing,omitempty"`
+
+	// pairingDomain pairs Ring nodes inside a node-label domain (a rack, an NVLink clique) or
+	// across domains on purpose; a node left without a partner is benched with one that passed.
+	// +optional
+	PairingDomain *PairingDomainSpec `json:"pairingDomain,omitempty"`
 
 	// maxParallel is how many nodes are benched at once (a pair counts two).
 	// +kubebuilder:default=10
@@ -240,7 +294,7 @@ type SpiralBenchFleetSpec struct {
 }
 
 // NodeVerdict is where a node stands in the fleet.
-// +kubebuilder:validation:Enum=Pending;Running;Passed;Failed;Invalid;Skipped;Left
+// +kubebuilder:validation:Enum=Pending;Running;Passed;Failed;Invalid;Skipped;Left;Expired
 type NodeVerdict string
 
 const (
@@ -259,6 +313,8 @@ const (
 	NodeSkipped NodeVerdict = "Skipped"
 	// NodeLeft: the node left the pool (deleted or no longer selected) before its verdict.
 	NodeLeft NodeVerdict = "Left"
+	// NodeExpired: its last verdict is older than verdicts.validSeconds (between rounds).
+	NodeExpired NodeVerdict = "Expired"
 )
 
 // UpgradeGateState is where a node stands in the upgrade gate.
@@ -286,6 +342,24 @@ type FleetNode struct {
 	// verdict of the node in the current round (or its last).
 	// +required
 	Verdict NodeVerdict `json:"verdict"`
+	// step is the suite step the node is at (running or next), or the last one run.
+	// +kubebuilder:validation:MaxLength=20
+	// +optional
+	Step string `json:"step,omitempty"`
+	// reasons are the verdict's machine-readable reason codes, "Code" or "Code:step"
+	// (docs/qualification.md has the table).
+	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:items:MaxLength=48
+	// +listType=atomic
+	// +optional
+	Reasons []string `json:"reasons,omitempty"`
+	// class is the reference catalog's node class the node matched.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Class string `json:"class,omitempty"`
+	// validUntil is when the verdict expires (verdicts.validSeconds after the last step).
+	// +optional
+	ValidUntil *metav1.Time `json:"validUntil,omitempty"`
 	// reason explains a Pending, Skipped, Failed or Invalid verdict in a few words.
 	// +kubebuilder:validation:MaxLength=160
 	// +optional
@@ -468,6 +542,8 @@ const AnnotationRoundRequest = "spiralbench.io/round-request"
 // +kubebuilder:printcolumn:name="Progress",type=string,JSONPath=`.status.progress`
 // +kubebuilder:printcolumn:name="Passed",type=integer,JSONPath=`.status.counts.passed`
 // +kubebuilder:printcolumn:name="Failed",type=integer,JSONPath=`.status.counts.failed`
+// +kubebuilder:printcolumn:name="Invalid",type=integer,JSONPath=`.status.counts.invalid`
+// +kubebuilder:printcolumn:name="Suite",type=string,JSONPath=`.spec.suite.builtin`,priority=1
 // +kubebuilder:printcolumn:name="Stragglers",type=integer,JSONPath=`.status.counts.stragglers`
 // +kubebuilder:printcolumn:name="Healthy",type=string,JSONPath=`.status.conditions[?(@.type=="Healthy")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`

@@ -19,6 +19,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/policy"
 )
@@ -43,6 +44,8 @@ func main() {
 	var allowedImages, privilegedNamespaces string
 	flag.StringVar(&allowedImages, "allowed-images", os.Getenv("SPIRALBENCH_ALLOWED_IMAGES"), "comma-separated images cell pods may run besides --dataplane-image's repository: a repository (any tag), a reference with tag or digest (that one), a prefix ending in / (every repository below it), or *; empty allows the default image's repository only ($SPIRALBENCH_ALLOWED_IMAGES)")
 	flag.StringVar(&privilegedNamespaces, "privileged-namespaces", os.Getenv("SPIRALBENCH_PRIVILEGED_NAMESPACES"), "comma-separated namespaces whose benches may run privileged or host-network pods, besides namespaces labelled spiralbench.io/privileged=true ($SPIRALBENCH_PRIVILEGED_NAMESPACES)")
+	var referenceCatalog string
+	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -105,6 +108,11 @@ func main() {
 		log.Error(err, "cannot create the manager")
 		os.Exit(1)
 	}
+	catalog, err := loadCatalog(referenceCatalog)
+	if err != nil {
+		log.Error(err, "cannot read the reference catalog", "path", referenceCatalog)
+		os.Exit(1)
+	}
 	if err := (&controllers.SpiralBenchReconciler{
 		Client:         mgr.GetClient(),
 		APIReader:      mgr.GetAPIReader(),
@@ -132,6 +140,9 @@ func main() {
 		Store:         bucket.MinIO{},
 		DefaultBucket: defaults, AllowedEndpoints: allowed,
 		NodeWrites: fleetNodeWrites,
+		Catalog:    catalog,
+		// External check steps meet the same image allow-list as cell pods.
+		DefaultImage: dataplaneImage, AllowedImages: images,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBenchFleet controller")
 		os.Exit(1)
@@ -150,4 +161,16 @@ func envOr(key, fallback string) string {
 		return v
 	}
 	return fallback
+}
+
+// loadCatalog reads the reference catalog file; an empty path is the compiled-in catalog.
+func loadCatalog(path string) (*fleet.Catalog, error) {
+	if path == "" {
+		return fleet.BuiltinCatalog(), nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return fleet.ParseCatalog(data)
 }

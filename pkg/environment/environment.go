@@ -57,6 +57,12 @@ var fields = []field{
 	{"kernelCmdline", func(e *sbv1.Environment) string { return e.KernelCmdline }},
 	{"isolatedCPUs", func(e *sbv1.Environment) string { return e.IsolatedCPUs }},
 	{"cpuGovernor", func(e *sbv1.Environment) string { return e.CPUGovernor }},
+	{"cpu", func(e *sbv1.Environment) string {
+		if e.CPUModel == "" && e.CPUs == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%s, %d CPUs (%d usable by the pod)", e.CPUModel, e.CPUs, e.CPUsUsable)
+	}},
 	{"hugepages", func(e *sbv1.Environment) string {
 		if e.HugepagesTotal == 0 && e.HugepageSizeKiB == 0 {
 			return ""

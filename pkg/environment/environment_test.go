@@ -21,7 +21,7 @@ func spark() *sbv1.Environment {
 
 func TestEveryEnumKeyHasAReader(t *testing.T) {
 	// The enum of sbv1.EnvironmentKey, as its kubebuilder marker lists it.
-	enum := "gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie"
+	enum := "gpuModel;gpuDriver;cudaVersion;nicDriver;nicFirmware;kernel;kernelCmdline;isolatedCPUs;cpuGovernor;cpu;hugepages;image;imageDigest;dataplaneRevision;nicLink;pcie"
 	want := strings.Split(enum, ";")
 	var got []string
 	for _, k := range Keys() {

@@ -8,13 +8,18 @@ import (
 const ResourceGPU corev1.ResourceName = "nvidia.com/gpu"
 
 // BusyReason says why a node is not idle: the first running pod on it, other than
-// SpiralBench's own (marked by ownLabel), that requests a GPU or one of the devices. Pods
+// SpiralBench's own (marked by any of ownLabels: cell pods, a fleet's check pods), that requests a GPU or one of the devices. Pods
 // that ended (Succeeded, Failed) or are being deleted hold nothing. Empty means idle.
-func BusyReason(pods []corev1.Pod, devices []corev1.ResourceName, ownLabel string) string {
+func BusyReason(pods []corev1.Pod, devices []corev1.ResourceName, ownLabels ...string) string {
 	watched := append([]corev1.ResourceName{ResourceGPU}, devices...)
 	for i := range pods {
 		p := &pods[i]
-		if _, ours := p.Labels[ownLabel]; ours || p.DeletionTimestamp != nil ||
+		ours := false
+		for _, l := range ownLabels {
+			_, has := p.Labels[l]
+			ours = ours || has
+		}
+		if ours || p.DeletionTimestamp != nil ||
 			p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 			continue
 		}

@@ -51,3 +51,57 @@ func RingPairs(nodes []string, round int32) (pairs []Pair, alone string) {
 	}
 	return pairs, alone
 }
+
+// DomainPairs pairs nodes by a label domain (a rack, an NVLink clique): within, each domain's
+// nodes are paired among themselves by RingPairs, so a pair never crosses a domain; across,
+// the nodes sorted by (domain, name) are split in two halves and the halves paired seat by
+// seat, rotated one seat per round, so each pair spans two domains whenever no domain holds
+// more than half the nodes. Nodes left without a partner are returned as alone (each gets a
+// partner that passed, as RingPairs' odd node does). A node without the label is its own
+// domain "" (within: paired with the other unlabelled nodes).
+func DomainPairs(nodes []string, domainOf map[string]string, round int32, across bool) (pairs []Pair, alone []string) {
+	sorted := append([]string(nil), nodes...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if di, dj := domainOf[sorted[i]], domainOf[sorted[j]]; di != dj {
+			return di < dj
+		}
+		return sorted[i] < sorted[j]
+	})
+	if !across {
+		groups := map[string][]string{}
+		var order []string
+		for _, n := range sorted {
+			d := domainOf[n]
+			if _, seen := groups[d]; !seen {
+				order = append(order, d)
+			}
+			groups[d] = append(groups[d], n)
+		}
+		for _, d := range order {
+			p, a := RingPairs(groups[d], round)
+			pairs = append(pairs, p...)
+			if a != "" {
+				alone = append(alone, a)
+			}
+		}
+		return pairs, alone
+	}
+	half := len(sorted) / 2
+	first, second := sorted[:half], sorted[half:]
+	if len(sorted)%2 == 1 {
+		alone = append(alone, second[len(second)-1])
+		second = second[:len(second)-1]
+	}
+	rot := 0
+	if half > 0 {
+		rot = int(max(round-1, 0)) % half
+	}
+	for i, a := range first {
+		b := second[(i+rot)%half]
+		if a > b {
+			a, b = b, a
+		}
+		pairs = append(pairs, Pair{Server: a, Client: b})
+	}
+	return pairs, alone
+}

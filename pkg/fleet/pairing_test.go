@@ -71,3 +71,41 @@ func TestRingPairsSmallPools(t *testing.T) {
 		t.Fatalf("one node: %v %q", p, alone)
 	}
 }
+
+func TestDomainPairsStayInsideOrCrossDomains(t *testing.T) {
+	nodes := []string{"a1", "a2", "a3", "b1", "b2", "b3", "c1"}
+	dom := map[string]string{"a1": "rack-a", "a2": "rack-a", "a3": "rack-a", "b1": "rack-b", "b2": "rack-b", "b3": "rack-b"}
+	for round := int32(1); round <= 3; round++ {
+		pairs, alone := DomainPairs(nodes, dom, round, false)
+		seen := map[string]bool{}
+		for _, p := range pairs {
+			if dom[p.Server] != dom[p.Client] {
+				t.Errorf("round %d: within pairs %v crosses domains", round, p)
+			}
+			seen[p.Server], seen[p.Client] = true, true
+		}
+		for _, a := range alone {
+			seen[a] = true
+		}
+		if len(pairs) != 2 || len(alone) != 3 || len(seen) != len(nodes) {
+			t.Errorf("round %d: within %v alone %v", round, pairs, alone)
+		}
+	}
+	six := nodes[:6]
+	for round := int32(1); round <= 3; round++ {
+		pairs, alone := DomainPairs(six, dom, round, true)
+		if len(pairs) != 3 || len(alone) != 0 {
+			t.Fatalf("round %d: across %v alone %v", round, pairs, alone)
+		}
+		for _, p := range pairs {
+			if dom[p.Server] == dom[p.Client] {
+				t.Errorf("round %d: across pair %v stays in one domain", round, p)
+			}
+		}
+	}
+	r1, _ := DomainPairs(six, dom, 1, true)
+	r2, _ := DomainPairs(six, dom, 2, true)
+	if r1[0] == r2[0] {
+		t.Errorf("across pairs do not rotate: %v then %v", r1, r2)
+	}
+}

@@ -5,15 +5,6 @@ import (
 	"sort"
 )
 
-// HigherIsBetter says which way a metric improves: throughput up, latency down.
-func HigherIsBetter(metric string) bool {
-	switch metric {
-	case "LatencyP50Nanoseconds", "LatencyP99Nanoseconds":
-		return false
-	}
-	return true
-}
-
 // Median of values (the mean of the middle two for an even count); 0 for none.
 func Median(values []int64) float64 {
 	if len(values) == 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
@@ -24,7 +25,8 @@ type Summary struct {
 }
 
 var csvHeader = []string{"node", "verdict", "reason", "partner", "bench", "run_id", "value",
-	"baseline_delta_mpct", "fleet_delta_mpct", "straggler", "regressed", "last_bench_time", "upgrade"}
+	"baseline_delta_mpct", "fleet_delta_mpct", "straggler", "regressed", "last_bench_time", "upgrade",
+	"class", "reasons", "valid_until", "step"}
 
 // SummaryFiles renders the round's summary as CSV (one row per node) and JSON.
 func SummaryFiles(s Summary) (map[string][]byte, error) {
@@ -45,13 +47,16 @@ func SummaryFiles(s Summary) (map[string][]byte, error) {
 		return strconv.Itoa(int(*p))
 	}
 	for _, n := range s.Nodes {
-		last := ""
+		last, validUntil := "", ""
 		if n.LastBenchTime != nil {
 			last = TimeString(n.LastBenchTime.Time)
 		}
+		if n.ValidUntil != nil {
+			validUntil = TimeString(n.ValidUntil.Time)
+		}
 		_ = w.Write([]string{n.Name, string(n.Verdict), n.Reason, n.Partner, n.Bench, n.RunID, opt64(n.Value),
 			opt32(n.BaselineDeltaMilliPercent), opt32(n.FleetDeltaMilliPercent), strconv.FormatBool(n.Straggler),
-			strconv.FormatBool(n.Regressed), last, string(n.Upgrade)})
+			strconv.FormatBool(n.Regressed), last, string(n.Upgrade), n.Class, strings.Join(n.Reasons, " "), validUntil, n.Step})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

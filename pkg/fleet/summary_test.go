@@ -16,7 +16,8 @@ func TestSummaryFiles(t *testing.T) {
 		Counts: sbv1.FleetCounts{Nodes: 2, Passed: 1, Failed: 1},
 		Nodes: []sbv1.FleetNode{
 			{Name: "a", Verdict: sbv1.NodePassed, Value: ptr.To[int64](1000), FleetDeltaMilliPercent: ptr.To[int32](0)},
-			{Name: "b", Verdict: sbv1.NodeFailed, Reason: "rule line-rate, with comma", Straggler: true},
+			{Name: "b", Verdict: sbv1.NodeFailed, Reason: "rule line-rate, with comma", Straggler: true,
+				Class: "cpu-only", Reasons: []string{"StepFailed:floor", "StepSkipped:after"}},
 		}}
 	files, err := SummaryFiles(s)
 	if err != nil {
@@ -26,7 +27,8 @@ func TestSummaryFiles(t *testing.T) {
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("csv rows %d: %v", len(rows), err)
 	}
-	if rows[1][0] != "a" || rows[1][6] != "1000" || rows[2][2] != "rule line-rate, with comma" || rows[2][9] != "true" {
+	if rows[1][0] != "a" || rows[1][6] != "1000" || rows[2][2] != "rule line-rate, with comma" || rows[2][9] != "true" ||
+		rows[2][13] != "cpu-only" || rows[2][14] != "StepFailed:floor StepSkipped:after" {
 		t.Fatalf("rows %v", rows)
 	}
 	var back Summary

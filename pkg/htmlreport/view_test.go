@@ -86,6 +86,14 @@ func TestPageNamesEveryKeyAndLeavesEmptyColumnsOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(page)
+	sb.Status.Environment.CPUModel, sb.Status.Environment.CPUs, sb.Status.Environment.CPUsUsable = "AMD EPYC 9454", 96, 8
+	withCPU, err := Render(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(withCPU), "AMD EPYC 9454, 96 CPUs (8 usable by the pod)") {
+		t.Error("the page does not name the node's CPU model and counts")
+	}
 	for _, want := range []string{"cudaVersion", "not captured", `href="runs.csv"`, `href="results.jsonl"`, `id="pivot-0"`, `id="repeats"`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the page lacks %q", want)

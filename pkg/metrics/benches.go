@@ -58,10 +58,14 @@ var (
 		cellLabels, nil)
 )
 
-// RegisterBenchCollector adds the status-derived series to the manager's registry; the
+// RegisterBenchCollector adds the status-derived series of benches and fleets to the manager's registry; the
 // manager's cache-backed client is the reader, so a scrape costs no API call.
 func RegisterBenchCollector(reader client.Reader) error {
-	return ctrlmetrics.Registry.Register(&benchCollector{reader: reader, now: time.Now})
+	if err := ctrlmetrics.Registry.Register(&benchCollector{reader: reader, now: time.Now}); err != nil {
+		return err
+	}
+	// The fleets' series (fleets.go) come from the same cache, at the same scrape.
+	return ctrlmetrics.Registry.Register(&fleetCollector{benchCollector{reader: reader, now: time.Now}})
 }
 
 func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {

@@ -13,6 +13,9 @@ type Env struct {
 	KernelCmdline     string   `json:"kernel_cmdline"`
 	IsolCPUs          string   `json:"isolcpus"`
 	CPUGovernor       string   `json:"cpu_governor"`
+	CPUModel          string   `json:"cpu_model"`
+	CPUsOnline        int64    `json:"cpus_online"`
+	CPUsUsable        int64    `json:"cpus_usable"`
 	HugepagesTotal    int64    `json:"hugepages_total"`
 	HugepageSizeKiB   int64    `json:"hugepage_size_kib"`
 	NICs              []EnvNIC `json:"nics"`
@@ -79,6 +82,7 @@ func (e *Env) Fill(env *sbv1.Environment) {
 	d := &env.EnvironmentDetail
 	d.DataplaneVersion, d.DataplaneRevision = clip(e.DataplaneVersion, 60), clip(e.DataplaneRevision, 60)
 	d.KernelCmdline, d.IsolatedCPUs, d.CPUGovernor = clip(e.KernelCmdline, 290), clip(e.IsolCPUs, 250), clip(e.CPUGovernor, 60)
+	d.CPUModel, d.CPUs, d.CPUsUsable = clip(e.CPUModel, 120), known(e.CPUsOnline), known(e.CPUsUsable)
 	d.HugepagesTotal, d.HugepageSizeKiB = max(e.HugepagesTotal, 0), max(e.HugepageSizeKiB, 0)
 	if env.Kernel == "" {
 		env.Kernel = e.Kernel

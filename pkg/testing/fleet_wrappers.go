@@ -18,7 +18,7 @@ func MakeFleet(name, namespace, pool string) *FleetWrapper {
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace},
 		Spec: sbv1.SpiralBenchFleetSpec{
 			NodeSelector: metav1.LabelSelector{MatchLabels: map[string]string{"pool": pool}},
-			Template: sbv1.FleetBenchTemplate{Spec: sbv1.SpiralBenchSpec{
+			Template: &sbv1.FleetBenchTemplate{Spec: sbv1.SpiralBenchSpec{
 				Transport: sbv1.TransportTCP,
 				Matrix:    sbv1.MatrixSpec{PayloadBytes: []int32{8000}, Pairs: []int32{1}},
 				Run:       sbv1.RunSpec{Seconds: 1, WarmupSeconds: ptr.To[int32](0), Repeats: 1, RetriesPerCell: ptr.To[int32](0)},

@@ -76,7 +76,10 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 	tcp := quick(sbtesting.MakeSpiralBench("tcp", ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1, 2).
 		Rule(sbv1.AcceptanceRule{Name: "moves-data", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThanOrEqual, Value: 100,
 			Cells: sbv1.CellSelector{Scope: sbv1.CellScopeEach}}), 2, 2, 1)
-	udp := quick(sbtesting.MakeSpiralBench("udp", ns).Transport(sbv1.TransportUDP).Payloads(1000).Pairs(1).TargetsMbps(200).
+	// 100 Mb/s of 1000 B datagrams (the pod network's MTU is 1500): at 200 Mb/s a sender sharing
+	// two cores with the cluster fell short of its target ("sender reached 182 of the 200 Mb/s")
+	// and the cell was rightly Invalid.
+	udp := quick(sbtesting.MakeSpiralBench("udp", ns).Transport(sbv1.TransportUDP).Payloads(1000).Pairs(1).TargetsMbps(100).
 		Rule(sbv1.AcceptanceRule{Name: "impossible-rate", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThanOrEqual, Value: 100_000_000}), 2, 2, 1)
 	for _, sb := range []*sbv1.SpiralBench{tcp, udp} {
 		if err := k8s.Create(context.Background(), sb); err != nil {
@@ -125,9 +128,9 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 			}
 		}
 	}
-	// A 200 Mb/s paced UDP stream: the receiver sees about that rate.
-	if rx := udp.Status.CellResults[0].RXMbps.Mean; rx < 150 || rx > 220 {
-		t.Errorf("udp paced at 200 Mb/s received %d Mb/s", rx)
+	// A 100 Mb/s paced UDP stream: the receiver sees about that rate.
+	if rx := udp.Status.CellResults[0].RXMbps.Mean; rx < 75 || rx > 110 {
+		t.Errorf("udp paced at 100 Mb/s received %d Mb/s", rx)
 	}
 
 	if c := meta.FindStatusCondition(tcp.Status.Conditions, sbv1.ConditionPassed); c == nil || c.Status != metav1.ConditionTrue {
@@ -277,5 +280,29 @@ func TestRawEthernetOverAVirtualDeviceCompletes(t *testing.T) {
 	}
 	if !meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionPassed) {
 		t.Errorf("an in-memory ring loses nothing: %+v", meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed))
+	}
+}
+
+// The QueueScaling preset as shipped, over an in-memory ring without huge pages: every cell's
+// memory plan fits the pod (it once failed 9 of 20 cells with ENOMEM and still read Passed).
+func TestQueueScalingPresetOverAVirtualDeviceWithoutHugePages(t *testing.T) {
+	requireStack(t)
+	ns := namespace(t)
+	w := sbtesting.MakeSpiralBench("queues", ns).Transport(sbv1.TransportRawEthernet).Preset(sbv1.PresetQueueScaling)
+	w.Spec.RawEthernet = &sbv1.RawEthernetSpec{TXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}, RXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}}
+	if err := k8s.Create(context.Background(), quick(w, 1, 1, 0)); err != nil {
+		t.Fatal(err)
+	}
+	sb := waitFor(t, ns, "queues", 8*time.Minute, "queues finished", finished)
+	if sb.Status.Cells.Total < 20 || sb.Status.Cells.Succeeded != sb.Status.Cells.Total {
+		for _, c := range sb.Status.CellResults {
+			if c.Message != "" {
+				t.Logf("cell %d: %s", c.Index, c.Message)
+			}
+		}
+		t.Fatalf("cells %+v: every cell of the preset must run without huge pages", sb.Status.Cells)
+	}
+	if !meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionPassed) {
+		t.Errorf("Passed: %+v", meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionPassed))
 	}
 }

@@ -37,16 +37,26 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			res.LargestBenchJSON = len(data)
 		}
 		if p := sb.Spec.Topology.Placement; p != nil {
-			perNode[p.NodeName]++
+			perNode[p.NodeName+stepSuffix(sb)]++
 		}
 		for _, cell := range sb.Status.CellResults {
 			res.Attempts += int(cell.Attempts)
 		}
 	}
+	if f.Spec.Suite != nil { // every step of every node ran: a step lost counts as lost
+		for i := 0; i < res.Nodes; i++ {
+			for _, step := range f.Spec.Suite.Steps {
+				if key := fmt.Sprintf("kwok-gpu-%04d/%s", i, step.Name); perNode[key] == 0 {
+					res.Lost++
+					res.Problems = append(res.Problems, "no bench for "+key)
+				}
+			}
+		}
+	}
 	for node, n := range perNode {
 		if n > 1 {
 			res.Repeated += n - 1
-			res.Problems = append(res.Problems, fmt.Sprintf("node %s has %d benches", node, n))
+			res.Problems = append(res.Problems, fmt.Sprintf("node (and step) %s has %d benches", node, n))
 		}
 	}
 	for node, benches := range rec.spans() {
@@ -64,4 +74,12 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 		}
 	}
 	return nil
+}
+
+// stepSuffix tells a suite's steps apart: each (node, step) must have exactly one bench.
+func stepSuffix(sb *sbv1.SpiralBench) string {
+	if step := sb.Labels["spiralbench.io/fleet-step"]; step != "" {
+		return "/" + step
+	}
+	return ""
 }

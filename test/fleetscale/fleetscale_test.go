@@ -85,3 +85,41 @@ func nodes() int {
 	}
 	return 50
 }
+
+// The same at 20 simulated nodes with a suite of two steps: the manager killed at half the
+// verdicts loses and repeats no step (exactly one bench per node and step), and no two steps'
+// benches overlap on a node.
+func TestFleetSuiteOfTwentySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
+	assets := os.Getenv("KUBEBUILDER_ASSETS")
+	if assets == "" {
+		t.Skip("KUBEBUILDER_ASSETS is not set: run `make test-go`, which builds kube-apiserver and etcd with hack/k8s-assets.sh")
+	}
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	out, err := exec.Command(filepath.Join(root, "hack", "kwok.sh")).Output()
+	if err != nil {
+		t.Fatalf("hack/kwok.sh: %v", err)
+	}
+	dir := t.TempDir()
+	manager := filepath.Join(dir, "manager")
+	build := exec.Command("go", "build", "-o", manager, "./cmd/manager")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the manager: %v\n%s", err, out)
+	}
+	const n = 20
+	res, err := Run(context.Background(), Options{
+		Nodes: n, MaxParallel: 10, RestartAt: 0.5, SuiteSteps: 2,
+		KwokBin: strings.TrimSpace(string(out)), SchedulerBin: filepath.Join(assets, "kube-scheduler"), ManagerBin: manager, Assets: assets,
+		CRDDir: filepath.Join(root, "config", "crd", "bases"), WorkDir: dir, Timeout: 150 * time.Second, Log: testWriter{t},
+	})
+	if err != nil {
+		logs(t, dir)
+		t.Fatal(err)
+	}
+	t.Logf("%+v", *res)
+	if !res.Restarted || res.Lost != 0 || res.Repeated != 0 || res.Overlaps != 0 || res.Verdicts["Passed"] != n {
+		logs(t, dir)
+		t.Fatalf("restarted %v lost %d repeated %d overlaps %d verdicts %v problems %v",
+			res.Restarted, res.Lost, res.Repeated, res.Overlaps, res.Verdicts, res.Problems)
+	}
+}

@@ -49,6 +49,9 @@ type Options struct {
 	WorkDir string
 	Timeout time.Duration
 	Log     io.Writer
+	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
+	// instead of one template bench.
+	SuiteSteps int
 }
 
 // Result of one run.
@@ -211,11 +214,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 }
 
 func fleet(o Options) *sbv1.SpiralBenchFleet {
-	return &sbv1.SpiralBenchFleet{
+	f := &sbv1.SpiralBenchFleet{
 		ObjectMeta: metav1.ObjectMeta{Name: fleetName, Namespace: namespace},
 		Spec: sbv1.SpiralBenchFleetSpec{
 			NodeSelector: metav1.LabelSelector{MatchLabels: map[string]string{"pool": "kwok-gpu"}},
-			Template: sbv1.FleetBenchTemplate{Spec: sbv1.SpiralBenchSpec{
+			Template: &sbv1.FleetBenchTemplate{Spec: sbv1.SpiralBenchSpec{
 				Transport: sbv1.TransportTCP,
 				Matrix:    sbv1.MatrixSpec{PayloadBytes: []int32{8000}, Pairs: []int32{1}},
 				Run:       sbv1.RunSpec{Seconds: 1, WarmupSeconds: ptr.To[int32](0), Repeats: 1, RetriesPerCell: ptr.To[int32](2)},
@@ -228,6 +231,14 @@ func fleet(o Options) *sbv1.SpiralBenchFleet {
 			Stragglers:    &sbv1.StragglerSpec{Metric: "RxMbps", KMilli: 3000, MinNodes: 5},
 		},
 	}
+	if o.SuiteSteps > 0 {
+		suite := &sbv1.SuiteSpec{}
+		for i := 1; i <= o.SuiteSteps; i++ {
+			suite.Steps = append(suite.Steps, sbv1.SuiteStep{Name: fmt.Sprintf("s%d", i), Template: f.Spec.Template.DeepCopy(), OnFailure: sbv1.StepContinue})
+		}
+		f.Spec.Template, f.Spec.Suite = nil, suite
+	}
+	return f
 }
 
 func createNodes(ctx context.Context, c client.Client, n int) error {

@@ -90,6 +90,15 @@ func TestDashboardAndAlertsHaveSeries(t *testing.T) {
 		return c != nil && c.Status == "False", fmt.Sprint(c)
 	})
 
+	// A fleet whose one node fails a suite step, for the fleet panels (verdicts, reason codes).
+	poolNode(t, "dash-fleet-1", "dash-"+ns)
+	f := sbtesting.MakeFleet("dash", ns, "dash-"+ns).Obj()
+	f.Spec.Template, f.Spec.Suite = nil, &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{tcpStep("floor", 2000, sbv1.StepStop)}}
+	if err := k8sClient.Create(ctx, f); err != nil {
+		t.Fatal(err)
+	}
+	(&fleetKubelet{t: t, ns: ns}).runUntil(60*time.Second, "dash", "the fleet's round finished", roundFinished(1))
+
 	rules := filepath.Join(repoRoot, "charts", "spiralbench", "files", "prometheus-rules.yaml")
 	prom := startPrometheus(t, promBin, rules)
 	eventually(t, 60*time.Second, "Prometheus scraped the manager", func() (bool, string) {

@@ -28,6 +28,8 @@ type fleetKubelet struct {
 	overlaps []string
 	// maxLiveBenches is the most benches seen with live pods at once.
 	maxLiveBenches int
+	// hold, when set, leaves the pods of the benches it names untouched (a bench that hangs).
+	hold func(sb *sbv1.SpiralBench) bool
 }
 
 func (k *fleetKubelet) speed(node string) int64 {
@@ -70,6 +72,9 @@ func (k *fleetKubelet) step() {
 	}
 	for i := range benches.Items {
 		sb := &benches.Items[i]
+		if k.hold != nil && k.hold(sb) {
+			continue
+		}
 		mbps := int64(1 << 40)
 		for _, n := range benchNodesOf(sb) {
 			mbps = min(mbps, k.speed(n))

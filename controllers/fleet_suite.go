@@ -1,0 +1,250 @@
+package controllers
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/policy"
+)
+
+// A suite runs its steps in order on each node (a Pair step with the node's round partner).
+// What each node has done is read from the owned objects alone: one bench (or check pod) per
+// round, step and node (or pair), named deterministically, so a restarted manager finds each
+// step where it was and neither loses nor repeats one.
+
+// suiteWalk is where a node stands in its suite.
+type suiteWalk struct {
+	outcomes []fleet.StepOutcome
+	// next is the step to create, -1 when none.
+	next int
+	// running names the object of the step that runs now.
+	running, runningStep string
+	// headline is the first bench with the fleet's headline figure; last the last bench that ran.
+	headline, last *sbv1.SpiralBench
+}
+
+// observeSuite brings every undecided row of the round up to date with its steps' objects.
+func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
+	for _, row := range v.sortedRows() {
+		if row.Verdict != sbv1.NodePending && row.Verdict != sbv1.NodeRunning {
+			continue
+		}
+		if _, in := v.pool[row.Name]; !in {
+			continue
+		}
+		w := r.walk(ctx, v, row)
+		switch {
+		case w.running != "":
+			row.Verdict, row.Bench, row.Step = sbv1.NodeRunning, w.running, w.runningStep
+		case w.next >= 0:
+			step := v.steps[w.next]
+			if row.Verdict == sbv1.NodeRunning && row.Step == step.Name && row.Bench != "" && r.objectExists(ctx, v, row.Bench, step) {
+				continue // created by the last step, not in the cache yet
+			}
+			row.Verdict, row.Step, row.Bench = sbv1.NodePending, step.Name, ""
+			v.next[row.Name] = w.next
+		default:
+			r.decide(ctx, v, row, w.outcomes, w.headline, w.last, "")
+		}
+	}
+}
+
+// walk follows the node's steps in order until one still runs or is still to be created.
+func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode) suiteWalk {
+	w := suiteWalk{next: -1}
+	stoppedBy := ""
+	for i, step := range v.steps {
+		out := fleet.StepOutcome{Step: step.Name}
+		switch {
+		case stoppedBy != "":
+			out.State, out.Reason = fleet.StepSkippedState, "after "+stoppedBy+" did not pass"
+		case step.AllGPUs && nodeGPUs(v.pool[row.Name]) == 0:
+			out.State, out.Reason = fleet.StepNoGPUState, "no GPU on this node"
+		case step.Pair && row.Partner == "":
+			out.State, out.Reason = fleet.StepMissingState, "no partner this round"
+		default:
+			subject := row.Name
+			if step.Pair {
+				subject = pairSubject(row.Name, row.Partner)
+			}
+			key := stepKey(fleet.KindRound, subject, step.Name)
+			var done bool
+			if step.Check != nil {
+				done = r.walkCheck(v, row, step, key, &out, &w)
+			} else {
+				done = r.walkBench(ctx, v, row, step, key, &out, &w)
+			}
+			if !done {
+				if w.running == "" {
+					w.next = i
+				}
+				return w
+			}
+		}
+		w.outcomes = append(w.outcomes, out)
+		if step.Stop && !out.State.Passed() && out.State != fleet.StepSkippedState {
+			stoppedBy = step.Name
+		}
+	}
+	return w
+}
+
+// walkBench reads a bench step; false when the step has not ended (running, or to create).
+func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, out *fleet.StepOutcome, w *suiteWalk) bool {
+	sb := v.benches[key]
+	if sb == nil {
+		if step.Pair {
+			if p := v.rows[row.Partner]; p == nil || (p.Verdict != sbv1.NodePending && p.Verdict != sbv1.NodeRunning) || v.pool[row.Partner] == nil {
+				out.State, out.Reason = fleet.StepMissingState, "partner "+row.Partner+" ended its suite before this step"
+				return true
+			}
+		}
+		return false
+	}
+	if !finished(sb) && step.Deadline > 0 && r.now().After(sb.CreationTimestamp.Add(step.Deadline)) {
+		r.endAtDeadline(ctx, v, sb)
+	}
+	if sb.Annotations[annotationDeadlineExceeded] != "" {
+		out.State, out.Reason = fleet.StepDeadlineExceededState, "ran past deadlineSeconds "+strconv.Itoa(int(step.Deadline.Seconds()))
+		w.last = sb
+		return true
+	}
+	if !finished(sb) {
+		w.running, w.runningStep = sb.Name, step.Name
+		return false
+	}
+	out.State, out.Reason = fleet.BenchOutcome(sb)
+	out.Observation = fleet.Observe(sb)
+	if _, has := out.Figures[v.metric]; has && w.headline == nil {
+		w.headline = sb
+	}
+	w.last = sb
+	return true
+}
+
+// walkCheck reads an external check step; false when it has not ended.
+func (r *FleetReconciler) walkCheck(v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, out *fleet.StepOutcome, w *suiteWalk) bool {
+	if ref := r.refuseCheck(v, row.Name, step); ref != nil {
+		out.State, out.Reason = fleet.StepInvalidState, ref.Message
+		return true
+	}
+	p := v.checks[key]
+	if p == nil {
+		return false
+	}
+	if !fleet.CheckDone(p) {
+		w.running, w.runningStep = p.Name, step.Name
+		return false
+	}
+	var figures map[string]float64
+	out.State, out.Reason, figures = fleet.CheckOutcome(p)
+	out.Figures = figures
+	return true
+}
+
+// refuseCheck applies the manager's image allow-list to a check, as to cell pods.
+func (r *FleetReconciler) refuseCheck(v *fleetView, node string, step fleet.Step) *policy.Refusal {
+	pod := fleet.CheckPod("check", v.f.Namespace, node, step.Check, int64(step.Deadline.Seconds()), nil)
+	return policy.CheckImages(r.AllowedImages, r.DefaultImage, []*corev1.Pod{pod})
+}
+
+// endAtDeadline suspends a bench past its step's deadline and marks it, so the step's outcome
+// (StepDeadlineExceeded) is read back from the bench after a restart. Suspending releases its
+// node leases once the running cell ends; the bench stays until the next round.
+func (r *FleetReconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) {
+	patch := client.MergeFrom(sb.DeepCopy())
+	marked := sb.DeepCopy()
+	if marked.Annotations == nil {
+		marked.Annotations = map[string]string{}
+	}
+	marked.Annotations[annotationDeadlineExceeded] = r.now().UTC().Format(time.RFC3339)
+	marked.Spec.Suspend = ptr.To(true)
+	if err := r.Patch(ctx, marked, patch); err != nil {
+		r.event(v.f, true, "DeadlineFailed", "suspend bench %s at its step's deadline: %v", sb.Name, err)
+		return
+	}
+	sb.Annotations = marked.Annotations // this step reads the mark at once
+}
+
+// objectExists reads past the cache: a bench or check created by the last step may not be cached yet.
+func (r *FleetReconciler) objectExists(ctx context.Context, v *fleetView, name string, step fleet.Step) bool {
+	if step.Check != nil {
+		return r.APIReader.Get(ctx, client.ObjectKey{Namespace: v.f.Namespace, Name: name}, &corev1.Pod{}) == nil
+	}
+	return r.benchExists(ctx, v.f.Namespace, name, "")
+}
+
+// launchStep creates the next step of a pending node (and its partner's, for a Pair step)
+// within the free slots; it returns the slots used.
+func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv1.FleetNode, slots int) (int, error) {
+	i, ok := v.next[row.Name]
+	if !ok {
+		return 0, nil
+	}
+	step := v.steps[i]
+	round := strconv.Itoa(int(v.f.Status.Round))
+	if !step.Pair {
+		if step.Check != nil {
+			return 1, r.createCheck(v, round, row.Name, step)
+		}
+		return 1, r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}, step)
+	}
+	partner := v.rows[row.Partner]
+	pi, ready := v.next[row.Partner]
+	if partner == nil || !ready || pi != i || partner.Verdict != sbv1.NodePending || v.busyNodes[partner.Name] || !r.benchable(ctx, v, partner) {
+		row.Reason = shorten("step "+step.Name+" waits for partner "+row.Partner, 160)
+		return 0, nil
+	}
+	if slots < 2 {
+		return 0, nil
+	}
+	server, client := row.Name, partner.Name
+	if server > client {
+		server, client = client, server
+	}
+	return 2, r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}, step)
+}
+
+// createCheck stamps out an external check's pod on the node.
+func (r *FleetReconciler) createCheck(v *fleetView, round, node string, step fleet.Step) error {
+	f := v.f
+	name := objectName(f, fleet.KindRound, round, []string{node}, step)
+	pod := fleet.CheckPod(name, f.Namespace, node, step.Check, int64(step.Deadline.Seconds()), fleetTolerations(f))
+	pod.Labels = map[string]string{LabelFleet: f.Name, LabelFleetKind: fleet.KindRound, LabelFleetRound: round, LabelFleetStep: step.Name}
+	pod.Annotations = map[string]string{annotationSubject: node}
+	if err := controllerutil.SetControllerReference(f, pod, r.Scheme()); err != nil {
+		return err
+	}
+	v.toCreate = append(v.toCreate, pod)
+	markStarted(v, fleet.KindRound, []string{node}, name, step.Name)
+	return nil
+}
+
+// nodeGPUs is the node's allocatable nvidia.com/gpu.
+func nodeGPUs(n *corev1.Node) int32 {
+	if n == nil {
+		return 0
+	}
+	q, ok := n.Status.Allocatable["nvidia.com/gpu"]
+	if !ok {
+		return 0
+	}
+	return int32(q.Value())
+}
+
+// nodeFacts are the facts the node object tells (its allocatable GPUs and the GPU feature
+// discovery's product label), filling in what no step reported.
+func nodeFacts(n *corev1.Node) fleet.Facts {
+	if n == nil {
+		return fleet.Facts{}
+	}
+	return fleet.Facts{GPUCount: nodeGPUs(n), GPUModel: n.Labels["nvidia.com/gpu.product"]}
+}

@@ -1,0 +1,225 @@
+package fleet
+
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+//go:embed data/catalog.yaml
+var builtinCatalogYAML []byte
+
+// BuiltinCatalogYAML is the catalog compiled into the manager (the chart ships the same file).
+func BuiltinCatalogYAML() []byte { return builtinCatalogYAML }
+
+// Catalog is the versioned reference data: node classes with what each step should reach.
+type Catalog struct {
+	Version int     `json:"version"`
+	Classes []Class `json:"classes"`
+}
+
+// Class is a kind of node, matched on the facts its steps report.
+type Class struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Match       Match  `json:"match"`
+	// Expect are link properties a node of the class has; a node without them fails.
+	Expect Expect `json:"expect,omitempty"`
+	// NotApplicable are steps that cannot run on the class (GPU steps on a CPU-only node):
+	// they end "no GPU on this node" and do not count against it.
+	NotApplicable []string    `json:"notApplicable,omitempty"`
+	References    []Reference `json:"references"`
+}
+
+// Match keys; unset keys match anything.
+type Match struct {
+	// GPUModel is a case-insensitive substring of the GPU's name (status.environment.gpuModel).
+	GPUModel string `json:"gpuModel,omitempty"`
+	GPUCount int32  `json:"gpuCount,omitempty"`
+	// NICDriver is the NIC's kernel driver (mlx5_core for ConnectX).
+	NICDriver string `json:"nicDriver,omitempty"`
+	// NICSpeedMbps is the link speed the NIC reports.
+	NICSpeedMbps int64 `json:"nicSpeedMbps,omitempty"`
+	// NoGPU matches nodes that report no GPU at all.
+	NoGPU bool `json:"noGPU,omitempty"`
+}
+
+// Expect are properties of the class's links.
+type Expect struct {
+	// NVLink: every GPU pair is joined by NVLink (peer path NV<n>).
+	NVLink bool `json:"nvlink,omitempty"`
+	// PCIeGeneration and PCIeWidth the GPUs' links train at.
+	PCIeGeneration int32 `json:"pcieGeneration,omitempty"`
+	PCIeWidth      int32 `json:"pcieWidth,omitempty"`
+}
+
+// Reference is what one figure of one step should reach, and the source of the number.
+type Reference struct {
+	Step             string  `json:"step"`
+	Figure           string  `json:"figure"`
+	Expected         float64 `json:"expected"`
+	TolerancePercent float64 `json:"tolerancePercent"`
+	Source           string  `json:"source"`
+}
+
+// Bound is the worst value that still holds: expected less the tolerance when higher is
+// better, expected plus it otherwise.
+func (r Reference) Bound() float64 {
+	margin := r.Expected * r.TolerancePercent / 100
+	if HigherIsBetter(r.Figure) {
+		return r.Expected - margin
+	}
+	return r.Expected + margin
+}
+
+// Holds says whether a measured value meets the reference.
+func (r Reference) Holds(v float64) bool {
+	if HigherIsBetter(r.Figure) {
+		return v >= r.Bound()
+	}
+	return v <= r.Bound()
+}
+
+// Facts are what a node reported, the keys of class matching.
+type Facts struct {
+	GPUModel     string
+	GPUCount     int32
+	NVLink       *bool
+	PCIeGen      int32
+	PCIeWidth    int32
+	NICDriver    string
+	NICSpeedMbps int64
+}
+
+// FactsOf reads the facts a bench's environment capture reported.
+func FactsOf(sb *sbv1.SpiralBench) Facts {
+	var f Facts
+	e := sb.Status.Environment
+	if e == nil {
+		return f
+	}
+	f.GPUModel, f.PCIeGen, f.PCIeWidth = e.GPUModel, e.GPUPCIeGeneration, e.GPUPCIeWidth
+	for _, n := range e.NICs {
+		if f.NICDriver == "" {
+			f.NICDriver, f.NICSpeedMbps = n.Driver, n.SpeedMbps
+		}
+	}
+	return f
+}
+
+// Merge fills f's unset facts from o.
+func (f Facts) Merge(o Facts) Facts {
+	if f.GPUModel == "" {
+		f.GPUModel = o.GPUModel
+	}
+	if f.GPUCount == 0 {
+		f.GPUCount = o.GPUCount
+	}
+	if f.NVLink == nil {
+		f.NVLink = o.NVLink
+	}
+	if f.PCIeGen == 0 {
+		f.PCIeGen, f.PCIeWidth = o.PCIeGen, o.PCIeWidth
+	}
+	if f.NICDriver == "" {
+		f.NICDriver, f.NICSpeedMbps = o.NICDriver, o.NICSpeedMbps
+	}
+	return f
+}
+
+// String says what a node reported, for the NoReference reason.
+func (f Facts) String() string {
+	gpu := "no GPU"
+	if f.GPUModel != "" || f.GPUCount > 0 {
+		gpu = fmt.Sprintf("%d x %q", f.GPUCount, f.GPUModel)
+	}
+	nic := "no NIC facts"
+	if f.NICDriver != "" {
+		nic = fmt.Sprintf("NIC %s %d Mb/s", f.NICDriver, f.NICSpeedMbps)
+	}
+	return gpu + ", " + nic
+}
+
+// ParseCatalog reads and checks a catalog: known version, unique class names, known figures,
+// a source for every number.
+func ParseCatalog(data []byte) (*Catalog, error) {
+	var c Catalog
+	if err := yaml.UnmarshalStrict(data, &c); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	if c.Version != 1 {
+		return nil, fmt.Errorf("catalog: version %d, this manager reads version 1", c.Version)
+	}
+	seen := map[string]bool{}
+	for _, cl := range c.Classes {
+		if cl.Name == "" || seen[cl.Name] {
+			return nil, fmt.Errorf("catalog: class name %q empty or repeated", cl.Name)
+		}
+		seen[cl.Name] = true
+		for _, r := range cl.References {
+			if _, ok := Figures[r.Figure]; !ok {
+				return nil, fmt.Errorf("catalog: class %s step %s: unknown figure %q", cl.Name, r.Step, r.Figure)
+			}
+			if r.Source == "" || r.Step == "" || r.TolerancePercent < 0 {
+				return nil, fmt.Errorf("catalog: class %s figure %s: needs a step, a source and a tolerance >= 0", cl.Name, r.Figure)
+			}
+		}
+	}
+	return &c, nil
+}
+
+// BuiltinCatalog is the compiled-in catalog.
+func BuiltinCatalog() *Catalog {
+	c, err := ParseCatalog(builtinCatalogYAML)
+	if err != nil {
+		panic(err) // a build defect: TestBuiltinCatalogParses fails first
+	}
+	return c
+}
+
+// Class finds a class by name.
+func (c *Catalog) Class(name string) *Class {
+	for i := range c.Classes {
+		if c.Classes[i].Name == name {
+			return &c.Classes[i]
+		}
+	}
+	return nil
+}
+
+// MatchClass is the first class whose match keys all hold for the facts; nil when none does.
+func (c *Catalog) MatchClass(f Facts) *Class {
+	for i := range c.Classes {
+		if c.Classes[i].Match.matches(f) {
+			return &c.Classes[i]
+		}
+	}
+	return nil
+}
+
+func (m Match) matches(f Facts) bool {
+	if m.NoGPU {
+		return f.GPUModel == "" && f.GPUCount == 0
+	}
+	if m.GPUModel == "" && m.GPUCount == 0 && m.NICDriver == "" {
+		return false // a class must key on something
+	}
+	return (m.GPUModel == "" || strings.Contains(strings.ToLower(f.GPUModel), strings.ToLower(m.GPUModel))) &&
+		(m.GPUCount == 0 || m.GPUCount == f.GPUCount) &&
+		(m.NICDriver == "" || m.NICDriver == f.NICDriver) &&
+		(m.NICSpeedMbps == 0 || m.NICSpeedMbps == f.NICSpeedMbps)
+}
+
+// NotApplicable says whether a step cannot run on the class.
+func (c *Class) IsNotApplicable(step string) bool {
+	for _, s := range c.NotApplicable {
+		if s == step {
+			return true
+		}
+	}
+	return false
+}
