@@ -8,28 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/acceptance"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
-
-func finishedBench(phase sbv1.Phase, passed metav1.ConditionStatus, cells ...sbv1.CellResult) *sbv1.SpiralBench {
-	sb := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: phase, CellResults: cells}}
-	sb.Status.Conditions = []metav1.Condition{
-		{Type: sbv1.ConditionPassed, Status: passed, Message: "broken: line-rate"},
-		{Type: sbv1.ConditionFailed, Status: metav1.ConditionTrue, Message: "invalid spec"},
-	}
-	return sb
-}
-
-// decided is a completed bench whose Passed condition acceptance.Decide wrote.
-func decided(acc *sbv1.AcceptanceSpec, cells ...sbv1.CellResult) *sbv1.SpiralBench {
-	sb := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, CellResults: cells,
-		Cells: sbv1.CellCounts{Total: int32(len(cells))}}}
-	sb.Spec.Transport, sb.Spec.Acceptance = sbv1.TransportTCP, acc
-	v := acceptance.Decide(sb)
-	status := map[bool]metav1.ConditionStatus{true: metav1.ConditionTrue, false: metav1.ConditionFalse}[v.Passed]
-	sb.Status.Conditions = []metav1.Condition{{Type: sbv1.ConditionPassed, Status: status, Reason: v.Reason, Message: v.Message}}
-	return sb
-}
 
 // The node's verdict is the bench's: a node passes exactly when the bench's Passed is True.
 func TestBenchVerdictNamesWhatDecidedIt(t *testing.T) {
@@ -39,14 +19,14 @@ func TestBenchVerdictNamesWhatDecidedIt(t *testing.T) {
 		want   sbv1.NodeVerdict
 		reason string
 	}{
-		{decided(nil, valid), sbv1.NodePassed, ""},
-		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionFalse, valid), sbv1.NodeFailed, "line-rate"},
-		{decided(nil, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod", Parameters: sbv1.CellParameters{PayloadBytes: 8000, Pairs: 4}}),
+		{sbtesting.DecidedBench(nil, valid), sbv1.NodePassed, ""},
+		{sbtesting.FinishedBench(sbv1.PhaseCompleted, metav1.ConditionFalse, valid), sbv1.NodeFailed, "line-rate"},
+		{sbtesting.DecidedBench(nil, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod", Parameters: sbv1.CellParameters{PayloadBytes: 8000, Pairs: 4}}),
 			sbv1.NodeFailed, "1 of 2 cells failed: cell 1 (8000 B x 4 pairs): no pod"},
-		{decided(nil, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), sbv1.NodeInvalid, "counters disagree"},
-		{decided(&sbv1.AcceptanceSpec{AllowFailedCells: true}, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}),
+		{sbtesting.DecidedBench(nil, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), sbv1.NodeInvalid, "counters disagree"},
+		{sbtesting.DecidedBench(&sbv1.AcceptanceSpec{AllowFailedCells: true}, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}),
 			sbv1.NodePassed, "allowFailedCells: 1 of 2 cells failed"},
-		{finishedBench(sbv1.PhaseFailed, metav1.ConditionFalse), sbv1.NodeInvalid, "could not run: invalid spec"},
+		{sbtesting.FinishedBench(sbv1.PhaseFailed, metav1.ConditionFalse), sbv1.NodeInvalid, "could not run: invalid spec"},
 	}
 	for i, c := range cases {
 		got, reason := benchVerdict(c.sb)
@@ -58,7 +38,7 @@ func TestBenchVerdictNamesWhatDecidedIt(t *testing.T) {
 }
 
 func TestHeadlineReadsTheMarkedCellAndItsValidRepeats(t *testing.T) {
-	sb := finishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue,
+	sb := sbtesting.FinishedBench(sbv1.PhaseCompleted, metav1.ConditionTrue,
 		sbv1.CellResult{Index: 0, State: sbv1.CellValid, RXMbps: &sbv1.Statistic{Mean: 10}},
 		sbv1.CellResult{Index: 1, Headline: true, State: sbv1.CellValid, RXMbps: &sbv1.Statistic{Mean: 990},
 			Latency:       &sbv1.Latency{P50Nanoseconds: 2000, P99Nanoseconds: 5000},

@@ -7,7 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/acceptance"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
 var h200x4 = Facts{GPUModel: "NVIDIA H200", GPUCount: 4, PCIeGen: 5, PCIeWidth: 16}
@@ -129,26 +129,6 @@ func TestVerdictOfPutsFailedBeforeInvalid(t *testing.T) {
 	}
 }
 
-func finishedBench(phase sbv1.Phase, passed metav1.ConditionStatus, cells ...sbv1.CellResult) *sbv1.SpiralBench {
-	sb := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: phase, CellResults: cells}}
-	sb.Status.Conditions = []metav1.Condition{
-		{Type: sbv1.ConditionPassed, Status: passed, Message: "broken: line-rate"},
-		{Type: sbv1.ConditionFailed, Status: metav1.ConditionTrue, Message: "invalid spec"},
-	}
-	return sb
-}
-
-// decided is a completed bench whose Passed condition acceptance.Decide wrote.
-func decided(acc *sbv1.AcceptanceSpec, cells ...sbv1.CellResult) *sbv1.SpiralBench {
-	sb := &sbv1.SpiralBench{Status: sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, CellResults: cells,
-		Cells: sbv1.CellCounts{Total: int32(len(cells))}}}
-	sb.Spec.Transport, sb.Spec.Acceptance = sbv1.TransportTCP, acc
-	v := acceptance.Decide(sb)
-	status := map[bool]metav1.ConditionStatus{true: metav1.ConditionTrue, false: metav1.ConditionFalse}[v.Passed]
-	sb.Status.Conditions = []metav1.Condition{{Type: sbv1.ConditionPassed, Status: status, Reason: v.Reason, Message: v.Message}}
-	return sb
-}
-
 // A step's outcome is the bench's: it passes exactly when the bench's Passed is True.
 func TestBenchOutcomeNamesWhatDecidedIt(t *testing.T) {
 	valid := sbv1.CellResult{Index: 0, State: sbv1.CellValid, Repeats: 1}
@@ -157,14 +137,14 @@ func TestBenchOutcomeNamesWhatDecidedIt(t *testing.T) {
 		want   StepState
 		reason string
 	}{
-		{decided(nil, valid), StepPassedState, ""},
-		{finishedBench(sbv1.PhaseCompleted, metav1.ConditionFalse, valid), StepFailedState, "line-rate"},
-		{decided(nil, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod", Parameters: sbv1.CellParameters{PayloadBytes: 8000, Pairs: 4}}),
+		{sbtesting.DecidedBench(nil, valid), StepPassedState, ""},
+		{sbtesting.FinishedBench(sbv1.PhaseCompleted, metav1.ConditionFalse, valid), StepFailedState, "line-rate"},
+		{sbtesting.DecidedBench(nil, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod", Parameters: sbv1.CellParameters{PayloadBytes: 8000, Pairs: 4}}),
 			StepFailedState, "1 of 2 cells failed: cell 1 (8000 B x 4 pairs): no pod"},
-		{decided(nil, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), StepInvalidState, "counters disagree"},
-		{decided(&sbv1.AcceptanceSpec{AllowFailedCells: true}, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}),
+		{sbtesting.DecidedBench(nil, sbv1.CellResult{Index: 0, State: sbv1.CellInvalid, Message: "counters disagree"}), StepInvalidState, "counters disagree"},
+		{sbtesting.DecidedBench(&sbv1.AcceptanceSpec{AllowFailedCells: true}, valid, sbv1.CellResult{Index: 1, State: sbv1.CellFailed, Message: "no pod"}),
 			StepPassedState, "allowFailedCells: 1 of 2 cells failed"},
-		{finishedBench(sbv1.PhaseFailed, metav1.ConditionFalse), StepInvalidState, "could not run: invalid spec"},
+		{sbtesting.FinishedBench(sbv1.PhaseFailed, metav1.ConditionFalse), StepInvalidState, "could not run: invalid spec"},
 	}
 	for i, c := range cases {
 		got, reason := BenchOutcome(c.sb)

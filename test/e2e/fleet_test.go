@@ -26,28 +26,8 @@ func TestFleetOfTheRealNodeLabelsTaintsAndUntaintsIt(t *testing.T) {
 	requireStack(t)
 	ns := namespace(t)
 	ctx := context.Background()
-	var nodes corev1.NodeList
-	if err := k8s.List(ctx, &nodes); err != nil || len(nodes.Items) == 0 {
-		t.Fatalf("nodes: %v", err)
-	}
-	node := nodes.Items[0].Name
 	pool := "spiralbench.io/e2e-pool"
-	editNode(t, node, func(n *corev1.Node) { n.Labels[pool] = ns })
-	t.Cleanup(func() {
-		editNode(t, node, func(n *corev1.Node) {
-			delete(n.Labels, pool)
-			delete(n.Labels, labelVerdict)
-			delete(n.Labels, "spiralbench.io/verdict-time")
-			delete(n.Annotations, "spiralbench.io/verdict-run")
-			var kept []corev1.Taint
-			for _, tn := range n.Spec.Taints {
-				if tn.Key != taintVerdict {
-					kept = append(kept, tn)
-				}
-			}
-			n.Spec.Taints = kept
-		})
-	})
+	node := poolNode(t, pool, ns)
 
 	w := sbtesting.MakeFleet("e2e", ns, "").Verdicts(true).MinRxMbps(100_000_000).
 		Results(results())
@@ -101,6 +81,41 @@ func TestFleetOfTheRealNodeLabelsTaintsAndUntaintsIt(t *testing.T) {
 			t.Fatalf("summary.csv: %s", data)
 		}
 	}
+}
+
+// poolNode puts the cluster's one real node in the pool (label pool=ns) and, when the test
+// ends, takes it out again with every verdict label, annotation and taint a fleet wrote.
+func poolNode(t *testing.T, pool, ns string) string {
+	t.Helper()
+	var nodes corev1.NodeList
+	if err := k8s.List(context.Background(), &nodes); err != nil || len(nodes.Items) == 0 {
+		t.Fatalf("nodes: %v", err)
+	}
+	node := nodes.Items[0].Name
+	editNode(t, node, func(n *corev1.Node) { n.Labels[pool] = ns })
+	t.Cleanup(func() {
+		editNode(t, node, func(n *corev1.Node) {
+			delete(n.Labels, pool)
+			for k := range n.Labels {
+				if strings.HasPrefix(k, labelVerdict) {
+					delete(n.Labels, k)
+				}
+			}
+			for k := range n.Annotations {
+				if strings.HasPrefix(k, labelVerdict) {
+					delete(n.Annotations, k)
+				}
+			}
+			var kept []corev1.Taint
+			for _, tn := range n.Spec.Taints {
+				if tn.Key != taintVerdict {
+					kept = append(kept, tn)
+				}
+			}
+			n.Spec.Taints = kept
+		})
+	})
+	return node
 }
 
 func tainted(n *corev1.Node) bool {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -23,35 +22,8 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	requireStack(t)
 	ns := namespace(t)
 	ctx := context.Background()
-	var nodes corev1.NodeList
-	if err := k8s.List(ctx, &nodes); err != nil || len(nodes.Items) == 0 {
-		t.Fatalf("nodes: %v", err)
-	}
-	node := nodes.Items[0].Name
 	pool := "spiralbench.io/e2e-suite-pool"
-	editNode(t, node, func(n *corev1.Node) { n.Labels[pool] = ns })
-	t.Cleanup(func() {
-		editNode(t, node, func(n *corev1.Node) {
-			delete(n.Labels, pool)
-			for k := range n.Labels {
-				if strings.HasPrefix(k, "spiralbench.io/verdict") {
-					delete(n.Labels, k)
-				}
-			}
-			for k := range n.Annotations {
-				if strings.HasPrefix(k, "spiralbench.io/verdict") {
-					delete(n.Annotations, k)
-				}
-			}
-			var kept []corev1.Taint
-			for _, tn := range n.Spec.Taints {
-				if tn.Key != taintVerdict {
-					kept = append(kept, tn)
-				}
-			}
-			n.Spec.Taints = kept
-		})
-	})
+	node := poolNode(t, pool, ns)
 
 	short := sbv1.RunSpec{Seconds: 2, WarmupSeconds: ptr.To[int32](1), Repeats: 1, RetriesPerCell: ptr.To[int32](0)}
 	tcp := sbv1.SpiralBenchSpec{Transport: sbv1.TransportTCP, Matrix: sbv1.MatrixSpec{PayloadBytes: []int32{8000}, Pairs: []int32{1}},
