@@ -14,10 +14,12 @@ import (
 )
 
 // The Quick suite on the cluster's one real node (real kubelet, real data plane, no GPU), with
-// a raw step over an in-memory ring added: the copy and NCCL steps end "no GPU on this node",
-// which the cpu-only class excuses; the socket and raw steps run. A round whose TCP step cannot
-// hold its rule fails the node with the step's reason code, labels and taints it; the next
-// round with a rule that holds passes it, names its class and lifts the taint.
+// a raw step over an in-memory ring and an external check (a shell in the project's data plane
+// image writing the check's JSON) added: the copy and NCCL steps end "no GPU on this node",
+// which the cpu-only class excuses; the socket and raw steps and the check run. A round whose
+// TCP step cannot hold its rule and whose check reports Failed fails the node with both steps'
+// reason codes, labels and taints it; the next round, rule and check passing, passes it, names
+// its class and lifts the taint.
 func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	requireStack(t)
 	ns := namespace(t)
@@ -32,6 +34,10 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	raw := sbv1.SpiralBenchSpec{Transport: sbv1.TransportRawEthernet, Matrix: sbv1.MatrixSpec{PayloadBytes: []int32{1000}, Batches: []int32{32}},
 		Run: short, Results: results(), RawEthernet: &sbv1.RawEthernetSpec{TXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"},
 			RXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}}}
+	check := func(verdict string) *sbv1.ExternalCheck {
+		return &sbv1.ExternalCheck{Image: "spiralbench/dataplane:dev", Command: []string{"/bin/sh", "-c",
+			`echo '{"verdict":"` + verdict + `","reason":"FanBelowSpec","figures":{"fanRPM":5200}}' >/dev/termination-log`}}
+	}
 	w := sbtesting.MakeFleet("quick", ns, "").Verdicts(true).Results(results())
 	f := w.Obj()
 	f.Spec.NodeSelector.MatchLabels = map[string]string{pool: ns}
@@ -40,6 +46,7 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	f.Spec.Suite = &sbv1.SuiteSpec{Builtin: sbv1.SuiteQuick, Steps: []sbv1.SuiteStep{
 		{Name: "tcp", Template: &sbv1.FleetBenchTemplate{Spec: tcp}},
 		{Name: "raw", Template: &sbv1.FleetBenchTemplate{Spec: raw}},
+		{Name: "site", Check: check("Failed")},
 	}}
 	if err := k8s.Create(ctx, f); err != nil {
 		t.Fatal(err)
@@ -52,8 +59,9 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	}
 	row := cur.Status.Nodes[0]
 	reasons := strings.Join(row.Reasons, " ")
-	if row.Verdict != sbv1.NodeFailed || !strings.Contains(reasons, "StepFailed:tcp") || strings.Contains(reasons, ":raw") {
-		t.Fatalf("round 1: the tcp step's rule fails the node, the raw step passes: %+v", row)
+	if row.Verdict != sbv1.NodeFailed || !strings.Contains(reasons, "StepFailed:tcp") || !strings.Contains(reasons, "StepFailed:site") ||
+		strings.Contains(reasons, ":raw") {
+		t.Fatalf("round 1: the tcp step's rule and the check fail the node, the raw step passes: %+v", row)
 	}
 	n := getNode(t, node)
 	if n.Labels[labelVerdict] != "Failed" || !tainted(n) || !strings.Contains(n.Annotations["spiralbench.io/verdict-reasons"], "StepFailed") {
@@ -65,6 +73,7 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Spec.Suite.Steps[0].Template.Spec.Acceptance.Rules[0].Value = 100
+	f.Spec.Suite.Steps[2].Check = check("Passed")
 	if f.Annotations == nil {
 		f.Annotations = map[string]string{}
 	}
