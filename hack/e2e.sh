@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests: bring the stack up (hack/stack.sh), run test/e2e against it, tear it down
-# whatever happened. KEEP_STACK=1 leaves it up to look around.
+# whatever happened. KEEP_STACK=1 leaves it up to look around; E2E_RUN=REGEX runs only the
+# tests it matches (go test -run).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cleanup() {
@@ -13,4 +14,4 @@ env_file=$("$ROOT/hack/stack.sh" up | tail -n1)
 # shellcheck disable=SC1090
 source "$env_file"
 cd "$ROOT"
-go test -count=1 -timeout 30m -v ./test/e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
+go test -count=1 -timeout 30m -v -run "${E2E_RUN:-.}" ./test/e2e/ 2>&1 | grep -v '^=== \(RUN\|PAUSE\|CONT\)'
