@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
@@ -88,7 +89,12 @@ func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
 		if !fleet.HigherIsBetter(r.Figure) {
 			dir = "<="
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), fleet.Figures[r.Figure].Unit, r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figureUnit(r.Figure), r.Source)
 	}
 	_ = tw.Flush()
+}
+
+func figureUnit(name string) string {
+	f, _ := figure.Lookup(name)
+	return f.Unit
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // Verdict is the outcome of all rules.
@@ -87,65 +88,14 @@ func Select(sel sbv1.CellSelector, cells []sbv1.CellResult) []sbv1.CellResult {
 	return out
 }
 
-// Value reads a metric of a cell; false when the cell did not measure it.
+// Value reads a metric of a cell from the figure table; false when the cell did not measure it.
 func Value(m sbv1.Metric, c sbv1.CellResult) (int64, bool) {
-	switch m {
-	case sbv1.MetricRxMbps:
-		return statMean(c.RXMbps)
-	case sbv1.MetricTxMbps:
-		return statMean(c.TXMbps)
-	case sbv1.MetricRxMbpsStdDev:
-		if c.RXMbps == nil {
-			return 0, false
-		}
-		return c.RXMbps.StdDev, true
-	case sbv1.MetricPacketsPerSecond:
-		return statMean(c.PacketsPerSecond)
-	case sbv1.MetricDrops:
-		return c.Drops, c.Repeats > 0
-	case sbv1.MetricLossPPM:
-		return c.LossPPM, c.Repeats > 0
-	case sbv1.MetricCPUTXMilliPercent:
-		if c.CPU == nil || c.CPU.TXMilliPercent < 0 {
-			return 0, false
-		}
-		return int64(c.CPU.TXMilliPercent), true
-	case sbv1.MetricCPURXMilliPercent:
-		if c.CPU == nil || c.CPU.RXMilliPercent < 0 {
-			return 0, false
-		}
-		return int64(c.CPU.RXMilliPercent), true
-	case sbv1.MetricGPUSMMilliPercent:
-		if c.GPU == nil || c.GPU.SMMilliPercent < 0 {
-			return 0, false
-		}
-		return int64(c.GPU.SMMilliPercent), true
-	case sbv1.MetricLatencyP50Nanoseconds:
-		if c.Latency == nil {
-			return 0, false
-		}
-		return c.Latency.P50Nanoseconds, true
-	case sbv1.MetricLatencyP99Nanoseconds:
-		if c.Latency == nil {
-			return 0, false
-		}
-		return c.Latency.P99Nanoseconds, true
-	case sbv1.MetricNDRMbps, sbv1.MetricNDRMbpsStdDev, sbv1.MetricPDRMbps:
-		return searchValue(m, c.Search)
-	case sbv1.MetricLatencyP999Nanoseconds:
-		if c.Latency == nil {
-			return 0, false
-		}
-		return c.Latency.P999Nanoseconds, true
-	}
-	return 0, false
-}
-
-func statMean(s *sbv1.Statistic) (int64, bool) {
-	if s == nil {
+	f, ok := figure.Lookup(string(m))
+	if !ok {
 		return 0, false
 	}
-	return s.Mean, true
+	v, ok := f.Cell(&c)
+	return int64(v), ok
 }
 
 func compare(got int64, op sbv1.Operator, want int64) bool {
@@ -169,19 +119,4 @@ func symbol(op sbv1.Operator) string {
 		sbv1.OperatorGreaterThanOrEqual: ">=", sbv1.OperatorGreaterThan: ">",
 		sbv1.OperatorLessThanOrEqual: "<=", sbv1.OperatorLessThan: "<", sbv1.OperatorEqual: "==",
 	}[op]
-}
-
-// searchValue reads the rates a run.search found; false for a cell without a search (or a PDR
-// without a tolerance).
-func searchValue(m sbv1.Metric, s *sbv1.SearchStatistics) (int64, bool) {
-	switch {
-	case s == nil:
-		return 0, false
-	case m == sbv1.MetricNDRMbps:
-		return s.NDRMbps.Mean, true
-	case m == sbv1.MetricNDRMbpsStdDev:
-		return s.NDRMbps.StdDev, true
-	default:
-		return statMean(s.PDRMbps)
-	}
 }

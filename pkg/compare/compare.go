@@ -10,6 +10,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -83,27 +84,26 @@ type Result struct {
 	Worse int `json:"worse"`
 }
 
-// metric reads one per-repeat value; higherIsBetter sets the bad direction.
+// metric is a figure of pkg/figure's table read per repeat, shown under its label in its scale
+// (RX in Gb/s, latency in µs); the figure says which direction is worse.
 type metric struct {
 	name           string
 	higherIsBetter bool
 	get            func(r sbv1.RepeatResult) (float64, bool)
 }
 
+func scaled(label, name string, divisor float64) metric {
+	f, _ := figure.Lookup(name)
+	return metric{label, f.HigherIsBetter, func(r sbv1.RepeatResult) (float64, bool) {
+		v, ok := f.Repeat(&r)
+		return v / divisor, ok
+	}}
+}
+
 var metrics = []metric{
-	{"RX Gb/s", true, func(r sbv1.RepeatResult) (float64, bool) { return float64(r.RXMbps) / 1000, true }},
-	{"p50 latency µs", false, func(r sbv1.RepeatResult) (float64, bool) {
-		if r.Latency == nil {
-			return 0, false
-		}
-		return float64(r.Latency.P50Nanoseconds) / 1000, true
-	}},
-	{"p99 latency µs", false, func(r sbv1.RepeatResult) (float64, bool) {
-		if r.Latency == nil {
-			return 0, false
-		}
-		return float64(r.Latency.P99Nanoseconds) / 1000, true
-	}},
+	scaled("RX Gb/s", string(sbv1.MetricRxMbps), 1000),
+	scaled("p50 latency µs", string(sbv1.MetricLatencyP50Nanoseconds), 1000),
+	scaled("p99 latency µs", string(sbv1.MetricLatencyP99Nanoseconds), 1000),
 }
 
 // Compare judges run b against run a.

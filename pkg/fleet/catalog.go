@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 //go:embed data/catalog.yaml
@@ -161,7 +162,7 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 		}
 		seen[cl.Name] = true
 		for _, r := range cl.References {
-			if _, ok := Figures[r.Figure]; !ok {
+			if _, ok := figure.Lookup(r.Figure); !ok {
 				return nil, fmt.Errorf("catalog: class %s step %s: unknown figure %q", cl.Name, r.Step, r.Figure)
 			}
 			if r.Source == "" || r.Step == "" || r.TolerancePercent < 0 {

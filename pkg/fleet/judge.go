@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // StepState is how one step of a node's suite ended.
@@ -220,7 +221,7 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 			code = AboveReference
 		}
 		out = append(out, Reason{Code: code, Step: ref.Step,
-			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, Figures[ref.Figure].Unit, ref.Expected, ref.TolerancePercent, class.Name)})
+			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, unit(ref.Figure), ref.Expected, ref.TolerancePercent, class.Name)})
 	}
 	e := class.Expect
 	if e.PCIeGeneration > 0 && facts.PCIeGen > 0 && (facts.PCIeGen < e.PCIeGeneration || facts.PCIeWidth < e.PCIeWidth) {
@@ -243,4 +244,10 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 		}
 	}
 	return out
+}
+
+// unit of a figure, for messages.
+func unit(name string) string {
+	f, _ := figure.Lookup(name)
+	return f.Unit
 }

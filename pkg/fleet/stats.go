@@ -3,21 +3,12 @@ package fleet
 import (
 	"math"
 	"sort"
+
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // Median of values (the mean of the middle two for an even count); 0 for none.
-func Median(values []int64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	s := append([]int64(nil), values...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	m := len(s) / 2
-	if len(s)%2 == 1 {
-		return float64(s[m])
-	}
-	return (float64(s[m-1]) + float64(s[m])) / 2
-}
+func Median(values []int64) float64 { return figure.Median(values) }
 
 // MAD is the median absolute deviation from the median, scaled by 1.4826 so that it
 // estimates the standard deviation of normally distributed values, as robust statistics do.

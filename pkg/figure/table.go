@@ -1,0 +1,174 @@
+package figure
+
+import (
+	"sort"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+func init() {
+	mean := func(pick func(c *sbv1.CellResult) *sbv1.Statistic) func(c *sbv1.CellResult) (float64, bool) {
+		return func(c *sbv1.CellResult) (float64, bool) {
+			if s := pick(c); s != nil {
+				return float64(s.Mean), true
+			}
+			return 0, false
+		}
+	}
+	each := func(pick func(rr *sbv1.RepeatResult) int64) func(rr *sbv1.RepeatResult) (float64, bool) {
+		return func(rr *sbv1.RepeatResult) (float64, bool) { return float64(pick(rr)), true }
+	}
+	add(Figure{Name: string(sbv1.MetricRxMbps), Unit: "Mb/s", HigherIsBetter: true,
+		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.RXMbps }),
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.RXMbps })})
+	add(Figure{Name: string(sbv1.MetricTxMbps), Unit: "Mb/s", HigherIsBetter: true,
+		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.TXMbps }),
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.TXMbps })})
+	add(Figure{Name: string(sbv1.MetricRxMbpsStdDev), Unit: "Mb/s", Cell: func(c *sbv1.CellResult) (float64, bool) {
+		if c.RXMbps == nil {
+			return 0, false
+		}
+		return float64(c.RXMbps.StdDev), true
+	}})
+	add(Figure{Name: string(sbv1.MetricPacketsPerSecond), Unit: "packets/s", HigherIsBetter: true,
+		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.PacketsPerSecond }),
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.PacketsPerSecond })})
+	// Drops and loss are known once a repeat was measured: 0 is a figure, not a missing one.
+	add(Figure{Name: string(sbv1.MetricDrops), Unit: "packets",
+		Cell:   func(c *sbv1.CellResult) (float64, bool) { return float64(c.Drops), c.Repeats > 0 },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.Drops })})
+	add(Figure{Name: string(sbv1.MetricLossPPM), Unit: "ppm",
+		Cell:   func(c *sbv1.CellResult) (float64, bool) { return float64(c.LossPPM), c.Repeats > 0 },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.LossPPM })})
+	busy := func(pick func(c *sbv1.CellResult) (int32, bool)) func(c *sbv1.CellResult) (float64, bool) {
+		return func(c *sbv1.CellResult) (float64, bool) {
+			v, ok := pick(c)
+			if !ok || v < 0 { // -1: the data plane could not tell
+				return 0, false
+			}
+			return float64(v), true
+		}
+	}
+	add(Figure{Name: string(sbv1.MetricCPUTXMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+		return cpuShare(c, true)
+	})})
+	add(Figure{Name: string(sbv1.MetricCPURXMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+		return cpuShare(c, false)
+	})})
+	add(Figure{Name: string(sbv1.MetricGPUSMMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+		if c.GPU == nil {
+			return 0, false
+		}
+		return c.GPU.SMMilliPercent, true
+	})})
+	latency := func(pick func(l *sbv1.Latency) int64) (func(c *sbv1.CellResult) (float64, bool), func(rr *sbv1.RepeatResult) (float64, bool)) {
+		return func(c *sbv1.CellResult) (float64, bool) {
+				if c.Latency == nil {
+					return 0, false
+				}
+				return float64(pick(c.Latency)), true
+			}, func(rr *sbv1.RepeatResult) (float64, bool) {
+				if rr.Latency == nil {
+					return 0, false
+				}
+				return float64(pick(rr.Latency)), true
+			}
+	}
+	for name, pick := range map[sbv1.Metric]func(l *sbv1.Latency) int64{
+		sbv1.MetricLatencyP50Nanoseconds:  func(l *sbv1.Latency) int64 { return l.P50Nanoseconds },
+		sbv1.MetricLatencyP99Nanoseconds:  func(l *sbv1.Latency) int64 { return l.P99Nanoseconds },
+		sbv1.MetricLatencyP999Nanoseconds: func(l *sbv1.Latency) int64 { return l.P999Nanoseconds },
+	} {
+		cell, repeat := latency(pick)
+		add(Figure{Name: string(name), Unit: "ns", Cell: cell, Repeat: repeat})
+	}
+	search := func(pick func(s *sbv1.SearchStatistics) (int64, bool)) func(c *sbv1.CellResult) (float64, bool) {
+		return func(c *sbv1.CellResult) (float64, bool) {
+			if c.Search == nil {
+				return 0, false
+			}
+			v, ok := pick(c.Search)
+			return float64(v), ok
+		}
+	}
+	add(Figure{Name: string(sbv1.MetricNDRMbps), Unit: "Mb/s", HigherIsBetter: true,
+		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) { return s.NDRMbps.Mean, true })})
+	add(Figure{Name: string(sbv1.MetricNDRMbpsStdDev), Unit: "Mb/s",
+		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) { return s.NDRMbps.StdDev, true })})
+	add(Figure{Name: string(sbv1.MetricPDRMbps), Unit: "Mb/s", HigherIsBetter: true,
+		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) {
+			if s.PDRMbps == nil {
+				return 0, false
+			}
+			return s.PDRMbps.Mean, true
+		})})
+	add(Figure{Name: "CopyH2DMBps", Unit: "MB/s", HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("H2D"))})
+	add(Figure{Name: "CopyD2HMBps", Unit: "MB/s", HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("D2H"))})
+	add(Figure{Name: "NCCLBusbwMBps", Unit: "MB/s", HigherIsBetter: true, Cell: ncclBusbw})
+}
+
+func cpuShare(c *sbv1.CellResult, tx bool) (int32, bool) {
+	if c.CPU == nil {
+		return 0, false
+	}
+	if tx {
+		return c.CPU.TXMilliPercent, true
+	}
+	return c.CPU.RXMilliPercent, true
+}
+
+// copyFigure is the slowest GPU's best pinned copy rate in one direction, median over the
+// valid repeats: a node is as good as its worst GPU.
+func copyFigure(dir sbv1.CopyDirection) func(c *sbv1.CellResult) (float64, bool) {
+	return func(c *sbv1.CellResult) (float64, bool) {
+		var perRepeat []int64
+		for _, rr := range c.RepeatResults {
+			if rr.State != sbv1.CellValid || rr.Copies == nil {
+				continue
+			}
+			best := map[int32]int64{}
+			for _, s := range rr.Copies.Sizes {
+				if s.Direction == dir && s.HostMemory != "Pageable" && s.MegabytesPerSecond > best[s.Device] {
+					best[s.Device] = s.MegabytesPerSecond
+				}
+			}
+			if len(best) == 0 {
+				continue
+			}
+			worst := int64(-1)
+			for _, v := range best {
+				if worst < 0 || v < worst {
+					worst = v
+				}
+			}
+			perRepeat = append(perRepeat, worst)
+		}
+		if len(perRepeat) == 0 {
+			return 0, false
+		}
+		return Median(perRepeat), true
+	}
+}
+
+// ncclBusbw is the bus bandwidth at the largest size (out of place), median over valid repeats.
+func ncclBusbw(c *sbv1.CellResult) (float64, bool) {
+	var perRepeat []int64
+	for _, rr := range c.RepeatResults {
+		if rr.State != sbv1.CellValid || rr.Collective == nil || len(rr.Collective.Sizes) == 0 {
+			continue
+		}
+		sizes := append([]sbv1.CollectiveSize(nil), rr.Collective.Sizes...)
+		sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].Bytes < sizes[j].Bytes })
+		top := sizes[len(sizes)-1]
+		for _, s := range sizes {
+			if s.Bytes == top.Bytes && !s.InPlace {
+				top = s
+			}
+		}
+		perRepeat = append(perRepeat, top.BusbwMBps)
+	}
+	if len(perRepeat) == 0 {
+		return 0, false
+	}
+	return Median(perRepeat), true
+}
