@@ -42,13 +42,14 @@ dataplane-cuda: dataplane-deps
 	args="$$(hack/cuda-toolkit.sh) $$(hack/nccl.sh)" && cmake -S dataplane -B $(DATAPLANE_CUDA_BUILD) $(DATAPLANE_CMAKE_FLAGS) $$args
 	cmake --build $(DATAPLANE_CUDA_BUILD) -j $(DATAPLANE_JOBS) --target $(DATAPLANE_CUDA_TARGETS)
 	ctest --test-dir $(DATAPLANE_CUDA_BUILD) -L gpu --output-on-failure --timeout 120
-	SPIRAL_DATAPLANE=$(abspath $(DATAPLANE_CUDA_BUILD))/spiral-dataplane go test -count=1 ./test/contract/
 
 # ctest exits non-zero when any test fails; its "N% tests passed, M tests failed" line is the summary.
 # The real-RDMA tests skip under ctest on hosts without RDMA; test-rdma runs them in a VM.
 test-dataplane: dataplane
 	ctest --test-dir $(DATAPLANE_BUILD) --output-on-failure --timeout 120
-	SPIRAL_DATAPLANE=$(abspath $(DATAPLANE_BUILD))/spiral-dataplane go test -count=1 ./test/contract/
+	# the contracts: every list through the CPU build, those needing CUDA through the CUDA build
+	SPIRAL_DATAPLANE=$(abspath $(DATAPLANE_BUILD))/spiral-dataplane \
+	  SPIRAL_DATAPLANE_CUDA=$(abspath $(DATAPLANE_CUDA_BUILD))/spiral-dataplane go test -count=1 ./test/contract/
 	$(MAKE) --no-print-directory test-rdma
 
 # transport roce on real ibverbs: Debian's kernel under QEMU with two Soft-RoCE devices on a veth
