@@ -12,6 +12,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -78,7 +79,7 @@ func (r *FleetReconciler) compareHistory(ctx context.Context, v *fleetView, row 
 		return nil, "", "no baseline: " + err.Error()
 	}
 	values, runs := fleet.Baseline(records, v.metric, benchEnvironment(sb), spec.EnvironmentKeys, row.RunID, int(spec.Runs))
-	reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), fleet.HigherIsBetter(v.metric))
+	reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), figure.HigherIsBetter(v.metric))
 	if reg.Samples >= 2 && row.Value != nil {
 		delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)
 		row.BaselineDeltaMilliPercent = &delta

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
@@ -188,7 +189,7 @@ func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final b
 	if s := f.Spec.Stragglers; s != nil {
 		k, minNodes = float64(s.KMilli)/1000, int(s.MinNodes)
 	}
-	out := fleet.Stragglers(values, k, minNodes, fleet.HigherIsBetter(v.metric))
+	out := fleet.Stragglers(values, k, minNodes, figure.HigherIsBetter(v.metric))
 	f.Status.Median = ptr.To(int64(out.Median))
 	for name, val := range values {
 		v.rows[name].FleetDeltaMilliPercent = ptr.To(fleet.DeltaMilliPercent(val, out.Median))

@@ -86,15 +86,10 @@ func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
 	fmt.Fprintln(tw, "STEP\tFIGURE\tEXPECTED\tTOLERANCE\tHOLDS AT\tUNIT\tSOURCE")
 	for _, r := range cl.References {
 		dir := ">="
-		if !fleet.HigherIsBetter(r.Figure) {
+		if !figure.HigherIsBetter(r.Figure) {
 			dir = "<="
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figureUnit(r.Figure), r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figure.Unit(r.Figure), r.Source)
 	}
 	_ = tw.Flush()
-}
-
-func figureUnit(name string) string {
-	f, _ := figure.Lookup(name)
-	return f.Unit
 }

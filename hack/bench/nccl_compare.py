@@ -22,8 +22,9 @@ MIB = 1 << 20
 digest = []
 
 
-def table_rows(path):
-    """{(size, placement): (time_us, wrong)} from one nccl-tests style table."""
+def nccl_tests_table(path):
+    """{(size, in_place): {"time_us", "busbw", "wrong"}} from one nccl-tests style table (the
+    out-of-place columns from 5, the in-place ones from 9); wrong is None where it says N/A."""
     rows = {}
     if not os.path.exists(path):
         return rows
@@ -31,13 +32,18 @@ def table_rows(path):
         tok = line.split()
         if len(tok) != 13 or not tok[0].isdigit():
             continue
-        size = int(tok[0])
-        for placement, base in (("out", 5), ("in", 9)):
+        for in_place, base in ((False, 5), (True, 9)):
             if tok[base] == "N/A":
                 continue
             wrong = None if tok[base + 3] == "N/A" else float(tok[base + 3])
-            rows[(size, placement)] = (float(tok[base]), wrong)
+            rows[(int(tok[0]), in_place)] = {"time_us": float(tok[base]), "busbw": float(tok[base + 2]), "wrong": wrong}
     return rows
+
+
+def table_rows(path):
+    """{(size, placement): (time_us, wrong)} from one nccl-tests style table."""
+    return {(size, "in" if in_place else "out"): (r["time_us"], r["wrong"])
+            for (size, in_place), r in nccl_tests_table(path).items()}
 
 
 def size_name(b):

@@ -14,6 +14,8 @@ import json
 import os
 import statistics
 
+from nccl_compare import nccl_tests_table
+
 OPS = ["sendrecv", "all_gather", "all_reduce", "broadcast", "reduce", "reduce_scatter", "alltoall"]
 WAYS = ["a", "b", "c", "d"]
 MIB = 1 << 20
@@ -21,18 +23,8 @@ MIB = 1 << 20
 
 def nccl_tests_rows(path):
     """{(size, in_place): {"busbw": GB/s, "wrong": n or None}} from nccl-tests' table."""
-    rows = {}
-    if not os.path.exists(path):
-        return rows
-    for line in open(path, errors="replace"):
-        tok = line.split()
-        if len(tok) != 13 or not tok[0].isdigit():
-            continue
-        for in_place, base in ((0, 5), (1, 9)):
-            if tok[base] != "N/A":
-                wrong = None if tok[base + 3] == "N/A" else int(float(tok[base + 3]))
-                rows[(int(tok[0]), in_place)] = {"busbw": float(tok[base + 2]), "wrong": wrong}
-    return rows
+    return {(size, int(in_place)): {"busbw": r["busbw"], "wrong": None if r["wrong"] is None else int(r["wrong"])}
+            for (size, in_place), r in nccl_tests_table(path).items()}
 
 
 def spiral_rows(path):

@@ -39,6 +39,9 @@ func HigherIsBetter(name string) bool {
 	return true
 }
 
+// Unit of a figure, for messages and tables; "" for a name the table lacks.
+func Unit(name string) string { return table[name].Unit }
+
 // Names lists every figure, sorted.
 func Names() []string {
 	out := make([]string, 0, len(table))

@@ -71,7 +71,7 @@ type Reference struct {
 // better, expected plus it otherwise.
 func (r Reference) Bound() float64 {
 	margin := r.Expected * r.TolerancePercent / 100
-	if HigherIsBetter(r.Figure) {
+	if figure.HigherIsBetter(r.Figure) {
 		return r.Expected - margin
 	}
 	return r.Expected + margin
@@ -79,7 +79,7 @@ func (r Reference) Bound() float64 {
 
 // Holds says whether a measured value meets the reference.
 func (r Reference) Holds(v float64) bool {
-	if HigherIsBetter(r.Figure) {
+	if figure.HigherIsBetter(r.Figure) {
 		return v >= r.Bound()
 	}
 	return v <= r.Bound()

@@ -7,10 +7,6 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
-// HigherIsBetter says which way a figure improves (pkg/figure's table): throughput up,
-// latency and loss down.
-func HigherIsBetter(name string) bool { return figure.HigherIsBetter(name) }
-
 // ReadFigure reads a figure from a bench's headline cell (the first cell when none is marked),
 // only when that cell is Valid.
 func ReadFigure(sb *sbv1.SpiralBench, name string) (float64, bool) {

@@ -217,11 +217,11 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 			continue
 		}
 		code := BelowReference
-		if !HigherIsBetter(ref.Figure) {
+		if !figure.HigherIsBetter(ref.Figure) {
 			code = AboveReference
 		}
 		out = append(out, Reason{Code: code, Step: ref.Step,
-			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, unit(ref.Figure), ref.Expected, ref.TolerancePercent, class.Name)})
+			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, figure.Unit(ref.Figure), ref.Expected, ref.TolerancePercent, class.Name)})
 	}
 	e := class.Expect
 	if e.PCIeGeneration > 0 && facts.PCIeGen > 0 && (facts.PCIeGen < e.PCIeGeneration || facts.PCIeWidth < e.PCIeWidth) {
@@ -244,10 +244,4 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 		}
 	}
 	return out
-}
-
-// unit of a figure, for messages.
-func unit(name string) string {
-	f, _ := figure.Lookup(name)
-	return f.Unit
 }
