@@ -23,13 +23,13 @@ WorkloadKind kind_of(spiral::Workload w) {  // the cell's enum, not gpu::Workloa
 class CudaReceivePath final : public ReceivePath {
  public:
   CudaReceivePath(const Cell& cell, DeviceInfo device)
-      : cell_(cell), device_(std::move(device)), sampler_(device_.pci_bus_id) {}
+      : cell_(cell), device_(std::move(device)), sampler_(device_.pci_bus_id), ring_(stream_ring_shape()) {}
 
   std::unique_ptr<StreamAssembler> stream_assembler() override {
     PipelineConfig config = base_config();
     window_bytes_ = config.window_bytes;
     CounterSink counters = sink(config.assembler);
-    return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters));
+    return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters), ring_);
   }
 
   std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
@@ -91,6 +91,7 @@ class CudaReceivePath final : public ReceivePath {
   Cell cell_;
   DeviceInfo device_;
   NvmlSampler sampler_;
+  RingShape ring_;  // the stream assemblers' (SPIRAL_GPU_STREAM_RING)
   uint64_t window_bytes_ = 0;
   WindowSink* sink_ = nullptr;
   mutable std::mutex lock_;
