@@ -334,7 +334,7 @@ void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string&
 // Two queues' rings run at once, and the receiver goes away without finish() (a failed run):
 // every drain must be stopped before any pipeline frees its buffers, or this never returns.
 void check_stream_ring_queues() {
-  Cell cell = parse_cell(nlohmann::json{{"role", "server"}, {"transport", "tcp"}, {"workload", "fft"},
+  Cell cell = parse_cell(nlohmann::json{{"role", "server"}, {"transport", "tcp"}, {"workload", {{"kind", "fft"}}},
                                         {"workload_batch_bytes", 1u << 20}});
   bool ok = false;
   std::string detail;

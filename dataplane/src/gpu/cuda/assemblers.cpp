@@ -13,7 +13,8 @@ PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterS
   pipe_ = std::make_unique<Pipeline>(std::move(config));
 }
 
-// The drain must end before the pipeline's buffers are freed: cudaFree waits for every kernel.
+// The drain must end before the pipeline's buffers are freed: cudaFree waits for every kernel
+// (with several queues, GpuReceiver stops every ring before destroying any assembler).
 PipelineStreamAssembler::~PipelineStreamAssembler() { stop(); }
 
 std::span<std::byte> PipelineStreamAssembler::space() {
@@ -45,18 +46,16 @@ void PipelineStreamAssembler::finish() {
 }
 
 void PipelineStreamAssembler::stop() {
-  if (!ring_) return;
-  ring_shape_ = {};  // a later space() stages again instead of restarting the drain
-  waits_ = ring_->waits();
-  wait_ns_ = ring_->wait_ns();
-  ring_.reset();
+  if (ring_) ring_->stop();
 }
 
 // Waits for a free ring slot count as stalls: the receive thread waited for the GPU either way.
 void PipelineStreamAssembler::publish() {
   PipelineCounters c = pipe_->counters();
-  c.stalls += ring_ ? ring_->waits() : waits_;
-  c.stall_ns += ring_ ? ring_->wait_ns() : wait_ns_;
+  if (ring_) {
+    c.stalls += ring_->waits();
+    c.stall_ns += ring_->wait_ns();
+  }
   publish_(c);
 }
 

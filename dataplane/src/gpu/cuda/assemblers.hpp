@@ -34,7 +34,6 @@ class PipelineStreamAssembler final : public StreamAssembler {
   std::unique_ptr<StreamRing> ring_;  // launched at the first space(), after every pipeline was made
   CounterSink publish_;
   uint64_t used_ = 0;
-  uint64_t waits_ = 0, wait_ns_ = 0;  // the ring's, once stopped
 };
 
 class PipelineDatagramAssembler final : public DatagramAssembler {

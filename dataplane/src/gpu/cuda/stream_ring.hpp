@@ -38,7 +38,7 @@ RingShape parse_ring_shape(const std::string& text);  // throws BadInput with wh
 class StreamRing {
  public:
   explicit StreamRing(RingShape shape);  // allocates and launches the drain; throws CudaError
-  ~StreamRing();                          // stops the drain and waits for it
+  ~StreamRing();                          // stop(), then frees
   StreamRing(const StreamRing&) = delete;
   StreamRing& operator=(const StreamRing&) = delete;
 
@@ -54,6 +54,9 @@ class StreamRing {
   void order_after(cudaStream_t stream);
   // Waits on the host until every posted chunk was copied.
   void drain();
+  // Ends the drain once it copied what was posted (no space() after this). Frees nothing:
+  // cudaFree waits for every kernel, so with several rings all are stopped before any is freed.
+  void stop();
 
   uint64_t waits() const { return waits_; }
   uint64_t wait_ns() const { return wait_ns_; }
@@ -72,6 +75,7 @@ class StreamRing {
   uint32_t fill_ = 0;         // bytes in the current chunk
   std::byte* chunk_dst_ = nullptr;
   bool running_ = false;
+  bool host_waits_ = false;  // cuStreamWaitValue32 refused once: order_after() waits on the host
   uint64_t waits_ = 0, wait_ns_ = 0;
 };
 
