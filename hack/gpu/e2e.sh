@@ -67,11 +67,13 @@ run_one() {  # transport workload rep
   [[ $w == *@* ]] && span=(SPIRAL_GPU_STREAM_RING="${w#*@}")
   local common=("${args[@]}" --base-port "$port" --seconds "$SECONDS_CELL" --warmup-seconds "$WARMUP")
   port=$((port + 10))
-  ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
+  local limit=$((SECONDS_CELL + WARMUP + 30))  # a run that hangs is killed and counted failed
+  echo "run $t $w rep $rep" >&2
+  timeout -s KILL "$limit" ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
     --rx-cores "$RX_CORE" --workload "$wl" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
   local crc=0 src=0
-  ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
+  timeout -s KILL "$limit" ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
     --tx-cores "$TX_CORE" >"$WORK/client.out" 2>"$WORK/client.err" || crc=$?
   wait "$SERVER_PID" || src=$?
   SERVER_PID=
