@@ -45,6 +45,13 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
   flight_ = std::make_unique<WindowFlight>(config_.max_in_flight, config_.sync_interval, completion_,
                                            [this](size_t slot) { retire(slot); });
   SPIRAL_CUDA(cudaDeviceSynchronize());  // the memsets above ran on the legacy stream
+  if (workload_) {
+    // One launch on a zero window before any traffic: the workload's kernels (cuBLAS, cuFFT, ours)
+    // are loaded now. CUDA loads modules lazily at a kernel's first launch and may synchronise
+    // the context to do so, which never returns while the stream ring's drain kernel runs.
+    workload_->run_into(slots_[0].window.data(), slots_[0].output.data());
+    SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
+  }
 }
 
 Pipeline::~Pipeline() {

@@ -28,6 +28,7 @@ class CudaReceivePath final : public ReceivePath {
   std::unique_ptr<StreamAssembler> stream_assembler() override {
     PipelineConfig config = base_config();
     window_bytes_ = config.window_bytes;
+    ring_used_ = ring_.on();
     CounterSink counters = sink(config.assembler);
     return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters), ring_);
   }
@@ -63,6 +64,11 @@ class CudaReceivePath final : public ReceivePath {
     r.mem_mpct = f.mem_mpct;
     r.samples = f.samples;
     r.nvml = sampler_.available() && f.samples == 0 ? "ok, but no sample in the measured window" : sampler_.status();
+    if (ring_used_ && r.sm_mpct >= 0) {
+      // utilization.gpu is the share of time any kernel runs, and the drain always does
+      r.sm_mpct = -1;
+      r.nvml = "ok; SM busy left out: the stream ring's drain kernel is always resident, so NVML reads 100 %";
+    }
     return r;
   }
 
@@ -92,6 +98,7 @@ class CudaReceivePath final : public ReceivePath {
   DeviceInfo device_;
   NvmlSampler sampler_;
   RingShape ring_;  // the stream assemblers' (SPIRAL_GPU_STREAM_RING)
+  bool ring_used_ = false;
   uint64_t window_bytes_ = 0;
   WindowSink* sink_ = nullptr;
   mutable std::mutex lock_;
