@@ -14,10 +14,8 @@
 namespace spiral::gpu {
 namespace {
 
-// 8 slots of 128 KiB (1 MiB, about a core's L2), each chunk copied by 2 blocks of 512 threads:
-// measured best on an H200 (docs/benchmarks/gpu.md 5b). More blocks per chunk cost more than
-// they copy: each polls the ring over PCIe and a chunk is done only when its last block is.
-constexpr RingShape kDefaultShape{8, 128u << 10, 2, 512};
+// 4 slots of 128 KiB (512 KiB, in a core's L2), each chunk copied by 4 blocks of 512 threads.
+constexpr RingShape kDefaultShape{4, 128u << 10, 4, 512};
 constexpr uint64_t kControlBytes = (sizeof(RingControl) + 255) / 256 * 256;
 
 // cuStreamWaitValue32 without linking the driver library: the runtime hands out its entry.
