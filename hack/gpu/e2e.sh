@@ -9,7 +9,9 @@
 #   E2E_CELLS ("tcp udp"): tcp = 1 MiB messages, 1 pair; tcp_w1m = the same with 1 MiB GPU windows
 #   (workload_batch_bytes) instead of 8 MiB; udp = 8000 B datagrams with GSO/GRO, 1 pair;
 #   E2E_WORKLOADS ("none fft gemm gemm_fp16"; also none_span: none, with recv() cycling through
-#   3 windows' worth of memory as the GPU path does, SPIRAL_TCP_RECV_SPAN_BYTES, TCP only).
+#   3 windows' worth of memory as the GPU path does, SPIRAL_TCP_RECV_SPAN_BYTES, TCP only;
+#   WORKLOAD@RING: the stream ring's shape for TCP, SPIRAL_GPU_STREAM_RING, e.g. fft@off = the
+#   staged path, fft@8x64x4).
 # Needs root, iproute2 and python3. Exit 0 when every run completed (targets are reported), 77
 # when the wire cannot be made here, 1 otherwise.
 set -euo pipefail
@@ -53,7 +55,7 @@ cell_args() {
 
 port=18001
 run_one() {  # transport workload rep
-  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=() wl=$2 span=()
+  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=() wl=${2%%@*} span=()
   read -r -a args <<<"$(cell_args "$t")"
   [[ $t == udp ]] && server_extra=(--udp-gro) && client_extra=(--udp-gso)
   if [[ $w == none_span ]]; then  # the GPU path's receive memory (max_in_flight + 1 windows), no GPU
@@ -62,13 +64,16 @@ run_one() {  # transport workload rep
     [[ $t == tcp_w1m ]] && window=1048576
     span=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * window)))
   fi
+  [[ $w == *@* ]] && span=(SPIRAL_GPU_STREAM_RING="${w#*@}")
   local common=("${args[@]}" --base-port "$port" --seconds "$SECONDS_CELL" --warmup-seconds "$WARMUP")
   port=$((port + 10))
-  ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
+  local limit=$((SECONDS_CELL + WARMUP + 30))  # a run that hangs is killed and counted failed
+  echo "run $t $w rep $rep" >&2
+  timeout -s KILL "$limit" ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
     --rx-cores "$RX_CORE" --workload "$wl" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
   local crc=0 src=0
-  ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
+  timeout -s KILL "$limit" ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
     --tx-cores "$TX_CORE" >"$WORK/client.out" 2>"$WORK/client.err" || crc=$?
   wait "$SERVER_PID" || src=$?
   SERVER_PID=

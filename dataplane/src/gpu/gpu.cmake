@@ -64,6 +64,8 @@ add_library(spiral_gpu_cuda STATIC
   src/gpu/cuda/workloads.cu
   src/gpu/cuda/pipeline.cpp
   src/gpu/cuda/assemblers.cpp
+  src/gpu/cuda/stream_ring.cpp
+  src/gpu/cuda/ring_drain.cu
   src/gpu/cuda/forward_kernels.cu
   src/gpu/cuda/forward_work.cpp
 )

@@ -34,6 +34,10 @@ class StreamAssembler {
   virtual void commit(size_t bytes) = 0;
   // End of stream: the partial window goes to the GPU (zero-filled tail); waits for every window.
   virtual void finish() = 0;
+  // Ends GPU work that would outlive the stream (the stream ring's drain kernel) without waiting
+  // for windows; finish() does it too. Called on every assembler before any is destroyed: a
+  // drain still running would keep another pipeline's cudaFree from returning.
+  virtual void stop() {}
 };
 
 // Where a datagram's sequence number sits and what is payload.

@@ -2,6 +2,10 @@
 
 namespace spiral::gpu {
 
+GpuReceiver::~GpuReceiver() {
+  for (auto& s : streams_) s->stop();
+}
+
 GpuReceiver GpuReceiver::streams(const Cell& cell, uint32_t queues, WindowSink* sink) {
   GpuReceiver g;
   if (cell.workload == Workload::none) return g;

@@ -21,6 +21,9 @@ namespace spiral::gpu {
 class GpuReceiver {
  public:
   GpuReceiver() = default;  // no workload: inactive
+  GpuReceiver(GpuReceiver&&) = default;
+  GpuReceiver& operator=(GpuReceiver&&) = default;
+  ~GpuReceiver();  // stops every stream assembler before destroying any (StreamAssembler::stop)
   // In-order streams, one assembler per queue; inactive when the cell's workload is none.
   static GpuReceiver streams(const Cell& cell, uint32_t queues, WindowSink* sink = nullptr);
   // Sequenced datagrams: `stride` bytes per receive buffer, `burst_buffers` buffers per burst.

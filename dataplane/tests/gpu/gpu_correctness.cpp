@@ -27,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "config/cell_parse.hpp"
 #include "cpu_fft.hpp"
 #include "gpu/assembly_reference.hpp"
 #include "gpu/cuda/assemblers.hpp"
@@ -34,8 +35,11 @@
 #include "gpu/cuda/kernels.hpp"
 #include "gpu/cuda/resources.hpp"
 #include "gpu/cuda/workloads.hpp"
+#include "gpu/receiver.hpp"
 
 using namespace spiral::gpu;
+using spiral::Cell;
+using spiral::parse_cell;
 using spiral::gpu::test::fft_reference;
 using spiral::gpu::test::gemm_reference;
 using spiral::gpu::test::rel_err;
@@ -271,7 +275,7 @@ struct Collector {
   }
 };
 
-void check_stream_pipeline(WorkloadKind kind) {
+void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string& how) {
   PipelineConfig c;
   c.workload = {kind, 256, 1024};
   c.window_bytes = (1u << 20) + 8192;  // not a power of two
@@ -280,7 +284,7 @@ void check_stream_pipeline(WorkloadKind kind) {
   Collector col;
   col.attach(c);
   PipelineCounters last;
-  PipelineStreamAssembler a(c, [&](const PipelineCounters& k) { last = k; });
+  PipelineStreamAssembler a(c, [&](const PipelineCounters& k) { last = k; }, ring);
   const auto b = random_floats(256 * 256);
   if (kind != WorkloadKind::none) a.pipeline().workload()->set_b(b.data());
   // 5.3 windows of random floats in random-sized receives
@@ -323,8 +327,36 @@ void check_stream_pipeline(WorkloadKind kind) {
     ok = all_finite(out) && err < limit;
     detail += ", workload on window 2: rel err " + fmt("%.2e", err);
   }
-  report(std::string("pipeline stream (gather) + ") + workload_name(kind), ok,
+  report("pipeline stream (" + how + ") + " + workload_name(kind), ok,
          detail + (order ? "" : ", WINDOWS DIFFER FROM THE STREAM"));
+}
+
+// Two queues' rings run at once, and the receiver goes away without finish() (a failed run):
+// every drain must be stopped before any pipeline frees its buffers, or this never returns.
+void check_stream_ring_queues() {
+  Cell cell = parse_cell(nlohmann::json{{"role", "server"}, {"transport", "tcp"}, {"workload", {{"kind", "fft"}}},
+                                        {"workload_batch_bytes", 1u << 20}});
+  bool ok = false;
+  std::string detail;
+  {
+    GpuReceiver g = GpuReceiver::streams(cell, 2);
+    const auto stream = random_floats((3u << 20) / 4);
+    const auto* bytes = reinterpret_cast<const std::byte*>(stream.data());
+    for (size_t q : {0, 1}) {
+      for (size_t at = 0; at < (5u << 19);) {  // 2.5 windows each, the last one left open
+        auto space = g.stream(q)->space();
+        const size_t n = std::min<size_t>(space.size(), (5u << 19) - at);
+        std::memcpy(space.data(), bytes + at, n);
+        g.stream(q)->commit(n);
+        at += n;
+      }
+    }
+    g.stream(0)->finish();  // queue 1 never finishes
+    const GpuReport r = g.report();
+    ok = r.counters.windows == 3 + 2 && r.counters.bytes == (2u << 20) + (5u << 19);
+    detail = std::to_string(r.counters.windows) + " windows, " + std::to_string(r.counters.bytes) + " bytes counted";
+  }
+  report("stream ring: two queues, one never finished, torn down", ok, detail);
 }
 
 // A UDP-like arrival order: mostly in order, local reordering, drops and duplicates, sent in
@@ -409,6 +441,11 @@ int main() {
   std::printf("device: %s (sm_%d%d, %d SMs), seed %" PRIu64 "\n", device->name.c_str(), device->major, device->minor,
               device->multiprocessors, seed);
   try {
+    // The stream ring first, while no cuBLAS or cuFFT kernel is loaded yet: CUDA loads modules
+    // at a kernel's first launch and may synchronise the context to do so, which would never
+    // return while a drain runs (the pipeline launches its workload once before any traffic).
+    for (auto k : {WorkloadKind::gemm_fp16, WorkloadKind::gemm, WorkloadKind::fft, WorkloadKind::none})
+      check_stream_pipeline(k, stream_ring_shape(), "ring, default shape");
     check_fft(1024, 2u << 20);
     check_fft(256, (1u << 20) + 1000);
     check_fft(4096, 1u << 20);
@@ -422,7 +459,11 @@ int main() {
     check_gather(false);
     check_gather(true);
     for (auto k : {WorkloadKind::none, WorkloadKind::fft, WorkloadKind::gemm, WorkloadKind::gemm_fp16})
-      check_stream_pipeline(k);
+      check_stream_pipeline(k, {}, "staged");
+    // small chunks that do not divide the window, few slots, an odd block count: every wrap
+    check_stream_pipeline(WorkloadKind::fft, parse_ring_shape("2x4x3"), "ring 2x4KiBx3");
+    check_stream_pipeline(WorkloadKind::gemm_fp16, parse_ring_shape("16x96x7"), "ring 16x96KiBx7");
+    check_stream_ring_queues();
     check_datagram_pipeline(false);
     check_datagram_pipeline(true);
   } catch (const std::exception& e) {

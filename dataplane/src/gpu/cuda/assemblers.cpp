@@ -7,26 +7,56 @@
 
 namespace spiral::gpu {
 
-PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterSink publish)
-    : pipe_(std::move(config)), publish_(std::move(publish)) {}
+PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterSink publish, RingShape ring)
+    : ring_shape_(ring), publish_(std::move(publish)) {
+  if (ring_shape_.on()) config.order_fill = [this](cudaStream_t compute) { ring_->order_after(compute); };
+  pipe_ = std::make_unique<Pipeline>(std::move(config));
+}
+
+// The drain must end before the pipeline's buffers are freed: cudaFree waits for every kernel
+// (with several queues, GpuReceiver stops every ring before destroying any assembler).
+PipelineStreamAssembler::~PipelineStreamAssembler() { stop(); }
 
 std::span<std::byte> PipelineStreamAssembler::space() {
-  return {pipe_.staging() + used_, pipe_.config().window_bytes - used_};
+  const uint64_t room = pipe_->config().window_bytes - used_;
+  if (!ring_shape_.on()) return {pipe_->staging() + used_, room};
+  // Launched here, not in the constructor: a drain running while another queue's pipeline is
+  // made would never let that pipeline's device-wide synchronisation return.
+  if (!ring_) ring_ = std::make_unique<StreamRing>(ring_shape_);
+  return ring_->space(room);
 }
 
 void PipelineStreamAssembler::commit(size_t bytes) {
+  if (ring_) ring_->commit(bytes, pipe_->window() + used_);
   used_ += bytes;
-  if (used_ < pipe_.config().window_bytes) return;
-  pipe_.submit(used_);
+  if (used_ < pipe_->config().window_bytes) return;
+  if (ring_) ring_->flush();
+  pipe_->submit(used_);
   used_ = 0;
-  publish_(pipe_.counters());
+  publish();
 }
 
 void PipelineStreamAssembler::finish() {
-  if (used_) pipe_.submit(used_);
+  if (ring_) ring_->flush();
+  if (used_) pipe_->submit(used_);
   used_ = 0;
-  pipe_.finish();
-  publish_(pipe_.counters());
+  pipe_->finish();
+  stop();
+  publish();
+}
+
+void PipelineStreamAssembler::stop() {
+  if (ring_) ring_->stop();
+}
+
+// Waits for a free ring slot count as stalls: the receive thread waited for the GPU either way.
+void PipelineStreamAssembler::publish() {
+  PipelineCounters c = pipe_->counters();
+  if (ring_) {
+    c.stalls += ring_->waits();
+    c.stall_ns += ring_->wait_ns();
+  }
+  publish_(c);
 }
 
 uint32_t PipelineDatagramAssembler::slots_for(uint64_t window_bytes, const DatagramLayout& layout) {

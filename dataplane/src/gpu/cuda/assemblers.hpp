@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gpu/cuda/pipeline.hpp"
+#include "gpu/cuda/stream_ring.hpp"
 #include "gpu/datagram_windower.hpp"
 #include "gpu/held_frames.hpp"
 #include "gpu/receive_path.hpp"
@@ -15,14 +16,22 @@ using CounterSink = std::function<void(const PipelineCounters&)>;
 
 class PipelineStreamAssembler final : public StreamAssembler {
  public:
-  PipelineStreamAssembler(PipelineConfig config, CounterSink publish);
+  // ring: the stream goes through a StreamRing into the device windows (off: a pinned staging
+  // window and one H2D copy per window).
+  PipelineStreamAssembler(PipelineConfig config, CounterSink publish, RingShape ring = {});
+  ~PipelineStreamAssembler() override;
   std::span<std::byte> space() override;
   void commit(size_t bytes) override;
   void finish() override;
-  Pipeline& pipeline() { return pipe_; }
+  void stop() override;
+  Pipeline& pipeline() { return *pipe_; }
 
  private:
-  Pipeline pipe_;
+  void publish();
+
+  RingShape ring_shape_;
+  std::unique_ptr<Pipeline> pipe_;
+  std::unique_ptr<StreamRing> ring_;  // launched at the first space(), after every pipeline was made
   CounterSink publish_;
   uint64_t used_ = 0;
 };

@@ -51,6 +51,10 @@ struct PipelineConfig {
   // Called when a window's work completed, before its slot is filled again, with the `token`
   // given to submit(): what the window read in place (raw mbufs) may be released now.
   std::function<void(uint64_t token)> on_complete;
+  // Stream windows written straight into window() on the device (the stream ring) instead of
+  // the staging: submit() copies nothing and first calls order_fill(compute stream), which makes
+  // that stream wait until the window's bytes have arrived.
+  std::function<void(cudaStream_t compute)> order_fill;
 };
 
 class Pipeline {
@@ -61,6 +65,8 @@ class Pipeline {
   std::byte* staging() { return slots_[flight_->filling()].staging->data() + offsets_area_; }
   uint64_t staging_bytes() const { return config_.staging_bytes; }
   uint32_t* offsets() { return reinterpret_cast<uint32_t*>(slots_[flight_->filling()].staging->data()); }  // reorder: max_datagrams
+  // The filling slot's device window (config.order_fill: where the stream's bytes go).
+  std::byte* window() { return slots_[flight_->filling()].window.data(); }
 
   // Hands the filling buffer to the GPU: `bytes` of staging; for reorder, `datagrams` offsets
   // and the window's first sequence number. Then makes another buffer the filling one, waiting

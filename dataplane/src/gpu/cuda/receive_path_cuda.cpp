@@ -23,13 +23,14 @@ WorkloadKind kind_of(spiral::Workload w) {  // the cell's enum, not gpu::Workloa
 class CudaReceivePath final : public ReceivePath {
  public:
   CudaReceivePath(const Cell& cell, DeviceInfo device)
-      : cell_(cell), device_(std::move(device)), sampler_(device_.pci_bus_id) {}
+      : cell_(cell), device_(std::move(device)), sampler_(device_.pci_bus_id), ring_(stream_ring_shape()) {}
 
   std::unique_ptr<StreamAssembler> stream_assembler() override {
     PipelineConfig config = base_config();
     window_bytes_ = config.window_bytes;
+    ring_used_ = ring_.on();
     CounterSink counters = sink(config.assembler);
-    return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters));
+    return std::make_unique<PipelineStreamAssembler>(std::move(config), std::move(counters), ring_);
   }
 
   std::unique_ptr<DatagramAssembler> datagram_assembler(const DatagramLayout& layout, size_t stride,
@@ -63,6 +64,11 @@ class CudaReceivePath final : public ReceivePath {
     r.mem_mpct = f.mem_mpct;
     r.samples = f.samples;
     r.nvml = sampler_.available() && f.samples == 0 ? "ok, but no sample in the measured window" : sampler_.status();
+    if (ring_used_ && r.sm_mpct >= 0) {
+      // utilization.gpu is the share of time any kernel runs, and the drain always does
+      r.sm_mpct = -1;
+      r.nvml = "ok; SM busy left out: the stream ring's drain kernel is always resident, so NVML reads 100 %";
+    }
     return r;
   }
 
@@ -91,6 +97,8 @@ class CudaReceivePath final : public ReceivePath {
   Cell cell_;
   DeviceInfo device_;
   NvmlSampler sampler_;
+  RingShape ring_;  // the stream assemblers' (SPIRAL_GPU_STREAM_RING)
+  bool ring_used_ = false;
   uint64_t window_bytes_ = 0;
   WindowSink* sink_ = nullptr;
   mutable std::mutex lock_;
