@@ -75,9 +75,9 @@ void Forwarder::open() {
 void Forwarder::start() {
   for (uint32_t p = 0; p < pipes_.size(); ++p) {
     const std::string name = "forward pipeline " + std::to_string(p);
-    threads_.spawn(CoreMap::for_queue(cell_.cores.forward_tx, p), name + " TX",
+    threads_.spawn(CoreMap::for_queue(cell_.cores.list("forward_tx"), p), name + " TX",
                    [this, p](std::stop_token st) { run_tx(p, st); });
-    threads_.spawn(CoreMap::for_queue(cell_.cores.forward_rx, p), name + " RX",
+    threads_.spawn(CoreMap::for_queue(cell_.cores.list("forward_rx"), p), name + " RX",
                    [this, p](std::stop_token st) { run_rx(p, st); });
   }
 }
