@@ -7,12 +7,12 @@
 #   2. table A throughput and loss vs payload (64..1024 B; frames are 42 B longer), forwarder pool
 #              in host vs host_pinned (GPU-mapped) memory, for work cpu and gpu_kernel (host_pinned)
 #   3. table B vs burst 16, 32, 64, 128 at 1024 B for gpu_kernel, gpu_persistent, gpu_graphs
-#   4. table C (STEPS="... C", when dpdk-testpmd is found; not working yet, see below) none/cpu vs
-#              testpmd --forward-mode=io/macswap as the forwarder between the same sender and
-#              receiver, on the same memif pairs and cores. On the development VM spiral's memif
-#              clients could not connect to testpmd's memif servers in the other process (port
-#              start: Operation not permitted) with and without hugepages: table C printed 0 for
-#              testpmd there; it is opt-in until that is understood.
+#   4. table C (STEPS="... C", when dpdk-testpmd is found) none/cpu vs testpmd
+#              --forward-mode=io/macswap as the forwarder between the same sender and receiver,
+#              on the same memif pairs and cores (hack/bench/forward-vs-testpmd.sh is the
+#              standalone comparison at 64/1024/8000 B). testpmd runs with --stats-period: without
+#              it, non-interactive testpmd reads stdin, gets EOF and exits at once, and spiral's
+#              memif clients then fail their port start ("Operation not permitted", DPDK's -1).
 # Every cell: the sender unpaced (TARGET_MBPS=0) or paced, REPEATS runs (the tools alternating in
 # table C), the run with the median forwarded rate shown, offered vs forwarded Gb/s and Mpps.
 # Topology: four net_memif ports in one process (two shared-memory pairs); the machine has no
@@ -174,7 +174,7 @@ testpmd_run() {
     --no-telemetry ${TESTPMD_EAL_ARGS:-} \
     --vdev "net_memif1,role=server,socket=$a,mac=02:00:00:00:f0:1a" \
     --vdev "net_memif2,role=server,socket=$b,mac=02:00:00:00:f0:1b" -- \
-    --forward-mode="$2" --burst=32 --nb-cores=1 --auto-start --stats-period=0 --total-num-mbufs=65536 \
+    --forward-mode="$2" --burst=32 --nb-cores=1 --auto-start --stats-period=1 --total-num-mbufs=65536 \
     >"$WORK/tp.out" 2>&1 </dev/null &
   pid=$!
   sleep 2

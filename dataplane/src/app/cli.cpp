@@ -157,7 +157,6 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   });
   flags.add_list("--tx-cores", "tx", "sender cores, pair i on list[i % n], e.g. 2,3");
   flags.add_list("--rx-cores", "rx", "receiver cores, pair i on list[i % n]");
-  flags.add<int64_t>("--socket-buffer-bytes", "socket_buffer_bytes", "SO_SNDBUF/SO_RCVBUF; 0 = default");
   flags.add<int64_t>("--batch", "batch", "datagrams per sendmmsg/recvmmsg, packets per burst");
   add_kind_flags(flags);
   auto workload = std::make_shared<std::string>();

@@ -22,9 +22,16 @@ const char* to_string(Workload w);
 struct CoreMap {
   int master = -1;              // -1: unpinned
   std::vector<int> tx, rx;      // queue (pair) i uses list[i % size]; empty: unpinned
-  std::vector<int> tx_workers, rx_workers;  // raw: queue i's worker core, list[i % size]; empty: none
-  std::vector<int> forward_rx, forward_tx;  // raw forward mode: pipeline i's RX and TX core, list[i % size]
+  // The kind's own core lists (its core_list flags' keys, raw's "tx_workers"), by key; a list the
+  // cell leaves out is absent.
+  std::map<std::string, std::vector<int>> own;
 
+  // The kind's own list `key`, empty when the cell left it out.
+  const std::vector<int>& list(const std::string& key) const {
+    static const std::vector<int> none;
+    auto it = own.find(key);
+    return it == own.end() ? none : it->second;
+  }
   // Core for queue `index` from `list`, -1 when the list is empty.
   static int for_queue(const std::vector<int>& list, uint32_t index) {
     return list.empty() ? -1 : list[index % list.size()];
@@ -57,11 +64,6 @@ struct Cell {
   uint32_t accept_timeout_ms = 300000;  // server: how long to wait for the client
   uint32_t grace_ms = 2000;         // server: how long to keep receiving after the sender stopped
   CoreMap cores;
-  // Socket options, common keys so every record echoes them; each kind refuses those it ignores.
-  bool tcp_nodelay = false;
-  bool udp_gso = false;
-  bool udp_gro = false;
-  uint64_t socket_buffer_bytes = 0; // 0 = the kernel's default (see docs/dataplane.md)
   uint32_t batch = 64;              // messages per system call or burst; the kind's batch_default when absent
   Workload workload = Workload::none;
   // GPU workload settings (src/gpu/, docs/gpu-workloads.md); used when workload != none

@@ -1,6 +1,7 @@
 #include "config/cell_json.hpp"
 
 #include "config/rate_search_parse.hpp"
+#include "kinds/registry.hpp"
 
 namespace spiral {
 
@@ -23,6 +24,33 @@ const char* to_string(Workload w) {
   }
   return "?";
 }
+
+namespace {
+
+nlohmann::json neutral_value(NeutralKey::Neutral n) {
+  switch (n) {
+    case NeutralKey::Neutral::off: return false;
+    case NeutralKey::Neutral::zero: return 0;
+    case NeutralKey::Neutral::empty_list: return nlohmann::json::array();
+  }
+  return nullptr;
+}
+
+// Other kinds' keys at their neutral value (BenchKind::neutral_keys), so every record's cell
+// spells out the same keys whatever its transport; the kind's own are already there.
+void add_neutral_keys(nlohmann::json& j) {
+  const std::string cores = "cores.";
+  for (const BenchKind* k : bench_kinds())
+    for (const NeutralKey& n : k->neutral_keys) {
+      const std::string key = n.key;
+      const bool in_cores = key.rfind(cores, 0) == 0;
+      nlohmann::json& object = in_cores ? j["cores"] : j;
+      const std::string name = in_cores ? key.substr(cores.size()) : key;
+      if (!object.contains(name)) object[name] = neutral_value(n.neutral);
+    }
+}
+
+}  // namespace
 
 nlohmann::json cell_to_json(const Cell& c) {
   nlohmann::json j = {
@@ -47,15 +75,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"cores",
        {{"master", c.cores.master},
         {"tx", c.cores.tx},
-        {"rx", c.cores.rx},
-        {"tx_workers", c.cores.tx_workers},
-        {"rx_workers", c.cores.rx_workers},
-        {"forward_rx", c.cores.forward_rx},
-        {"forward_tx", c.cores.forward_tx}}},
-      {"tcp_nodelay", c.tcp_nodelay},
-      {"udp_gso", c.udp_gso},
-      {"udp_gro", c.udp_gro},
-      {"socket_buffer_bytes", c.socket_buffer_bytes},
+        {"rx", c.cores.rx}}},
       {"batch", c.batch},
       {"workload", {{"kind", to_string(c.workload)}}},
       {"gemm_n", c.gemm_n},
@@ -71,6 +91,9 @@ nlohmann::json cell_to_json(const Cell& c) {
   };
   if (c.search) j["search"] = rate_search_to_json(*c.search);
   if (c.kind->cell_json) c.kind->cell_json(c, j);  // its own keys only where parse_cell accepts them
+  for (const KindFlag& f : c.kind->flags)
+    if (f.type == KindFlag::Type::core_list) j["cores"][f.key] = c.cores.list(f.key);
+  add_neutral_keys(j);
   return j;
 }
 

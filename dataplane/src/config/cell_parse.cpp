@@ -32,16 +32,32 @@ std::vector<int> core_list(const ObjectReader& r, const std::string& key) {
   return cores;
 }
 
-CoreMap parse_cores(const json& j) {
-  ObjectReader r(j, "cores", {"master", "tx", "rx", "tx_workers", "rx_workers", "forward_rx", "forward_tx"});
+// The core_list keys of every kind (raw's "tx_workers"): the "cores" object takes them all, so
+// that another kind's list at its neutral value ([]) passes (refuse_foreign_keys).
+std::set<std::string> kind_core_keys() {
+  std::set<std::string> keys;
+  for (const BenchKind* k : bench_kinds())
+    for (const KindFlag& f : k->flags)
+      if (f.type == KindFlag::Type::core_list) keys.insert(f.key);
+  return keys;
+}
+
+bool owns_core_list(const BenchKind& kind, const std::string& key) {
+  for (const KindFlag& f : kind.flags)
+    if (f.type == KindFlag::Type::core_list && key == f.key) return true;
+  return false;
+}
+
+CoreMap parse_cores(const json& j, const BenchKind& kind) {
+  std::set<std::string> keys = kind_core_keys();
+  keys.insert({"master", "tx", "rx"});
+  ObjectReader r(j, "cores", keys);
   CoreMap c;
   c.master = static_cast<int>(r.integer("master", -1, 4095, -1));
   c.tx = core_list(r, "tx");
   c.rx = core_list(r, "rx");
-  c.tx_workers = core_list(r, "tx_workers");
-  c.rx_workers = core_list(r, "rx_workers");
-  c.forward_rx = core_list(r, "forward_rx");
-  c.forward_tx = core_list(r, "forward_tx");
+  for (const KindFlag& f : kind.flags)
+    if (f.type == KindFlag::Type::core_list && r.has(f.key)) c.own[f.key] = core_list(r, f.key);
   return c;
 }
 
@@ -101,7 +117,7 @@ std::map<std::string, std::string> parse_labels(const json& j) {
 const std::set<std::string> kCommonKeys = {
     "transport", "role", "payload_bytes", "pairs", "target_mbps", "seconds", "warmup_seconds", "repeats",
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
-    "grace_ms", "cores", "tcp_nodelay", "udp_gso", "udp_gro", "socket_buffer_bytes", "batch", "workload",
+    "grace_ms", "cores", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
     "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment"};
 
@@ -124,32 +140,58 @@ const BenchKind& parse_kind(const ObjectReader& r) {
   refuse_key("transport", "must be " + kind_names() + ", got \"" + name + "\"");
 }
 
-// A key that belongs to other kinds, refused with the names of its owners.
+// The kinds that own `key` (a top-level key, or a core list when in_cores), as "raw" or "tcp and udp".
+std::string owner_names(const std::string& key, bool in_cores) {
+  std::vector<std::string> owners;
+  for (const BenchKind* k : bench_kinds())
+    if (in_cores ? owns_core_list(*k, key) : k->keys.count(key) > 0) owners.push_back(k->name);
+  std::string names = owners.front();
+  for (size_t i = 1; i < owners.size(); ++i) names += (i + 1 == owners.size() ? " and " : ", ") + owners[i];
+  return std::string("applies to transport") + (owners.size() > 1 ? "s " : " ") + names + " only";
+}
+
+// The NeutralKey an owner of `path` declares, null when none does.
+const NeutralKey* neutral_key(const std::string& path) {
+  for (const BenchKind* k : bench_kinds())
+    for (const NeutralKey& n : k->neutral_keys)
+      if (path == n.key) return &n;
+  return nullptr;
+}
+
+bool is_neutral(const json& v, NeutralKey::Neutral n) {
+  switch (n) {
+    case NeutralKey::Neutral::off: return v.is_boolean() && !v.get<bool>();
+    case NeutralKey::Neutral::zero: return v.is_number() && v == 0;
+    case NeutralKey::Neutral::empty_list: return v.is_array() && v.empty();
+  }
+  return false;
+}
+
+// A key that belongs to other kinds, refused with the names of its owners, or with its owner's
+// refusal unless it holds its neutral value (NeutralKey).
+void refuse_foreign_key(const std::string& key, const json& value, bool in_cores) {
+  const std::string path = in_cores ? "cores." + key : key;
+  const NeutralKey* n = neutral_key(path);
+  if (!n) refuse_key(path, owner_names(key, in_cores));
+  if (!is_neutral(value, n->neutral)) refuse_key(path, n->refusal);
+}
+
 void refuse_foreign_keys(const Cell& c, const ObjectReader& r) {
   std::set<std::string> foreign;
   for (const BenchKind* k : bench_kinds())
     for (const auto& key : k->keys)
       if (!c.kind->keys.count(key) && r.has(key)) foreign.insert(key);
-  for (const auto& key : foreign) {
-    std::vector<std::string> owners;
-    for (const BenchKind* k : bench_kinds())
-      if (k->keys.count(key)) owners.push_back(k->name);
-    std::string names = owners.front();
-    for (size_t i = 1; i < owners.size(); ++i) names += (i + 1 == owners.size() ? " and " : ", ") + owners[i];
-    refuse_key(key, std::string("applies to transport") + (owners.size() > 1 ? "s " : " ") + names + " only");
-  }
+  for (const auto& key : foreign) refuse_foreign_key(key, *r.get(key), false);
+  const json* cores = r.get("cores");
+  if (!cores) return;
+  for (const std::string& key : kind_core_keys())
+    if (!owns_core_list(*c.kind, key) && cores->contains(key)) refuse_foreign_key(key, (*cores)[key], true);
 }
 
 // Rules that involve more than one key: the kind's own, then those of the run mode.
 void check_combinations(const Cell& c, const ObjectReader& r) {
   refuse_foreign_keys(c, r);
   if (c.kind->check) c.kind->check(c, r);
-  if (!c.kind->worker_cores) {
-    if (!c.cores.tx_workers.empty())
-      refuse_key("cores.tx_workers", "must be empty for socket transports: each pair's thread does its own work");
-    if (!c.cores.rx_workers.empty())
-      refuse_key("cores.rx_workers", "must be empty for socket transports: each pair's thread does its own work");
-  }
   if (c.role == Role::client && c.netdevs.size() > 1 && c.server_addresses.empty())
     refuse_key("netdevs", "names several interfaces, but the client drives one link: give server_addresses, one per interface");
   if ((c.server_addresses.size() > 1 || c.netdevs.size() > 1) && !c.kind->multi_link)
@@ -209,11 +251,7 @@ Cell parse_cell(const json& j) {
   c.connect_timeout_ms = static_cast<uint32_t>(r.integer("connect_timeout_ms", 1, 3'600'000, c.connect_timeout_ms));
   c.accept_timeout_ms = static_cast<uint32_t>(r.integer("accept_timeout_ms", 1, 86'400'000, c.accept_timeout_ms));
   c.grace_ms = static_cast<uint32_t>(r.integer("grace_ms", 0, 600'000, c.grace_ms));
-  if (const json* cores = r.get("cores")) c.cores = parse_cores(*cores);
-  c.tcp_nodelay = r.boolean("tcp_nodelay", false);
-  c.udp_gso = r.boolean("udp_gso", false);
-  c.udp_gro = r.boolean("udp_gro", false);
-  c.socket_buffer_bytes = static_cast<uint64_t>(r.integer("socket_buffer_bytes", 0, 1ll << 30, 0));
+  if (const json* cores = r.get("cores")) c.cores = parse_cores(*cores, *c.kind);
   c.batch = static_cast<uint32_t>(r.integer("batch", 1, c.kind->max_batch, c.kind->batch_default));
   if (const json* w = r.get("workload")) c.workload = parse_workload(*w);
   parse_workload_settings(r, c);

@@ -26,6 +26,7 @@ struct QueueCounters;
 struct SideReport;
 struct RunResult;
 struct LatencySummary;
+struct CoreBusy;
 
 // Which way an engine moves the data: the client sends, the server receives.
 enum class Direction { send, receive };
@@ -71,6 +72,9 @@ class LocalSession {
   // session measured (port counters), after both engines stopped.
   virtual void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
                        RunResult& r) const = 0;
+  // The cores of the kind's own threads (raw: workers, forwarders), measured after master, tx
+  // and rx (run/side_meter.cpp).
+  virtual void own_cores(std::vector<CoreBusy>& cores) const { (void)cores; }
 };
 
 // A cell key that belongs to one kind, with its command-line flag (app/cli.cpp adds them all).
@@ -80,6 +84,18 @@ struct KindFlag {
   const char* key;   // "verb"; for core_list, the key under "cores"
   Type type;
   const char* help;
+};
+
+// A key of the kind's own that every other kind also takes at its neutral value, and echoes at
+// that value, so that a cell or a record may spell out every such key whatever its transport (the
+// operator's contract example in docs/dataplane.md does: tcp_nodelay false, udp_gso false, cores
+// tx_workers []). Any other value on another kind is refused with `refusal`. A core list (a
+// core_list flag's key) is written "cores.<key>".
+struct NeutralKey {
+  enum class Neutral { off, zero, empty_list };  // false, 0, []
+  const char* key;
+  Neutral neutral;
+  const char* refusal;  // the rest of "cell: \"udp_gso\" applies to udp only"
 };
 
 struct BenchKind {
@@ -101,10 +117,10 @@ struct BenchKind {
 
   // --- cell (config/cell_parse.cpp) ---
   std::set<std::string> keys;  // its own keys; refused on kinds that do not own them
-  std::vector<KindFlag> flags; // its own command-line flags
+  std::vector<KindFlag> flags; // its own command-line flags; a core_list flag's key is a core list of its own
+  std::vector<NeutralKey> neutral_keys;  // its keys other kinds take at a neutral value
   uint32_t batch_default = 1;  // "batch" when the cell leaves it out
   uint32_t max_batch = 1024;
-  bool worker_cores = false;   // accepts cores.tx_workers / cores.rx_workers
   bool multi_link = false;     // spreads pairs over several server_addresses (Cell::server_addresses)
   // Its engine can be opened again in the same process, so a cell may take repeats > 1 (sockets:
   // yes; DPDK's EAL starts once per process; ranks run one repeat per process).

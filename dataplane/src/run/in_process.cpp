@@ -59,10 +59,7 @@ void write_ready(const Cell& cell, const LocalSession& session) {
 std::unique_ptr<LocalSession> open_local_session(const Cell& cell) {
   require_cores_available(cell.cores.tx, "cores.tx");
   require_cores_available(cell.cores.rx, "cores.rx");
-  require_cores_available(cell.cores.tx_workers, "cores.tx_workers");
-  require_cores_available(cell.cores.rx_workers, "cores.rx_workers");
-  require_cores_available(cell.cores.forward_rx, "cores.forward_rx");
-  require_cores_available(cell.cores.forward_tx, "cores.forward_tx");
+  for (const auto& [key, list] : cell.cores.own) require_cores_available(list, "cores." + key);
   auto session = cell.kind->make_session(cell, std::random_device{}());
   session->open();
   write_ready(cell, *session);  // ready = every buffer allocated, links up: traffic starts now
@@ -77,7 +74,7 @@ RunResult run_in_process(const Cell& cell, std::ostream* progress) {
 RunResult run_local_session(const Cell& cell, LocalSession& session, std::ostream* progress) {
   Engine& tx = session.sender();
   Engine& rx = session.receiver();
-  SideMeter meter(cell, run_cores(cell, tx.counters().size(), rx.counters().size()));
+  SideMeter meter(cell, run_cores(cell, session));
   // sbctl watch's live view: the process holds both sides, so it prints a client (TX) and a
   // server (RX) line per tick, as the two processes of a two-sided run do.
   std::optional<ProgressLine> tx_line, rx_line;

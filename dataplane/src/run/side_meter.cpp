@@ -17,22 +17,12 @@ std::vector<CoreBusy> side_cores(const Cell& cell, Direction direction) {
   return cores;
 }
 
-std::vector<CoreBusy> run_cores(const Cell& cell, size_t tx_queues, size_t rx_queues) {
+std::vector<CoreBusy> run_cores(const Cell& cell, LocalSession& session) {
   std::vector<CoreBusy> cores;
   if (cell.cores.master >= 0) cores.push_back({cell.cores.master, "master", -1});
-  auto add = [&](const std::vector<int>& list, size_t queues, const char* role) {
-    std::set<int> seen;
-    for (size_t q = 0; q < queues; ++q) {
-      const int core = CoreMap::for_queue(list, static_cast<uint32_t>(q));
-      if (core >= 0 && seen.insert(core).second) cores.push_back({core, role, -1});
-    }
-  };
-  add(cell.cores.tx, tx_queues, "tx");
-  add(cell.cores.rx, rx_queues, "rx");
-  add(cell.cores.tx_workers, tx_queues, "tx_worker");
-  add(cell.cores.rx_workers, rx_queues, "rx_worker");
-  add(cell.cores.forward_rx, cell.cores.forward_rx.size(), "forward_rx");
-  add(cell.cores.forward_tx, cell.cores.forward_tx.size(), "forward_tx");
+  add_queue_cores(cores, cell.cores.tx, session.sender().counters().size(), "tx");
+  add_queue_cores(cores, cell.cores.rx, session.receiver().counters().size(), "rx");
+  session.own_cores(cores);
   return cores;
 }
 

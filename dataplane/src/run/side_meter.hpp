@@ -39,8 +39,8 @@ class SideMeter {
 // This side's distinct pinned cores (those its queues use) and the master, with their roles.
 std::vector<CoreBusy> side_cores(const Cell& cell, Direction direction);
 
-// Every distinct pinned core of an in-process run with its role (master, tx, rx, tx_worker,
-// rx_worker): tx_queues sender queues and rx_queues receiver queues.
-std::vector<CoreBusy> run_cores(const Cell& cell, size_t tx_queues, size_t rx_queues);
+// Every distinct pinned core of an in-process run with its role: master, tx and rx over the
+// session's sender and receiver queues, then the kind's own (LocalSession::own_cores: tx_worker).
+std::vector<CoreBusy> run_cores(const Cell& cell, LocalSession& session);
 
 }  // namespace spiral

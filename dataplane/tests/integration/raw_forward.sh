@@ -55,6 +55,14 @@ forwarded cpu "forward cpu"
 expect cpu '.raw.forward.mac_swapped >= .rx_packets and .raw.forward.mac_as_sent == 0' "forward cpu: every MAC swapped"
 echo "forward cpu: $(brief_fwd cpu)"
 
+# RX and TX of the pipeline on one core: it runs to completion on one thread (as testpmd), and
+# forwards as the two-thread pipeline does
+RAW_SECONDS=1 raw inline $(ports 11) --payload-bytes 1000 --batch 32 --target-mbps 100 --forward-work cpu \
+  --forward-rx-cores 1 --forward-tx-cores 1
+forwarded inline "forward cpu, one core"
+expect inline '.raw.forward.mac_swapped >= .rx_packets and .raw.forward.mac_as_sent == 0' "one core: every MAC swapped"
+echo "forward cpu (one core): $(brief_fwd inline)"
+
 # two pipelines, 64 B frames, the forwarder's pool in host_pinned memory from the memory provider,
 # a forced 200 ns of work per frame, the pipelines' cores measured
 RAW_SECONDS=1 raw pinned $(ports 3) --payload-bytes 64 --batch 16 --target-mbps 20 --forward-work cpu \

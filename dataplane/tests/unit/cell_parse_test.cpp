@@ -1,4 +1,5 @@
 #include "config/cell_parse.hpp"
+#include "config/cell_json.hpp"
 
 #include <gtest/gtest.h>
 
@@ -156,6 +157,23 @@ TEST(CellParse, RefusesWorkerCoresForSocketTransports) {
   c["cores"]["tx_workers"] = {20};
   EXPECT_EQ(refusal(c),
             "cell: \"cores.tx_workers\" must be empty for socket transports: each pair's thread does its own work");
+}
+
+// A key one kind owns passes on the others at its neutral value, and every record spells it out.
+TEST(CellParse, OtherKindsKeysPassOnlyAtTheirNeutralValue) {
+  const json udp = with(contract_cell(), "transport", "udp");
+  EXPECT_NO_THROW(parse_cell(udp)) << "tcp_nodelay false and cores.tx_workers [] on udp";
+  const json copy = {{"transport", "gpucopy"}, {"role", "rank"}};
+  EXPECT_NO_THROW(parse_cell(with(copy, "tcp_nodelay", false)));
+  EXPECT_EQ(refusal(with(copy, "tcp_nodelay", 0)), "cell: \"tcp_nodelay\" applies to tcp only");
+  const json echo = cell_to_json(parse_cell(json{{"transport", "udp"}, {"role", "client"}}));
+  EXPECT_EQ(echo["tcp_nodelay"], false);
+  EXPECT_EQ(echo["socket_buffer_bytes"], 0);
+  EXPECT_EQ(echo["cores"]["tx_workers"], json::array());
+  EXPECT_EQ(echo["cores"]["forward_rx"], json::array());
+  json forward = contract_cell();
+  forward["cores"]["forward_rx"] = {1};
+  EXPECT_EQ(refusal(forward), "cell: \"cores.forward_rx\" applies to transport raw's forward mode only");
 }
 
 TEST(CellParse, ReadCellFileRefusesBrokenFiles) {

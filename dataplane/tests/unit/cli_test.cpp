@@ -9,6 +9,7 @@
 
 #include "sys/errors.hpp"
 #include "config/cell_parse.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 
 namespace spiral {
 namespace {
@@ -47,15 +48,15 @@ TEST_F(CellFile, FlagsOverrideTheCellFile) {
 TEST_F(CellFile, PositionalRoleAndSwitches) {
   Cell c = parse_cell(*parse({"client", "--cell", path_.c_str(), "--udp-gso", "--udp-gro=false", "--seconds", "2.5"}));
   EXPECT_EQ(c.role, Role::client);
-  EXPECT_TRUE(c.udp_gso);
-  EXPECT_FALSE(c.udp_gro);
+  EXPECT_TRUE(socket_options(c).udp_gso);
+  EXPECT_FALSE(socket_options(c).udp_gro);
   EXPECT_EQ(c.duration_ms, 2500u);
 }
 
 TEST(Cli, FlagsAloneDescribeACell) {
   Cell c = parse_cell(*parse({"--role", "loopback", "--transport", "tcp", "--tcp-nodelay", "--master-core", "0"}));
   EXPECT_EQ(c.role, Role::loopback);
-  EXPECT_TRUE(c.tcp_nodelay);
+  EXPECT_TRUE(socket_options(c).tcp_nodelay);
   EXPECT_EQ(c.cores.master, 0);
 }
 

@@ -69,7 +69,6 @@ TEST(Kinds, EveryKindFlagIsOnTheCommandLine) {
     for (const KindFlag& f : k->flags) {
       EXPECT_NE(help.str().find(f.flag), std::string::npos) << f.flag;
       // core lists go under "cores"; a kind's flag writes one of its own keys or a common key
-      // (tcp's --tcp-nodelay: every record echoes it)
       if (f.type != KindFlag::Type::core_list) {
         EXPECT_TRUE(k->keys.count(f.key) || common_cell_keys().count(f.key))
             << k->name << " " << f.flag << " writes a key that is neither its own nor common";

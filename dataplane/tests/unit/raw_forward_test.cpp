@@ -48,7 +48,7 @@ TEST(RawForward, ParsesAndEchoes) {
   EXPECT_EQ(f.work, ForwardWork::cpu);
   EXPECT_EQ(f.pipelines, 2u);
   EXPECT_EQ(f.work_ns, 500u);
-  EXPECT_EQ(c.cores.forward_rx, (std::vector<int>{2, 4}));
+  EXPECT_EQ(c.cores.list("forward_rx"), (std::vector<int>{2, 4}));
   const json echo = cell_to_json(c);
   EXPECT_EQ(echo["forward_work"], "cpu");
   EXPECT_EQ(echo["forward_pipelines"], 2);

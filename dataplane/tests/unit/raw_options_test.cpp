@@ -51,7 +51,7 @@ TEST(RawOptions, OperatorCellParsesAndRoundTrips) {
   EXPECT_EQ(raw_options(c).tx_queues, 2u);
   EXPECT_EQ(raw_options(c).ring_descriptors, 4096u);
   EXPECT_EQ(c.batch, 1024u);
-  EXPECT_EQ(c.cores.rx_workers, std::vector<int>{17});
+  EXPECT_EQ(c.cores.list("rx_workers"), std::vector<int>{17});
   EXPECT_EQ(raw_options(parse_cell(cell_to_json(c))).rx_port, raw_options(c).rx_port) << "a record re-runs from its cell";
 }
 
@@ -84,7 +84,7 @@ TEST(RawOptions, EveryBadInputSaysWhatIsWrong) {
       {with(base, "role", "server"), "must be loopback for transport raw"},
       {with(base, "pairs", 2), "use tx_queues and rx_queues"},
       {with(base, "udp_gso", true), "applies to udp only"},
-      {with(base, "socket_buffer_bytes", 1024), "socket transports only"},
+      {with(base, "socket_buffer_bytes", 1024), "applies to tcp and udp only"},
       {with(json{{"transport", "udp"}, {"role", "client"}}, "tx_port", "net_ring0"), "applies to transport raw only"},
       {with(json{{"transport", "tcp"}, {"role", "client"}}, "no_huge", true), "applies to transport raw only"},
   };

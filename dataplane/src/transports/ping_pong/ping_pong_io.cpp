@@ -9,6 +9,7 @@
 #include "sys/clock.hpp"
 #include "sys/errors.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 
 namespace spiral::ping_pong {
 
@@ -16,9 +17,9 @@ void prepare_socket(int fd, const Cell& cell, Carrier carrier) {
   if (carrier == Carrier::stream) set_int_option(fd, IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
   const PingPongOptions& o = ping_pong_options(cell);
   if (o.busy_poll_us) set_int_option(fd, SOL_SOCKET, SO_BUSY_POLL, static_cast<int>(o.busy_poll_us), "SO_BUSY_POLL");
-  if (cell.socket_buffer_bytes) {
-    set_buffer(fd, BufferSide::send, cell.socket_buffer_bytes);
-    set_buffer(fd, BufferSide::receive, cell.socket_buffer_bytes);
+  if (const uint64_t bytes = socket_options(cell).buffer_bytes) {
+    set_buffer(fd, BufferSide::send, bytes);
+    set_buffer(fd, BufferSide::receive, bytes);
   }
   set_io_timeout(fd, kBlockingSliceMs);
 }

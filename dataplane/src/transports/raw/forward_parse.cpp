@@ -39,7 +39,7 @@ void check_forward(const Cell& c, const ObjectReader& r) {
     for (const char* key : {"forward_tx_port", "forward_work", "forward_pipelines", "forward_work_ns",
                             "forward_buffer_split"})
       if (r.has(key)) refuse_key(key, "applies to the forward mode only: set forward_rx_port and forward_tx_port");
-    if (!c.cores.forward_rx.empty() || !c.cores.forward_tx.empty())
+    if (!c.cores.list("forward_rx").empty() || !c.cores.list("forward_tx").empty())
       refuse_key("cores.forward_rx", "applies to the forward mode only: set forward_rx_port and forward_tx_port");
     return;
   }

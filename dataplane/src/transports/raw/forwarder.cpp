@@ -73,12 +73,17 @@ void Forwarder::open() {
 }
 
 void Forwarder::start() {
+  const bool cpu_work = !on_gpu(raw_options(cell_).forward.work);
   for (uint32_t p = 0; p < pipes_.size(); ++p) {
     const std::string name = "forward pipeline " + std::to_string(p);
-    threads_.spawn(CoreMap::for_queue(cell_.cores.forward_tx, p), name + " TX",
-                   [this, p](std::stop_token st) { run_tx(p, st); });
-    threads_.spawn(CoreMap::for_queue(cell_.cores.forward_rx, p), name + " RX",
-                   [this, p](std::stop_token st) { run_rx(p, st); });
+    const int rx_core = CoreMap::for_queue(cell_.cores.list("forward_rx"), p);
+    const int tx_core = CoreMap::for_queue(cell_.cores.list("forward_tx"), p);
+    if (cpu_work && rx_core >= 0 && rx_core == tx_core) {  // two pollers would time-share the core
+      threads_.spawn(rx_core, name, [this, p](std::stop_token st) { run_inline(p, st); });
+      continue;
+    }
+    threads_.spawn(tx_core, name + " TX", [this, p](std::stop_token st) { run_tx(p, st); });
+    threads_.spawn(rx_core, name + " RX", [this, p](std::stop_token st) { run_rx(p, st); });
   }
 }
 
@@ -125,6 +130,32 @@ void Forwarder::work(Pipeline& pipe, uint32_t s, rte_mbuf** frames, uint32_t n) 
       pipe.gpu->submit(s, n);
     }
   }
+}
+
+// Run to completion (testpmd's io and macswap): receives what the queue has, works on it and
+// sends it, retrying what the port did not take. No slots: nothing is in flight between threads.
+void Forwarder::run_inline(uint32_t p, std::stop_token stop) {
+  Pipeline& pipe = *pipes_[p];
+  const uint16_t in = env_.forward_rx_port(), out = env_.forward_tx_port(), queue = static_cast<uint16_t>(p);
+  rte_mbuf** frames = pipe.slots[0].frames.data();
+  const auto burst = static_cast<uint16_t>(cell_.batch);
+  while (!stop.stop_requested()) {
+    const uint16_t n = rte_eth_rx_burst(in, queue, frames, burst);
+    if (!n) continue;
+    work(pipe, 0, frames, n);
+    pipe.received.fetch_add(n, std::memory_order_relaxed);
+    pipe.bursts.fetch_add(1, std::memory_order_relaxed);
+    uint16_t sent = 0;
+    while (sent < n) {
+      sent += rte_eth_tx_burst(out, queue, frames + sent, static_cast<uint16_t>(n - sent));
+      if (sent < n && stop.stop_requested()) {
+        rte_pktmbuf_free_bulk(frames + sent, n - sent);
+        break;
+      }
+    }
+    pipe.sent.fetch_add(sent, std::memory_order_relaxed);
+  }
+  pipe.rx_done.store(true, std::memory_order_release);
 }
 
 // Accumulates bursts into slots in order; a slot is reused once the TX core has sent it.

@@ -5,6 +5,8 @@
 // idle with a partial burst), starts the work on it and hands the slot on; the TX core waits for
 // the slot's work to complete and sends the burst out of forward_tx_port's queue. Work: none
 // (I/O forwarding), cpu (the RX core swaps the MACs), or the GPU (gpu/forward_work.hpp).
+// Without GPU work, a pipeline whose RX and TX core are the same core runs to completion on one
+// thread instead (as testpmd forwards): receive what is there, work, send.
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -28,7 +30,9 @@ class Forwarder {
   // The slots and, for GPU work, one BurstWork per pipeline (the persistent kernel starts here).
   // Throws BadInput without a usable GPU.
   void open();
-  void start();  // the RX and TX thread of every pipeline, pinned to cores.forward_rx / forward_tx
+  // The RX and TX thread of every pipeline, pinned to cores.forward_rx / forward_tx (one thread
+  // when both are one core and the work is on the CPU).
+  void start();
   // Stops the threads, then the GPU work (quit flag, wait), then frees what is still in slots.
   // Idempotent; also run by the destructor (a failed run).
   void stop();
@@ -39,6 +43,7 @@ class Forwarder {
  private:
   struct Slot;
   struct Pipeline;
+  void run_inline(uint32_t p, std::stop_token stop);  // CPU work, RX and TX on one core
   void run_rx(uint32_t p, std::stop_token stop);
   void run_tx(uint32_t p, std::stop_token stop);
   // Starts the work on a full slot (RX core).

@@ -143,7 +143,13 @@ BenchKind describe() {
   };
   k.batch_default = 64;
   k.max_batch = kMaxRawBatch;
-  k.worker_cores = true;
+  // a cell of any kind may spell the lists out empty (docs/dataplane.md's contract example)
+  const char* own_threads = "must be empty for socket transports: each pair's thread does its own work";
+  const char* forward_only = "applies to transport raw's forward mode only";
+  k.neutral_keys = {{"cores.tx_workers", NeutralKey::Neutral::empty_list, own_threads},
+                    {"cores.rx_workers", NeutralKey::Neutral::empty_list, own_threads},
+                    {"cores.forward_rx", NeutralKey::Neutral::empty_list, forward_only},
+                    {"cores.forward_tx", NeutralKey::Neutral::empty_list, forward_only}};
   k.parse = parse;
   k.check = check_raw;
   k.cell_json = cell_json;

@@ -78,10 +78,6 @@ void check_raw(const Cell& c, const ObjectReader& r) {
       (rx.driver == "net_ring" || tx.driver == "net_ring"))
     refuse_key("memory", "host_pinned with a GPU workload reads frames in the receive pools' memory, but net_ring "
                          "passes the sender's mbufs over: use memory host (staged), or net_memif / net_af_packet");
-  if (c.socket_buffer_bytes) refuse_key("socket_buffer_bytes", "applies to socket transports only");
-  if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
-  if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
-  if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
   check_forward(c, r);
 }
 

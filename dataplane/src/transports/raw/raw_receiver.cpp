@@ -74,7 +74,7 @@ void RawReceiver::open() {
     lanes_.push_back(std::make_unique<Lane>(o.tx_queues));
     for (uint32_t s = 0; gpu_.active() && s < o.tx_queues; ++s) lanes_.back()->gpu.push_back(gpu_.datagram(r * o.tx_queues + s));
     poller_done_[r] = false;
-    if (!cell_.cores.rx_workers.empty()) {
+    if (!cell_.cores.list("rx_workers").empty()) {
       rte_ring* ring = rte_ring_create(("sp_rxw" + std::to_string(r)).c_str(), ring_size(cell_.batch),
                                        SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
       if (!ring) throw RunFailure("RX worker ring: " + std::string(rte_strerror(rte_errno)));
@@ -91,7 +91,7 @@ void RawReceiver::start() {
       threads_.spawn(poller, name, [this, r](std::stop_token st) { run_alone(r, st); });
     } else {
       threads_.spawn(poller, name, [this, r](std::stop_token st) { run_poller(r, st); });
-      threads_.spawn(CoreMap::for_queue(cell_.cores.rx_workers, r), name + " worker",
+      threads_.spawn(CoreMap::for_queue(cell_.cores.list("rx_workers"), r), name + " worker",
                      [this, r](std::stop_token st) { run_worker(r, st); });
     }
   }

@@ -106,7 +106,7 @@ void RawSender::open() {
     TemplateArgs args{{env_.tx_mac(), env_.rx_mac(), cell_.payload_bytes, run_id_, q}, env_.frame_bytes()};
     rte_mempool_obj_iter(env_.tx_pool(q), write_template, &args);
     worker_done_[q] = false;
-    if (!cell_.cores.tx_workers.empty()) {
+    if (!cell_.cores.list("tx_workers").empty()) {
       rte_ring* r = rte_ring_create(("sp_txw" + std::to_string(q)).c_str(), ring_size(cell_.batch), SOCKET_ID_ANY,
                                     RING_F_SP_ENQ | RING_F_SC_DEQ);
       if (!r) throw RunFailure("TX worker ring: " + std::string(rte_strerror(rte_errno)));
@@ -123,7 +123,7 @@ void RawSender::start() {
       threads_.spawn(poller, name, [this, q](std::stop_token st) { run_alone(q, st); });
     } else {
       threads_.spawn(poller, name, [this, q](std::stop_token st) { run_poller(q, st); });
-      threads_.spawn(CoreMap::for_queue(cell_.cores.tx_workers, q), name + " worker",
+      threads_.spawn(CoreMap::for_queue(cell_.cores.list("tx_workers"), q), name + " worker",
                      [this, q](std::stop_token st) { run_worker(q, st); });
     }
   }

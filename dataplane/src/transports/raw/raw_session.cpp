@@ -15,6 +15,7 @@
 #include "sys/clock.hpp"
 #include "sys/errors.hpp"
 #include "gpu/nvml_sampler.hpp"
+#include "metrics/side_report.hpp"
 #include "transports/raw/dpdk_env.hpp"
 #include "transports/raw/forward_result.hpp"
 #include "transports/raw/forwarder.hpp"
@@ -134,6 +135,14 @@ class RawSession : public LocalSession {
   }
   void drained() override { after_ = env_.snapshot(); }
   bool sender_finished() const override { return tx_->finished(); }
+
+  void own_cores(std::vector<CoreBusy>& cores) const override {
+    const CoreMap& c = cell_.cores;
+    add_queue_cores(cores, c.list("tx_workers"), tx_->counters().size(), "tx_worker");
+    add_queue_cores(cores, c.list("rx_workers"), rx_->counters().size(), "rx_worker");
+    add_queue_cores(cores, c.list("forward_rx"), c.list("forward_rx").size(), "forward_rx");
+    add_queue_cores(cores, c.list("forward_tx"), c.list("forward_tx").size(), "forward_tx");
+  }
 
   void account(const Cell& cell, const SideReport& sender, const SideReport& receiver,
                RunResult& r) const override {

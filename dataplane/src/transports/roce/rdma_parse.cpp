@@ -53,10 +53,6 @@ RdmaOptions parse_rdma_options(const ObjectReader& r, Cell& c) {
     refuse_key("workload.kind", std::string("is ") + to_string(c.workload) +
                                     ": a GPU workload needs verb send or write in bandwidth mode (it runs on "
                                     "what the server receives; reads land at the client)");
-  if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
-  if (c.socket_buffer_bytes != 0) refuse_key("socket_buffer_bytes", "applies to tcp and udp only");
-  if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
-  if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
 #if !SPIRAL_HAVE_RDMA
   refuse_key("transport", "is roce, but this spiral-dataplane was built without rdma-core (libibverbs): install "
                           "libibverbs-dev and rebuild with SPIRAL_WITH_RDMA=AUTO or ON");

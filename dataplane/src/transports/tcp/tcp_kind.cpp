@@ -17,8 +17,6 @@ namespace {
 void check(const Cell& c, const ObjectReader& r) {
   if (c.payload_bytes > kMaxPayloadBytes)
     refuse_key("payload_bytes", "must be at most " + std::to_string(kMaxPayloadBytes) + " for tcp");
-  if (c.udp_gso) refuse_key("udp_gso", "applies to udp only");
-  if (c.udp_gro) refuse_key("udp_gro", "applies to udp only");
   if (r.has("batch") && c.batch != 1) refuse_key("batch", "must be 1 for tcp (one send() per message)");
 }
 
@@ -70,13 +68,15 @@ BenchKind describe() {
   k.multi_link = true;
   k.repeats_in_one_process = true;
   k.run_mode = RunMode::two_sided;
-  k.keys = kPingPongKeys;
+  k.keys = kSocketKeys;
+  k.keys.insert("tcp_nodelay");
   k.flags = {{"--tcp-nodelay", "tcp_nodelay", KindFlag::Type::toggle, "set TCP_NODELAY"}};
-  k.flags.insert(k.flags.end(), kPingPongFlags.begin(), kPingPongFlags.end());
+  k.flags.insert(k.flags.end(), kSocketFlags.begin(), kSocketFlags.end());
+  k.neutral_keys = {{"tcp_nodelay", NeutralKey::Neutral::off, "applies to tcp only"}, kSocketBufferNeutral};
   k.batch_default = 1;
   k.max_batch = kMaxBatch;
-  k.parse = parse_ping_pong_options;
-  k.cell_json = ping_pong_cell_json;
+  k.parse = parse_socket_options;
+  k.cell_json = socket_cell_json;
   k.check = check;
   k.make_engine = make_engine;
   k.caught_up = caught_up;

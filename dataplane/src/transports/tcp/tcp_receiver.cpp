@@ -11,6 +11,7 @@
 #include "sys/errors.hpp"
 #include "engine/queue_cores.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 
 namespace spiral::tcp {
 
@@ -38,7 +39,8 @@ void TcpReceiver::open() {
     Port p;
     p.listener = tcp_listen(ipv4_address(cell_.bind_address, static_cast<uint16_t>(cell_.base_port + i)));
     // Set on the listener so accepted sockets inherit it before the window is negotiated.
-    if (cell_.socket_buffer_bytes) set_buffer(p.listener.get(), BufferSide::receive, cell_.socket_buffer_bytes);
+    const uint64_t buffer_bytes = socket_options(cell_).buffer_bytes;
+    if (buffer_bytes) set_buffer(p.listener.get(), BufferSide::receive, buffer_bytes);
     p.buffer = PageBuffer(std::max<size_t>({kReadBytes, cell_.payload_bytes, recv_span_bytes()}));
     ports_.push_back(std::move(p));
   }

@@ -14,6 +14,7 @@
 #include "engine/token_bucket.hpp"
 #include "sys/clock.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 #include "transports/tcp/tcp_info.hpp"
 
 namespace spiral::tcp {
@@ -32,11 +33,12 @@ void TcpSender::open() {
   for (uint32_t i = 0; i < cell_.pairs; ++i) {
     auto to = resolve_ipv4_until(pair_server_address(cell_, i), static_cast<uint16_t>(cell_.base_port + i), deadline);
     Connection c;
-    c.fd = tcp_connect_until(to, deadline, [this](int fd) {
+    const SocketOptions& o = socket_options(cell_);
+    c.fd = tcp_connect_until(to, deadline, [&o](int fd) {
       // 0 keeps the kernel's send-buffer autotuning (tcp_wmem); a fixed size turns it off.
-      if (cell_.socket_buffer_bytes) set_buffer(fd, BufferSide::send, cell_.socket_buffer_bytes);
+      if (o.buffer_bytes) set_buffer(fd, BufferSide::send, o.buffer_bytes);
     });
-    if (cell_.tcp_nodelay) set_int_option(c.fd.get(), IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
+    if (o.tcp_nodelay) set_int_option(c.fd.get(), IPPROTO_TCP, TCP_NODELAY, 1, "TCP_NODELAY");
     set_io_timeout(c.fd.get(), 100);
     c.message = PageBuffer(cell_.payload_bytes);
     connections_.push_back(std::move(c));

@@ -29,7 +29,6 @@ void check(const Cell& c, const ObjectReader&) {
     refuse_key("payload_bytes", "must be in " + std::to_string(kHeaderBytes) + ".." + std::to_string(kMaxUdpPayload) +
                                     " for udp (the datagram header takes " + std::to_string(kHeaderBytes) +
                                     "), got " + std::to_string(c.payload_bytes));
-  if (c.tcp_nodelay) refuse_key("tcp_nodelay", "applies to tcp only");
 }
 
 using ping_pong::Carrier;
@@ -95,10 +94,14 @@ BenchKind describe() {
   k.repeats_in_one_process = true;
   k.flags = {{"--udp-gso", "udp_gso", KindFlag::Type::toggle, "send with UDP GSO (UDP_SEGMENT)"},
              {"--udp-gro", "udp_gro", KindFlag::Type::toggle, "receive with UDP GRO"}};
-  k.flags.insert(k.flags.end(), kPingPongFlags.begin(), kPingPongFlags.end());
-  k.keys = kPingPongKeys;
-  k.parse = parse_ping_pong_options;
-  k.cell_json = ping_pong_cell_json;
+  k.flags.insert(k.flags.end(), kSocketFlags.begin(), kSocketFlags.end());
+  k.keys = kSocketKeys;
+  k.keys.insert({"udp_gso", "udp_gro"});
+  k.neutral_keys = {{"udp_gso", NeutralKey::Neutral::off, "applies to udp only"},
+                    {"udp_gro", NeutralKey::Neutral::off, "applies to udp only"},
+                    kSocketBufferNeutral};
+  k.parse = parse_socket_options;
+  k.cell_json = socket_cell_json;
   k.batch_default = 64;
   k.max_batch = kMaxBatch;
   k.check = check;

@@ -11,6 +11,7 @@
 #include "engine/queue_cores.hpp"
 #include "transports/udp/proc_net_udp.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 #include "datagram/header.hpp"
 
 namespace spiral::udp {
@@ -38,18 +39,19 @@ UdpReceiver::UdpReceiver(const Cell& cell, uint32_t run_id)
     : EngineBase(queue_cores(cell.cores.rx, cell.pairs)),
       cell_(cell),
       run_id_(run_id),
-      buffer_bytes_(cell.udp_gro ? kGroBufferBytes : cell.payload_bytes) {}
+      gro_(socket_options(cell).udp_gro),
+      buffer_bytes_(gro_ ? kGroBufferBytes : cell.payload_bytes) {}
 
 void UdpReceiver::open() {
   for (uint32_t i = 0; i < cell_.pairs; ++i) {
     Socket s;
     s.fd = udp_bind(ipv4_address(cell_.bind_address, static_cast<uint16_t>(cell_.base_port + i)));
     set_buffer(s.fd.get(), BufferSide::receive,
-               cell_.socket_buffer_bytes ? cell_.socket_buffer_bytes : kDefaultReceiveBuffer);
-    if (cell_.udp_gro) set_int_option(s.fd.get(), SOL_UDP, UDP_GRO, 1, "UDP_GRO");
+               socket_options(cell_).buffer_bytes ? socket_options(cell_).buffer_bytes : kDefaultReceiveBuffer);
+    if (gro_) set_int_option(s.fd.get(), SOL_UDP, UDP_GRO, 1, "UDP_GRO");
     set_io_timeout(s.fd.get(), 50);
     s.buffers = PageBuffer(cell_.batch * buffer_bytes_, 0);
-    s.control.resize(cell_.udp_gro ? cell_.batch * kControlBytes : 0);
+    s.control.resize(gro_ ? cell_.batch * kControlBytes : 0);
     s.iov.resize(cell_.batch);
     s.messages.resize(cell_.batch);
     sockets_.push_back(std::move(s));
@@ -72,7 +74,7 @@ void UdpReceiver::rearm(Socket& s, uint32_t used, char* area) const {
     h = {};
     h.msg_iov = &s.iov[i];
     h.msg_iovlen = 1;
-    if (cell_.udp_gro) {
+    if (gro_) {
       h.msg_control = s.control.data() + i * kControlBytes;
       h.msg_controllen = kControlBytes;
     }
@@ -133,7 +135,7 @@ void UdpReceiver::run_queue(size_t q, std::stop_token stop) {
         continue;
       }
       // With GRO one buffer holds several datagrams of the announced size (the last may be shorter).
-      size_t segment = cell_.udp_gro ? static_cast<size_t>(gro_segment_size(h, len)) : len;
+      size_t segment = gro_ ? static_cast<size_t>(gro_segment_size(h, len)) : len;
       if (segment == 0) segment = std::max<size_t>(len, 1);
       for (size_t off = 0; off < len; off += segment) {
         const auto ours = account(q, data + off, std::min(segment, len - off), c, seq);

@@ -46,6 +46,7 @@ class UdpReceiver final : public EngineBase, public gpu::GpuReporting {
 
   Cell cell_;
   uint32_t run_id_;
+  bool gro_;  // UDP_GRO: buffers take coalesced datagrams, split at their segment size
   size_t buffer_bytes_;
   std::vector<Socket> sockets_;
   gpu::GpuReceiver gpu_;  // one datagram assembler per pair; inactive without a workload

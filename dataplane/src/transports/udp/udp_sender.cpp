@@ -11,6 +11,7 @@
 #include "sys/errors.hpp"
 #include "engine/queue_cores.hpp"
 #include "sys/socket.hpp"
+#include "transports/ping_pong/ping_pong_options.hpp"
 #include "datagram/header.hpp"
 #include "engine/token_bucket.hpp"
 
@@ -31,7 +32,7 @@ void sleep_ns(int64_t ns) {
 
 UdpSender::UdpSender(const Cell& cell, uint32_t run_id)
     : EngineBase(queue_cores(cell.cores.tx, cell.pairs)), cell_(cell), run_id_(run_id) {
-  if (cell_.udp_gso)
+  if (socket_options(cell_).udp_gso)
     segments_per_message_ = std::max<uint32_t>(1, std::min(kGsoMaxSegments, kGsoMaxBytes / cell_.payload_bytes));
 }
 
@@ -41,8 +42,9 @@ void UdpSender::open() {
     auto to = resolve_ipv4_until(pair_server_address(cell_, i), static_cast<uint16_t>(cell_.base_port + i), deadline);
     Socket s;
     s.fd = udp_connected(to);
-    set_buffer(s.fd.get(), BufferSide::send, cell_.socket_buffer_bytes ? cell_.socket_buffer_bytes : kDefaultSendBuffer);
-    if (cell_.udp_gso) set_int_option(s.fd.get(), SOL_UDP, UDP_SEGMENT, static_cast<int>(cell_.payload_bytes), "UDP_SEGMENT");
+    const SocketOptions& o = socket_options(cell_);
+    set_buffer(s.fd.get(), BufferSide::send, o.buffer_bytes ? o.buffer_bytes : kDefaultSendBuffer);
+    if (o.udp_gso) set_int_option(s.fd.get(), SOL_UDP, UDP_SEGMENT, static_cast<int>(cell_.payload_bytes), "UDP_SEGMENT");
     set_io_timeout(s.fd.get(), 100);
     s.datagrams = PageBuffer(size_t{cell_.batch} * cell_.payload_bytes);
     const uint32_t max_messages = (cell_.batch + segments_per_message_ - 1) / segments_per_message_;
