@@ -4,17 +4,32 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// check counts what must be zero: nodes without a verdict (lost), nodes benched more than
-// once (repeated), benches overlapping on a node (from the pods' own timestamps).
+// check counts what must be zero: nodes without a verdict in their SpiralBenchNodeResult
+// (lost), nodes benched more than once or with two results in the round (repeated), benches overlapping on a node (from the pods' own timestamps).
 func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *podRecorder, res *Result) error {
+	var results sbv1.SpiralBenchNodeResultList
+	if err := c.List(ctx, &results, client.InNamespace(namespace), client.MatchingLabels{
+		sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round))}); err != nil {
+		return err
+	}
 	decided := map[string]bool{}
-	for _, row := range f.Status.Nodes {
+	rows := map[string]int{}
+	for i := range results.Items {
+		row := results.Items[i].Result
+		if data, err := json.Marshal(&results.Items[i]); err == nil && len(data) > res.LargestResultJSON {
+			res.LargestResultJSON = len(data)
+		}
+		if rows[row.Name]++; rows[row.Name] == 2 { // one result per node and round, by its name
+			res.Repeated++
+			res.Problems = append(res.Problems, "node "+row.Name+" has two results in the round")
+		}
 		res.Verdicts[string(row.Verdict)]++
 		switch row.Verdict {
 		case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid:

@@ -64,6 +64,8 @@ type Result struct {
 	PeakRSSBytes     int64   // the larger life's peak
 	LargestFleetJSON int     // bytes of the fleet object as the apiserver returns it
 	LargestBenchJSON int
+	// LargestResultJSON is the largest SpiralBenchNodeResult of the round.
+	LargestResultJSON int
 	Verdicts         map[string]int
 	Lost, Repeated   int
 	Overlaps         int
