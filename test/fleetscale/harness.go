@@ -52,6 +52,9 @@ type Options struct {
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
+	// Suite names a built-in suite (Quick) to bench each node with instead; the KWOK stages
+	// end its GPU copy and NCCL pods with summaries of their kinds.
+	Suite sbv1.SuiteName
 }
 
 // Result of one run.
@@ -72,6 +75,9 @@ type Result struct {
 	Attempts         int // cell attempts over all benches (> nodes when pods were retried)
 	Restarted        bool
 	Problems         []string
+	// ProcessCPU is the CPU seconds (user + system) of each process of the simulation: the
+	// apiserver, etcd, the scheduler, KWOK, and the harness itself; the manager is CPUSeconds.
+	ProcessCPU map[string]float64
 }
 
 const (
@@ -169,6 +175,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer stopWatch()
 
 	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}}
+	startCPU := childrenCPU(nil) // the nodes' creation is not the fleet's
 	m, err := startManager(ctx, o, kc, 1)
 	if err != nil {
 		return nil, err
@@ -212,6 +219,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	say("round finished after %s: %s", res.Wall.Round(time.Second), cur.Status.Progress)
 	m.stop(false)
 	m.account(res)
+	res.ProcessCPU = childrenCPU(startCPU)
 	return res, check(ctx, c, &cur, rec, res)
 }
 
@@ -232,6 +240,9 @@ func fleet(o Options) *sbv1.SpiralBenchFleet {
 			Verdicts:      &sbv1.FleetVerdictSpec{Labels: true},
 			Stragglers:    &sbv1.StragglerSpec{Metric: "RxMbps", KMilli: 3000, MinNodes: 5},
 		},
+	}
+	if o.Suite != "" {
+		f.Spec.Template, f.Spec.Suite = nil, &sbv1.SuiteSpec{Builtin: o.Suite}
 	}
 	if o.SuiteSteps > 0 {
 		suite := &sbv1.SuiteSpec{}
