@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -51,8 +52,21 @@ const (
 	targetLargestBytes = 256 << 10
 )
 
+// fleetResources are the requests the fleet controller makes (the rest are the bench
+// controller's, or shared, like events): its results, its own status, the benches it creates,
+// the node verdicts it writes.
+var fleetResources = map[string]bool{"spiralbenchnoderesults": true, "spiralbenchfleets": true, "spiralbenchfleets/status": true, "nodes": true}
+
+func fleetRequest(key string) bool {
+	_, resource, _ := strings.Cut(key, " ")
+	return fleetResources[resource] || key == "create spiralbenches"
+}
+
 func print(r *fleetscale.Result) {
-	n := float64(r.Nodes)
+	n := float64(r.Decided) // per node decided: all of them, or those of a run stopped early
+	if n == 0 {
+		n = 1
+	}
 	var reconciles float64
 	var names []string
 	for k, v := range r.Reconciles {
@@ -69,7 +83,8 @@ func print(r *fleetscale.Result) {
 	row := func(k, target, v, verdict string) { fmt.Printf("| %-44s | %-9s | %s | %s |\n", k, target, v, verdict) }
 	fmt.Println("| figure | target | value | |")
 	fmt.Println("|---|---|---|---|")
-	row("nodes benched (simulated, KWOK)", "", fmt.Sprintf("%d", r.Nodes), "")
+	row("pool nodes (simulated, KWOK)", "", fmt.Sprintf("%d", r.Nodes), "")
+	row("nodes decided (the figures per node divide by it)", "", fmt.Sprintf("%d (round finished: %v)", r.Decided, r.Completed), "")
 	row("wall time, fleet created to round done", "", r.Wall.Round(time.Second).String(), "")
 	row("manager restarted (SIGKILL) midway", "yes", fmt.Sprintf("%v", r.Restarted), met(r.Restarted))
 	row("reconciles per node benched", "", fmt.Sprintf("%.1f (%v)", reconciles/n, names), "")
@@ -100,6 +115,24 @@ func print(r *fleetscale.Result) {
 			v = r.CPUSeconds
 		}
 		row("CPU seconds over the round: "+k, "", fmt.Sprintf("%.0f s (%.0f%% of the wall time on one core)", v, 100*v/r.Wall.Seconds()), "")
+	}
+	for k, v := range r.ReconcileSeconds {
+		row("reconcile time per node decided: "+k, "", fmt.Sprintf("%.1f ms", v*1000/n), "")
+	}
+	var keys []string
+	fleetRequests := 0
+	for k, v := range r.ManagerRequests {
+		keys = append(keys, k)
+		if fleetRequest(k) {
+			fleetRequests += v
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return r.ManagerRequests[keys[i]] > r.ManagerRequests[keys[j]] })
+	if len(keys) > 0 {
+		row("fleet controller's API requests per node decided (audit)", "", fmt.Sprintf("%.1f", float64(fleetRequests)/n), "")
+	}
+	for _, k := range keys {
+		row("manager requests per node decided: "+k, "", fmt.Sprintf("%.2f", float64(r.ManagerRequests[k])/n), "")
 	}
 	for _, p := range r.Problems {
 		fmt.Println("problem:", p)

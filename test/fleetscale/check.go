@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	pkgfleet "github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
 // check counts what must be zero: nodes without a verdict in their SpiralBenchNodeResult
@@ -36,8 +37,9 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			decided[row.Name] = true
 		}
 	}
-	for i := 0; i < res.Nodes; i++ {
-		if !decided[fmt.Sprintf("kwok-gpu-%04d", i)] {
+	res.Decided = len(decided)
+	for i := 0; i < res.Nodes && res.Completed; i++ { // a run stopped early has undecided nodes, not lost ones
+		if !decided[nodeName(i)] {
 			res.Lost++
 		}
 	}
@@ -58,10 +60,10 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			res.Attempts += int(cell.Attempts)
 		}
 	}
-	if f.Spec.Suite != nil { // every step of every node ran: a step lost counts as lost
+	if f.Spec.Suite != nil && res.Completed { // every step of every node ran: a step lost counts as lost
 		for i := 0; i < res.Nodes; i++ {
-			for _, step := range f.Spec.Suite.Steps {
-				if key := fmt.Sprintf("kwok-gpu-%04d/%s", i, step.Name); perNode[key] == 0 {
+			for _, step := range pkgfleet.Steps(&f.Spec) {
+				if key := nodeName(i) + "/" + step.Name; perNode[key] == 0 {
 					res.Lost++
 					res.Problems = append(res.Problems, "no bench for "+key)
 				}

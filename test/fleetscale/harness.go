@@ -62,6 +62,8 @@ type Result struct {
 	Nodes            int
 	Wall             time.Duration
 	Reconciles       map[string]float64 // by controller, over both manager lives
+	// ReconcileSeconds is the time spent reconciling, by controller, over both lives.
+	ReconcileSeconds map[string]float64
 	APIRequests      float64
 	CPUSeconds       float64 // user + system, both lives
 	PeakRSSBytes     int64   // the larger life's peak
@@ -74,7 +76,14 @@ type Result struct {
 	Overlaps         int
 	Attempts         int // cell attempts over all benches (> nodes when pods were retried)
 	Restarted        bool
-	Problems         []string
+	// Completed: the round finished; otherwise the run stopped at the timeout and the figures
+	// are per node decided by then (Decided).
+	Completed bool
+	Decided   int
+	// ManagerRequests counts the manager's API requests by verb and resource, from the
+	// apiserver's audit log.
+	ManagerRequests map[string]int
+	Problems        []string
 	// ProcessCPU is the CPU seconds (user + system) of each process of the simulation: the
 	// apiserver, etcd, the scheduler, KWOK, and the harness itself; the manager is CPUSeconds.
 	ProcessCPU map[string]float64
@@ -91,6 +100,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	say := func(format string, args ...any) { fmt.Fprintf(o.Log, "fleet-scale: "+format+"\n", args...) }
 	logf.SetLogger(logr.Discard())
 	env := &envtest.Environment{CRDDirectoryPaths: []string{o.CRDDir}, ErrorIfCRDPathMissing: true, BinaryAssetsDirectory: o.Assets}
+	audit, err := configureAudit(env, o.WorkDir)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := env.Start()
 	if err != nil {
 		return nil, fmt.Errorf("start envtest: %w", err)
@@ -102,6 +115,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	kubeconfig, err := admin.KubeConfig()
 	if err != nil {
+		return nil, err
+	}
+	// The manager has a user of its own, so the audit log tells its requests from the others'.
+	managerUser, err := env.AddUser(envtest.User{Name: auditUser, Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	managerKubeconfig, err := managerUser.KubeConfig()
+	if err != nil {
+		return nil, err
+	}
+	mkc := filepath.Join(o.WorkDir, "manager.kubeconfig")
+	if err := os.WriteFile(mkc, managerKubeconfig, 0o600); err != nil {
 		return nil, err
 	}
 	kc := filepath.Join(o.WorkDir, "kubeconfig")
@@ -176,7 +202,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}}
 	startCPU := childrenCPU(nil) // the nodes' creation is not the fleet's
-	m, err := startManager(ctx, o, kc, 1)
+	m, err := startManager(ctx, o, mkc, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +217,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var cur sbv1.SpiralBenchFleet
 	for {
 		if time.Now().After(deadline) {
-			m.stop(false)
-			return res, fmt.Errorf("timed out after %s: %s progress %s counts %+v; %s", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts, diagnose(ctx, c))
+			// Stopped before the round ended: the figures are per node decided so far.
+			say("stopped after %s (the timeout): %s progress %s counts %+v", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts)
+			break
 		}
 		time.Sleep(time.Second)
 		if err := c.Get(ctx, client.ObjectKeyFromObject(f), &cur); err != nil {
@@ -206,21 +233,29 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			say("killing the manager (SIGKILL) at %d/%d verdicts, %s in", decided, o.Nodes, time.Since(start).Round(time.Second))
 			m.stop(true)
 			m.account(res)
-			if m, err = startManager(ctx, o, kc, 2); err != nil {
+			if m, err = startManager(ctx, o, mkc, 2); err != nil {
 				return res, err
 			}
 			restarted, res.Restarted = true, true
 		}
 		if cur.Status.RoundCompletionTime != nil && cur.Status.Round >= 1 {
+			res.Completed = true
 			break
 		}
 	}
 	res.Wall = time.Since(start)
-	say("round finished after %s: %s", res.Wall.Round(time.Second), cur.Status.Progress)
+	say("round finished: %v, after %s: %s", res.Completed, res.Wall.Round(time.Second), cur.Status.Progress)
 	m.stop(false)
 	m.account(res)
 	res.ProcessCPU = childrenCPU(startCPU)
-	return res, check(ctx, c, &cur, rec, res)
+	if err := check(ctx, c, &cur, rec, res); err != nil {
+		return res, err
+	}
+	res.ManagerRequests = audit.tally()
+	if !res.Completed {
+		return res, fmt.Errorf("the round did not finish within %s (%d of %d nodes decided): %s", o.Timeout, res.Decided, o.Nodes, diagnose(ctx, c))
+	}
+	return res, nil
 }
 
 func fleet(o Options) *sbv1.SpiralBenchFleet {
@@ -254,6 +289,8 @@ func fleet(o Options) *sbv1.SpiralBenchFleet {
 	return f
 }
 
+func nodeName(i int) string { return fmt.Sprintf("kwok-gpu-%04d", i) }
+
 func createNodes(ctx context.Context, c client.Client, n int) error {
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -264,7 +301,7 @@ func createNodes(ctx context.Context, c client.Client, n int) error {
 			defer wg.Done()
 			for i := range work {
 				node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{
-					Name:        fmt.Sprintf("kwok-gpu-%04d", i),
+					Name:        nodeName(i),
 					Labels:      map[string]string{"pool": "kwok-gpu", "type": "kwok", "nvidia.com/gpu.product": "NVIDIA-GB10"},
 					Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
 				}}

@@ -22,7 +22,9 @@ type manager struct {
 	cpuSeconds float64
 	peakRSS    int64
 	reconciles map[string]float64
-	requests   float64
+	// reconcileSeconds is the time spent in each controller's reconciles.
+	reconcileSeconds map[string]float64
+	requests         float64
 }
 
 func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
@@ -73,6 +75,12 @@ func (m *manager) account(r *Result) {
 	for k, v := range m.reconciles {
 		r.Reconciles[k] += v
 	}
+	for k, v := range m.reconcileSeconds {
+		if r.ReconcileSeconds == nil {
+			r.ReconcileSeconds = map[string]float64{}
+		}
+		r.ReconcileSeconds[k] += v
+	}
 }
 
 func (m *manager) read() {
@@ -95,12 +103,14 @@ func (m *manager) read() {
 		_ = f.Close()
 	}
 	if text, err := m.scrape(); err == nil {
-		m.reconciles, m.requests = map[string]float64{}, 0
+		m.reconciles, m.reconcileSeconds, m.requests = map[string]float64{}, map[string]float64{}, 0
 		for _, line := range strings.Split(text, "\n") {
 			switch {
 			case strings.HasPrefix(line, "controller_runtime_reconcile_total{"):
 				ctrl := label(line, "controller")
 				m.reconciles[ctrl] += value(line)
+			case strings.HasPrefix(line, "controller_runtime_reconcile_time_seconds_sum{"):
+				m.reconcileSeconds[label(line, "controller")] += value(line)
 			case strings.HasPrefix(line, "rest_client_requests_total{"):
 				m.requests += value(line)
 			}
