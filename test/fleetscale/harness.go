@@ -59,9 +59,9 @@ type Options struct {
 
 // Result of one run.
 type Result struct {
-	Nodes            int
-	Wall             time.Duration
-	Reconciles       map[string]float64 // by controller, over both manager lives
+	Nodes      int
+	Wall       time.Duration
+	Reconciles map[string]float64 // by controller, over both manager lives
 	// ReconcileSeconds is the time spent reconciling, by controller, over both lives.
 	ReconcileSeconds map[string]float64
 	APIRequests      float64
@@ -71,11 +71,11 @@ type Result struct {
 	LargestBenchJSON int
 	// LargestResultJSON is the largest SpiralBenchNodeResult of the round.
 	LargestResultJSON int
-	Verdicts         map[string]int
-	Lost, Repeated   int
-	Overlaps         int
-	Attempts         int // cell attempts over all benches (> nodes when pods were retried)
-	Restarted        bool
+	Verdicts          map[string]int
+	Lost, Repeated    int
+	Overlaps          int
+	Attempts          int // cell attempts over all benches (> nodes when pods were retried)
+	Restarted         bool
 	// Completed: the round finished; otherwise the run stopped at the timeout and the figures
 	// are per node decided by then (Decided).
 	Completed bool
