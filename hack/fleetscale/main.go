@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -31,6 +33,10 @@ func main() {
 	flag.Parse()
 	o.Log = os.Stderr
 	o.Suite = sbv1.SuiteName(*suite)
+	// SIGINT or SIGTERM stops the run as its timeout does: measured, and every process stopped.
+	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.Stop = sig.Done()
 	res, err := fleetscale.Run(context.Background(), o)
 	if res != nil {
 		print(res)

@@ -52,6 +52,8 @@ type Options struct {
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
+	// Stop, when closed, ends the run as the timeout does (measured, every process stopped).
+	Stop <-chan struct{}
 	// Suite names a built-in suite (Quick) to bench each node with instead; the KWOK stages
 	// end its GPU copy and NCCL pods with summaries of their kinds.
 	Suite sbv1.SuiteName
@@ -216,9 +218,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	restarted := o.RestartAt <= 0
 	var cur sbv1.SpiralBenchFleet
 	for {
-		if time.Now().After(deadline) {
+		stopped := false
+		select {
+		case <-o.Stop:
+			stopped = true
+		default:
+		}
+		if time.Now().After(deadline) || stopped {
 			// Stopped before the round ended: the figures are per node decided so far.
-			say("stopped after %s (the timeout): %s progress %s counts %+v", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts)
+			say("stopped after %s (the timeout, or a signal): %s progress %s counts %+v", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts)
 			break
 		}
 		time.Sleep(time.Second)

@@ -38,7 +38,7 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 	}
 	cmd := exec.CommandContext(ctx, o.ManagerBin, "--kubeconfig", kubeconfig,
 		"--metrics-bind-address", fmt.Sprintf("127.0.0.1:%d", port), "--health-probe-bind-address", "0",
-		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--zap-log-level", "error")
+		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, err
