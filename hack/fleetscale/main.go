@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"sort"
-	"strings"
 	"syscall"
 	"time"
 
@@ -57,16 +56,6 @@ const (
 	targetRSSMiB       = 512.0
 	targetLargestBytes = 256 << 10
 )
-
-// fleetResources are the requests the fleet controller makes (the rest are the bench
-// controller's, or shared, like events): its results, its own status, the benches it creates,
-// the node verdicts it writes.
-var fleetResources = map[string]bool{"spiralbenchnoderesults": true, "spiralbenchfleets": true, "spiralbenchfleets/status": true, "nodes": true}
-
-func fleetRequest(key string) bool {
-	_, resource, _ := strings.Cut(key, " ")
-	return fleetResources[resource] || key == "create spiralbenches"
-}
 
 func print(r *fleetscale.Result) {
 	n := float64(r.Decided) // per node decided: all of them, or those of a run stopped early
@@ -126,13 +115,10 @@ func print(r *fleetscale.Result) {
 		row("reconcile time per node decided: "+k, "", fmt.Sprintf("%.1f ms", v*1000/n), "")
 	}
 	var keys []string
-	fleetRequests := 0
-	for k, v := range r.ManagerRequests {
+	for k := range r.ManagerRequests {
 		keys = append(keys, k)
-		if fleetRequest(k) {
-			fleetRequests += v
-		}
 	}
+	fleetRequests := r.FleetRequests()
 	sort.Slice(keys, func(i, j int) bool { return r.ManagerRequests[keys[i]] > r.ManagerRequests[keys[j]] })
 	if len(keys) > 0 {
 		row("fleet controller's API requests per node decided (audit)", "", fmt.Sprintf("%.1f", float64(fleetRequests)/n), "")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -71,4 +72,21 @@ func (a *auditLog) tally() map[string]int {
 		out[key]++
 	}
 	return out
+}
+
+// fleetResources are the requests the fleet controller makes (the rest are the bench
+// controller's, or shared, like events): its results, its own status, the benches it creates,
+// the node verdicts it writes.
+var fleetResources = map[string]bool{"spiralbenchnoderesults": true, "spiralbenchfleets": true, "spiralbenchfleets/status": true, "nodes": true}
+
+// FleetRequests counts the fleet controller's requests among the manager's.
+func (r *Result) FleetRequests() int {
+	n := 0
+	for key, v := range r.ManagerRequests {
+		_, resource, _ := strings.Cut(key, " ")
+		if fleetResources[resource] || key == "create spiralbenches" {
+			n += v
+		}
+	}
+	return n
 }
