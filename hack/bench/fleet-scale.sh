@@ -17,6 +17,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 NODES=${NODES:-1000} MAX_PARALLEL=${MAX_PARALLEL:-50} RESTART_AT=${RESTART_AT:-0.5} SUITE=${SUITE:-} TIMEOUT=${TIMEOUT:-30m}
 cd "$ROOT"
+# A loaded machine starts the apiserver slowly (envtest waits 20 s by default).
+export KUBEBUILDER_CONTROLPLANE_START_TIMEOUT=${KUBEBUILDER_CONTROLPLANE_START_TIMEOUT:-180s}
 assets=$(hack/k8s-assets.sh cluster | tail -n1) # kube-apiserver, etcd, kube-scheduler
 kwok=$(hack/kwok.sh | tail -n1)
 mkdir -p build/fleet-scale
