@@ -3,10 +3,10 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -162,11 +162,29 @@ func (r *FleetReconciler) resultObject(f *sbv1.SpiralBenchFleet, row *sbv1.Fleet
 func (v *fleetView) changedRows() []*sbv1.FleetNode {
 	var out []*sbv1.FleetNode
 	for _, row := range v.sortedRows() {
-		if l, ok := v.loaded[row.Name]; !ok || !equality.Semantic.DeepEqual(l.row, *row) {
+		if l, ok := v.loaded[row.Name]; !ok || !sameRow(&l.row, row) {
 			out = append(out, row)
 		}
 	}
 	return out
+}
+
+// sameRow compares two rows field by field: a step compares every row of the pool, and
+// reflection (equality.Semantic) cost tens of milliseconds a step at 10,000 nodes.
+func sameRow(a, b *sbv1.FleetNode) bool {
+	return a.Name == b.Name && a.Verdict == b.Verdict && a.Step == b.Step && slices.Equal(a.Reasons, b.Reasons) &&
+		a.Class == b.Class && sameTime(a.ValidUntil, b.ValidUntil) && a.Reason == b.Reason && a.Partner == b.Partner &&
+		a.Bench == b.Bench && a.RunID == b.RunID && samePtr(a.Value, b.Value) &&
+		samePtr(a.BaselineDeltaMilliPercent, b.BaselineDeltaMilliPercent) && samePtr(a.FleetDeltaMilliPercent, b.FleetDeltaMilliPercent) &&
+		a.Straggler == b.Straggler && a.Regressed == b.Regressed && sameTime(a.LastBenchTime, b.LastBenchTime) && a.Upgrade == b.Upgrade
+}
+
+func samePtr[T comparable](a, b *T) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+func sameTime(a, b *metav1.Time) bool {
+	return (a == nil) == (b == nil) && (a == nil || a.Equal(b))
 }
 
 // errStaleResult says a result changed since the step read it: the step's decisions may rest
