@@ -21,6 +21,7 @@ func main() {
 	flag.IntVar(&o.Nodes, "nodes", 1000, "simulated GPU nodes")
 	flag.IntVar(&o.MaxParallel, "max-parallel", 50, "fleet spec.maxParallel")
 	flag.Float64Var(&o.RestartAt, "restart-at", 0.5, "kill -9 and restart the manager at this share of verdicts (0: never)")
+	flag.DurationVar(&o.RestartAfter, "restart-after", 0, "kill -9 and restart the manager after this long, if -restart-at was not reached first (0: never)")
 	flag.StringVar(&o.KwokBin, "kwok", "", "kwok binary")
 	flag.StringVar(&o.SchedulerBin, "scheduler", "", "kube-scheduler binary")
 	flag.StringVar(&o.ManagerBin, "manager", "", "manager binary")

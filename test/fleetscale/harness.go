@@ -42,6 +42,9 @@ type Options struct {
 	Nodes, MaxParallel int
 	// RestartAt kills and restarts the manager when this share of the nodes has a verdict (0: never).
 	RestartAt float64
+	// RestartAfter, when set, kills and restarts it after this long if RestartAt was not
+	// reached first (a run that stops at its timeout still crosses a restart).
+	RestartAfter time.Duration
 	// KwokBin, SchedulerBin and ManagerBin are the binaries; Assets is KUBEBUILDER_ASSETS
 	// (kube-apiserver, etcd); CRDDir the CRDs.
 	KwokBin, SchedulerBin, ManagerBin, Assets, CRDDir string
@@ -237,7 +240,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			res.LargestFleetJSON = len(data)
 		}
 		decided := int(cur.Status.Counts.Passed + cur.Status.Counts.Failed + cur.Status.Counts.Invalid)
-		if !restarted && float64(decided) >= o.RestartAt*float64(o.Nodes) {
+		if !restarted && (float64(decided) >= o.RestartAt*float64(o.Nodes) || o.RestartAfter > 0 && time.Since(start) >= o.RestartAfter) {
 			say("killing the manager (SIGKILL) at %d/%d verdicts, %s in", decided, o.Nodes, time.Since(start).Round(time.Second))
 			m.stop(true)
 			m.account(res)
