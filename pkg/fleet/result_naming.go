@@ -8,13 +8,15 @@ import (
 
 // ResultName is the deterministic name of a node's SpiralBenchNodeResult in a round: the
 // same fleet, round and node always give the same name, so a create retried after a manager
-// restart finds the first one instead of writing a second row.
+// restart finds the first one instead of writing a second row. The hash of all three keeps
+// names apart that the readable part alone would not (fleet "a-1", round 2 and fleet "a",
+// round 1, node "2-...").
 func ResultName(fleet string, round int32, node string) string {
-	name := fmt.Sprintf("%s-%d-%s", fleet, round, node)
-	if len(name) <= 253 {
-		return name
+	base := fmt.Sprintf("%s-%d-%s", fleet, round, node)
+	if len(base) > 243 {
+		base = strings.TrimRight(base[:243], ".-")
 	}
-	return strings.TrimRight(name[:240], ".-") + "-" + hash8(node)
+	return base + "-" + hash8(fmt.Sprintf("%s\x00%d\x00%s", fleet, round, node))
 }
 
 // NodeLabelValue is the node's name as a label value: itself when it fits (node names are
