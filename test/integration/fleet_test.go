@@ -310,8 +310,10 @@ func TestFleetUpgradeGateHoldsNodesUntilTheirBenchPasses(t *testing.T) {
 	setState("fu-bad", "upgrade-done")
 	waitTaint("fu-good", "")
 	waitTaint("fu-bad", "Failed")
-	cur := &sbv1.SpiralBenchFleet{}
-	_ = k8sClient.Get(context.Background(), client.ObjectKeyFromObject(f), cur)
+	// The node's taint is written within the step, its result at the step's end.
+	cur := k.runUntil(30*time.Second, "upgrade", "the gate's rows", func(f *sbv1.SpiralBenchFleet) bool {
+		return rowOf(f, "fu-good").Upgrade == sbv1.GateReleased && rowOf(f, "fu-bad").Upgrade == sbv1.GateHeld && f.Status.Counts.Held == 2
+	})
 	if r := rowOf(cur, "fu-good"); r.Upgrade != sbv1.GateReleased || r.Verdict != sbv1.NodePassed || !strings.HasPrefix(r.Bench, "upgrade-u0-") {
 		t.Fatalf("fu-good row %+v", r)
 	}
