@@ -45,22 +45,8 @@ for tool in "$TESTPMD" jq awk; do command -v "$tool" >/dev/null || { echo "missi
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 source "$HERE/lib.sh"
 
-hugepages_on() {
-  local before
-  before=$(cat /proc/sys/vm/nr_hugepages)
-  sysctl -qw vm.nr_hugepages=$((before + ${HUGEPAGES:-1024}))
-  HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
-  mkdir -p "$HUGE_DIR"
-  mountpoint -q "$HUGE_DIR" || mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
-}
-hugepages_off() {
-  if mountpoint -q "$HUGE_DIR" 2>/dev/null; then rm -f "$HUGE_DIR"/*; umount "$HUGE_DIR"; fi
-  local now
-  now=$(cat /proc/sys/vm/nr_hugepages)
-  # someone else may have changed the host-wide setting meanwhile: never below zero
-  ((HUGE_ADDED == 0)) || sysctl -qw vm.nr_hugepages=$((now > HUGE_ADDED ? now - HUGE_ADDED : 0))
-  HUGE_ADDED=0
-}
+# shellcheck source=hack/lib/hugepages.sh
+source "$ROOT/hack/lib/hugepages.sh"
 wires() {  # sender ns <-veth-> forwarder ns <-veth-> receiver ns, MTU 9000
   local ns
   for ns in $NS_S $NS_F $NS_R; do ip netns add $ns 2>/dev/null || true; ip -n $ns link set lo up; done
@@ -141,7 +127,7 @@ spiral_common() {
 # spiral_run PAYLOAD WORK: spiral's own forwarder
 spiral_run() {
   N=$((N + 1)) ROLES=spiral
-  hugepages_on
+  hugepages_on 1024
   perf_on "spiral-$1-$2"
   # shellcheck disable=SC2046
   SPIRAL_EAL_ARGS="${SPIRAL_EAL_ARGS:-} --huge-dir $HUGE_DIR" "$BIN" loopback $(spiral_common) --payload-bytes "$1" \
@@ -155,7 +141,7 @@ spiral_run() {
 # testpmd_run PAYLOAD MODE: testpmd forwards, spiral's loopback sends and receives
 testpmd_run() {
   N=$((N + 1)) ROLES=testpmd
-  hugepages_on
+  hugepages_on 1024
   local mbuf=2176 extra=() ns=()
   (($1 > 1900)) && mbuf=10368
   read -ra extra <<<"${TESTPMD_EAL_ARGS:-}"

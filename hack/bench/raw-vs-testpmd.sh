@@ -58,25 +58,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-hugepages_on() {
-  local want=${HUGEPAGES:-512} before
-  before=$(cat /proc/sys/vm/nr_hugepages)
-  sysctl -qw vm.nr_hugepages=$((before + want))
-  HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
-  mkdir -p "$HUGE_DIR"
-  mountpoint -q "$HUGE_DIR" || mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
-}
-hugepages_off() {
-  if mountpoint -q "$HUGE_DIR" 2>/dev/null; then
-    rm -f "$HUGE_DIR"/*
-    umount "$HUGE_DIR"
-  fi
-  local now
-  now=$(cat /proc/sys/vm/nr_hugepages)
-  # someone else may have reset the host's setting meanwhile: never go below zero
-  ((HUGE_ADDED == 0)) || sysctl -qw vm.nr_hugepages=$((now > HUGE_ADDED ? now - HUGE_ADDED : 0))
-  HUGE_ADDED=0
-}
+# shellcheck source=hack/lib/hugepages.sh
+source "$ROOT/hack/lib/hugepages.sh"
 
 wire() {  # the veth wire at MTU $1 (made anew when the MTU changes)
   [[ $WIRE_MTU == "$1" ]] && return

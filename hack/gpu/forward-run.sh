@@ -41,21 +41,8 @@ MD=$OUT/forward.md
 : >"$OUT/runs.jsonl"
 HUGE_DIR=$WORK/huge HUGE_ADDED=0 NOHUGE=--no-huge
 # table C: two DPDK processes share memif regions only from hugepages (as hack/bench/raw-vs-testpmd.sh)
-hugepages_on() {
-  local before
-  before=$(cat /proc/sys/vm/nr_hugepages)
-  sysctl -qw vm.nr_hugepages=$((before + ${HUGEPAGES:-512}))
-  HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
-  mkdir -p "$HUGE_DIR"
-  mountpoint -q "$HUGE_DIR" || mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
-}
-hugepages_off() {
-  if mountpoint -q "$HUGE_DIR" 2>/dev/null; then rm -f "$HUGE_DIR"/*; umount "$HUGE_DIR"; fi
-  local now
-  now=$(cat /proc/sys/vm/nr_hugepages)
-  ((HUGE_ADDED == 0)) || sysctl -qw vm.nr_hugepages=$((now > HUGE_ADDED ? now - HUGE_ADDED : 0))
-  HUGE_ADDED=0
-}
+# shellcheck source=hack/lib/hugepages.sh
+source "$ROOT/hack/lib/hugepages.sh"
 trap 'hugepages_off; rm -rf "$WORK"; rmdir /var/run/dpdk/fwdtp* 2>/dev/null || true' EXIT
 [[ -x $BIN ]] || { echo "no spiral-dataplane in $BUILD" >&2; exit 1; }
 # a machine without DPDK: the libraries and plugins hack/gpu/carry.sh packed (as device-run.sh)
