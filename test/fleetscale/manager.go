@@ -22,7 +22,9 @@ type manager struct {
 	cpuSeconds float64
 	peakRSS    int64
 	reconciles map[string]float64
-	requests   float64
+	// reconcileSeconds is the time spent in each controller's reconciles.
+	reconcileSeconds map[string]float64
+	requests         float64
 }
 
 func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
@@ -36,7 +38,7 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 	}
 	cmd := exec.CommandContext(ctx, o.ManagerBin, "--kubeconfig", kubeconfig,
 		"--metrics-bind-address", fmt.Sprintf("127.0.0.1:%d", port), "--health-probe-bind-address", "0",
-		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--zap-log-level", "error")
+		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, err
@@ -73,6 +75,12 @@ func (m *manager) account(r *Result) {
 	for k, v := range m.reconciles {
 		r.Reconciles[k] += v
 	}
+	for k, v := range m.reconcileSeconds {
+		if r.ReconcileSeconds == nil {
+			r.ReconcileSeconds = map[string]float64{}
+		}
+		r.ReconcileSeconds[k] += v
+	}
 }
 
 func (m *manager) read() {
@@ -95,12 +103,14 @@ func (m *manager) read() {
 		_ = f.Close()
 	}
 	if text, err := m.scrape(); err == nil {
-		m.reconciles, m.requests = map[string]float64{}, 0
+		m.reconciles, m.reconcileSeconds, m.requests = map[string]float64{}, map[string]float64{}, 0
 		for _, line := range strings.Split(text, "\n") {
 			switch {
 			case strings.HasPrefix(line, "controller_runtime_reconcile_total{"):
 				ctrl := label(line, "controller")
 				m.reconciles[ctrl] += value(line)
+			case strings.HasPrefix(line, "controller_runtime_reconcile_time_seconds_sum{"):
+				m.reconcileSeconds[label(line, "controller")] += value(line)
 			case strings.HasPrefix(line, "rest_client_requests_total{"):
 				m.requests += value(line)
 			}
