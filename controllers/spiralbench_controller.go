@@ -152,7 +152,8 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		}
 		return r.expireIfDue(ctx, sb)
 	}
-	if err := r.cleanupPods(ctx, sb); err != nil {
+	leaving, err := r.cleanupPods(ctx, sb)
+	if err != nil {
 		return 0, err
 	}
 	if sb.Status.ActiveAttempt != nil {
@@ -161,6 +162,9 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 	}
 	next, ok := nextCell(sb, cells)
 	if !ok {
+		if leaving > 0 { // the nodes are given back once the last attempt's pods have left them
+			return leaving, nil
+		}
 		r.complete(ctx, sb)
 		return 0, nil
 	}

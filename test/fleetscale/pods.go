@@ -70,6 +70,7 @@ func (r *podRecorder) watch(ctx context.Context, cfg *rest.Config) (func(), erro
 	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc:    func(o any) { see(o); release(o) },
 		UpdateFunc: func(_, n any) { see(n); release(n) },
+		DeleteFunc: r.gone,
 	}); err != nil {
 		return nil, err
 	}
@@ -78,6 +79,23 @@ func (r *podRecorder) watch(ctx context.Context, cfg *rest.Config) (func(), erro
 	go inf.Run(ctx.Done())
 	cache.WaitForCacheSync(ctx.Done(), inf.HasSynced)
 	return cancel, nil
+}
+
+// gone ends the span of a pod removed before it was seen ending (deleted while it ran): it left
+// its node when its object went, as far as anyone can tell.
+func (r *podRecorder) gone(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.pods[string(p.UID)]; s != nil && s.finished.IsZero() {
+		s.finished = time.Now()
+	}
 }
 
 // annotationClientDone on a server pod tells KWOK (the server-complete stage) that its client
