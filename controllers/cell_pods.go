@@ -52,19 +52,17 @@ func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.Spiral
 // stopped answering never goes, and the bench must not wait for it forever.
 const podGoneSlack = 10 * time.Second
 
-// leaving is how long to wait for a pod that is being removed: until its deletion's deadline
-// (the grace period's end) plus the slack. An ended pod is deleted at once, without grace.
+// leaving is how long to wait for a pod that is being removed: none once its containers have
+// ended (its phase is terminal), else until its deletion's deadline (the grace period's end)
+// plus the slack.
 func leaving(p *corev1.Pod) time.Duration {
-	if p.DeletionTimestamp == nil {
-		if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-			return time.Second // deleted now, gone with the next event
-		}
+	switch {
+	case p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed:
+		return 0
+	case p.DeletionTimestamp == nil: // deleted now
 		return time.Duration(ptr.Deref(p.Spec.TerminationGracePeriodSeconds, 30))*time.Second + podGoneSlack
 	}
-	if w := time.Until(p.DeletionTimestamp.Add(podGoneSlack)); w > 0 {
-		return w
-	}
-	return 0
+	return max(time.Until(p.DeletionTimestamp.Add(podGoneSlack)), 0)
 }
 
 func keepPod(sb *sbv1.SpiralBench, cell, attempt int32) bool {
