@@ -25,11 +25,12 @@ import (
 )
 
 func main() {
-	var metricsAddr, probeAddr, dataplaneImage, leaseNamespace string
+	var metricsAddr, probeAddr, pprofAddr, dataplaneImage, leaseNamespace string
 	var leaderElect, fleetNodeWrites bool
 	var benchWorkers int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health and readiness probes bind to")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "0", "address Go's pprof endpoints (/debug/pprof/) bind to, for profiling the manager; 0 disables them")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
 	var pullPolicy string
 	var defaults controllers.BucketDefaults
@@ -100,6 +101,7 @@ func main() {
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
+		PprofBindAddress:       pprofAddr,
 		LeaderElection:         leaderElect,
 		LeaderElectionID:       "spiralbench-manager.spiralbench.io",
 		// A restarted manager takes over at once instead of waiting out the old lease: the

@@ -13,6 +13,9 @@
 # TIMEOUT stops a run that has not finished and still measures it, per node decided by then;
 # RESTART_AFTER (a duration) kills the manager then if half the verdicts have not come first.
 #
+# CPU_PROFILE=FILE writes a CPU profile of the restarted manager's first PROFILE_SECONDS (30)
+# there: `go tool pprof -top build/fleet-scale/manager FILE` says where its time goes.
+#
 # SUITE=Quick benches each node with the built-in Quick suite (copy, nccl, tcp: three benches
 # per node) instead of one TCP bench. The table marks each figure against the 10,000-node
 # targets and gives every process's CPU seconds, which says what limits the wall time.
@@ -31,4 +34,5 @@ work=$(mktemp -d /tmp/fleet-scale.XXXXXX)
 echo "machine: $(nproc) CPUs, $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg); logs in $work" >&2
 build/fleet-scale/fleetscale -nodes "$NODES" -max-parallel "$MAX_PARALLEL" -restart-at "$RESTART_AT" \
   -kwok "$kwok" -scheduler "$assets/kube-scheduler" -manager build/fleet-scale/manager \
-  -assets "$assets" -crds config/crd/bases -work-dir "$work" -suite "$SUITE" -timeout "$TIMEOUT" -restart-after "$RESTART_AFTER"
+  -assets "$assets" -crds config/crd/bases -work-dir "$work" -suite "$SUITE" -timeout "$TIMEOUT" -restart-after "$RESTART_AFTER" \
+  -cpu-profile "${CPU_PROFILE:-}" -profile-seconds "${PROFILE_SECONDS:-30}"

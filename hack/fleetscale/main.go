@@ -29,6 +29,8 @@ func main() {
 	flag.StringVar(&o.CRDDir, "crds", "config/crd/bases", "CRD directory")
 	flag.StringVar(&o.WorkDir, "work-dir", "", "kubeconfig and logs")
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "give up after")
+	flag.StringVar(&o.CPUProfile, "cpu-profile", "", "write a CPU profile of the restarted manager here")
+	flag.IntVar(&o.ProfileSeconds, "profile-seconds", 30, "length of that profile")
 	suite := flag.String("suite", "", "bench each node with this built-in suite (Quick) instead of one TCP bench")
 	flag.Parse()
 	o.Log = os.Stderr

@@ -52,6 +52,10 @@ type Options struct {
 	WorkDir string
 	Timeout time.Duration
 	Log     io.Writer
+	// CPUProfile, when set, is where a CPU profile of the restarted manager's first
+	// ProfileSeconds (default 30) goes (its /debug/pprof endpoint), to see where its time goes.
+	CPUProfile     string
+	ProfileSeconds int
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
@@ -246,6 +250,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			m.account(res)
 			if m, err = startManager(ctx, o, mkc, 2); err != nil {
 				return res, err
+			}
+			if o.CPUProfile != "" {
+				go m.profile(ctx, o.CPUProfile, o.ProfileSeconds, say)
 			}
 			restarted, res.Restarted = true, true
 		}

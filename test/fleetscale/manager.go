@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -25,10 +26,38 @@ type manager struct {
 	// reconcileSeconds is the time spent in each controller's reconciles.
 	reconcileSeconds map[string]float64
 	requests         float64
+	pprof            string // base URL of the manager's /debug/pprof
+}
+
+// profile writes a CPU profile of the next seconds (30 when 0) of the manager to file.
+func (m *manager) profile(ctx context.Context, file string, seconds int, say func(string, ...any)) {
+	if seconds <= 0 {
+		seconds = 30
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/profile?seconds=%d", m.pprof, seconds), nil)
+	if err == nil {
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			defer resp.Body.Close()
+			var data []byte
+			if data, err = io.ReadAll(resp.Body); err == nil {
+				err = os.WriteFile(file, data, 0o644)
+			}
+		}
+	}
+	if err != nil {
+		say("CPU profile: %v", err)
+		return
+	}
+	say("CPU profile of %d s of the restarted manager: %s (go tool pprof -top %s)", seconds, file, file)
 }
 
 func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
 	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	pprofPort, err := freePort()
 	if err != nil {
 		return nil, err
 	}
@@ -38,12 +67,13 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 	}
 	cmd := exec.CommandContext(ctx, o.ManagerBin, "--kubeconfig", kubeconfig,
 		"--metrics-bind-address", fmt.Sprintf("127.0.0.1:%d", port), "--health-probe-bind-address", "0",
+		"--pprof-bind-address", fmt.Sprintf("127.0.0.1:%d", pprofPort),
 		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port)}
+	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), pprof: fmt.Sprintf("http://127.0.0.1:%d/debug/pprof", pprofPort)}
 	for i := 0; i < 100; i++ {
 		if _, err := m.scrape(); err == nil {
 			return m, nil
