@@ -3,10 +3,12 @@ package controllers
 import (
 	"context"
 	"strconv"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -17,14 +19,17 @@ import (
 
 // cleanupPods deletes cell pods that belong to no current attempt (finished attempts, or
 // cells already done). The next attempt's pods are kept: they may exist before status says so.
-func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.SpiralBench) error {
+// It returns how long to wait for the deleted pods to be gone (0: none is left): the bench
+// completes, and gives its nodes back, only once its pods have left them.
+func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.SpiralBench) (time.Duration, error) {
 	var pods corev1.PodList
 	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
-		return err
+		return 0, err
 	}
+	var wait time.Duration
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if !metav1.IsControlledBy(p, sb) || p.DeletionTimestamp != nil {
+		if !metav1.IsControlledBy(p, sb) {
 			continue
 		}
 		cell, _ := strconv.Atoi(p.Labels[cellpod.LabelCell])
@@ -32,11 +37,32 @@ func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.Spiral
 		if keepPod(sb, int32(cell), int32(attempt)) {
 			continue
 		}
+		wait = max(wait, leaving(p))
+		if p.DeletionTimestamp != nil {
+			continue
+		}
 		if err := r.Delete(ctx, p, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil && !apierrors.IsNotFound(err) {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return wait, nil
+}
+
+// podGoneSlack bounds the wait for a deleted pod beyond its grace period: a pod on a node that
+// stopped answering never goes, and the bench must not wait for it forever.
+const podGoneSlack = 10 * time.Second
+
+// leaving is how long to wait for a pod that is being removed: none once its containers have
+// ended (its phase is terminal), else until its deletion's deadline (the grace period's end)
+// plus the slack.
+func leaving(p *corev1.Pod) time.Duration {
+	switch {
+	case p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed:
+		return 0
+	case p.DeletionTimestamp == nil: // deleted now
+		return time.Duration(ptr.Deref(p.Spec.TerminationGracePeriodSeconds, 30))*time.Second + podGoneSlack
+	}
+	return max(time.Until(p.DeletionTimestamp.Add(podGoneSlack)), 0)
 }
 
 func keepPod(sb *sbv1.SpiralBench, cell, attempt int32) bool {

@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
@@ -174,7 +175,11 @@ func (r *FleetReconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) 
 		s.RoundEnd = fleet.TimeString(t.Time)
 	}
 	for _, row := range v.sortedRows() {
-		s.Nodes = append(s.Nodes, *row)
+		n := *row
+		if n.Value != nil && f.Status.Median != nil && (n.Verdict == sbv1.NodePassed || n.Verdict == sbv1.NodeFailed) {
+			n.FleetDeltaMilliPercent = ptr.To(fleet.DeltaMilliPercent(*n.Value, float64(*f.Status.Median)))
+		}
+		s.Nodes = append(s.Nodes, n)
 	}
 	files, err := fleet.SummaryFiles(s)
 	var uris []string

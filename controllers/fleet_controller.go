@@ -2,14 +2,18 @@ package controllers
 
 import (
 	"context"
+	"errors"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -75,12 +79,18 @@ type FleetReconciler struct {
 	// cell pods do (see SpiralBenchReconciler).
 	DefaultImage  string
 	AllowedImages policy.Images
+
+	// overlay reads this manager's own result writes back until the cache shows them.
+	overlay resultOverlay
+	// stepTime is each fleet's last step's duration, which spaces its steps (see batchDelay).
+	stepTime sync.Map
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets,verbs=get;list;watch
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets/finalizers,verbs=update
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=create;patch
+// +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchnoderesults,verbs=get;list;watch;create;update;deletecollection
 // +kubebuilder:rbac:groups="",resources=pods,verbs=create;get;list;watch
 // +kubebuilder:rbac:groups="",resources=configmaps,verbs=get
 
@@ -91,19 +101,27 @@ func (r *FleetReconciler) now() time.Time {
 	return time.Now()
 }
 
-// Reconcile moves a fleet one step and persists it in status.
+// Reconcile moves a fleet one step and persists it: the fleet's status (small, with an
+// optimistic lock), then the node results the step changed, then the benches it decided.
 func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	began := time.Now()
+	defer func() { r.stepTime.Store(req.NamespacedName, time.Since(began)) }()
 	var f sbv1.SpiralBenchFleet
 	if err := r.Get(ctx, req.NamespacedName, &f); err != nil {
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if f.DeletionTimestamp != nil {
-		return ctrl.Result{}, nil // the garbage collector removes the owned benches
+		return ctrl.Result{}, nil // the garbage collector removes the owned benches and results
 	}
 	before := f.DeepCopy()
-	wait, creates, stepErr := r.step(ctx, &f)
+	v, wait, stepErr := r.step(ctx, &f)
 	f.Status.ObservedGeneration = f.Generation
-	if !equality.Semantic.DeepEqual(before.Status, f.Status) || len(creates) > 0 {
+	var changed []*sbv1.FleetNode
+	var creates []client.Object
+	if v != nil {
+		changed, creates = v.changedRows(), v.toCreate
+	}
+	if !equality.Semantic.DeepEqual(before.Status, f.Status) || len(creates) > 0 || len(changed) > 0 {
 		// The optimistic lock keeps two steps from deciding on the same stale status (for
 		// example launching past maxParallel): the loser retries on fresh data.
 		if err := r.Status().Patch(ctx, &f, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
@@ -113,6 +131,16 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
+	if len(changed) > 0 {
+		// A bench is created only after the result saying its node runs it is written, so a
+		// restarted manager finds the node Running and the bench (or its absence) in the cache.
+		if err := r.writeResults(ctx, &f, v, changed); err != nil {
+			if errors.Is(err, errStaleResult) {
+				return ctrl.Result{RequeueAfter: conflictRetry}, nil
+			}
+			return ctrl.Result{}, err
+		}
+	}
 	if stepErr == nil {
 		stepErr = r.createBenches(ctx, &f, creates)
 	}
@@ -120,6 +148,45 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, stepErr
 	}
 	return ctrl.Result{RequeueAfter: wait}, nil
+}
+
+// batchDelay spaces a fleet's steps when its benches change: an event waits ten times the
+// fleet's last step before waking it (at most maxBatchDelay), and the events arriving
+// meanwhile join the same step. A step reads the whole pool from the cache, so this keeps the
+// fleet controller under about a tenth of a core for any pool, and its work per bench falls as
+// the pool grows rather than rising with it.
+func (r *FleetReconciler) batchDelay(key types.NamespacedName) time.Duration {
+	d, ok := r.stepTime.Load(key)
+	if !ok {
+		return 0
+	}
+	return min(10*d.(time.Duration), maxBatchDelay)
+}
+
+// maxBatchDelay bounds how long a finished bench waits for its fleet's next step.
+const maxBatchDelay = 2 * time.Second
+
+// ownerFleet enqueues the fleet controlling a bench or check pod, batched by batchDelay.
+func (r *FleetReconciler) ownerFleet() handler.EventHandler {
+	enqueue := func(o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+		ref := metav1.GetControllerOf(o)
+		if ref == nil || ref.Kind != "SpiralBenchFleet" || ref.APIVersion != sbv1.GroupVersion.String() {
+			return
+		}
+		key := types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}
+		q.AddAfter(reconcile.Request{NamespacedName: key}, r.batchDelay(key))
+	}
+	return handler.Funcs{
+		CreateFunc: func(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(e.Object, q)
+		},
+		UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(e.ObjectNew, q)
+		},
+		DeleteFunc: func(_ context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(e.Object, q)
+		},
+	}
 }
 
 // SetupWithManager registers the fleet controller: fleets, the benches they own (only when
@@ -145,30 +212,51 @@ func (r *FleetReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	checkPhase := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
 		return e.ObjectOld.(*corev1.Pod).Status.Phase != e.ObjectNew.(*corev1.Pod).Status.Phase
 	}}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBenchNodeResult{}, resultIndex, indexResult); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
-		Owns(&sbv1.SpiralBench{}, builder.WithPredicates(benchPhase)).
-		Owns(&corev1.Pod{}, builder.WithPredicates(checkPhase)).
-		Watches(&corev1.Node{}, handler.EnqueueRequestsFromMapFunc(r.fleetsOfNode), builder.WithPredicates(nodeChange)).
+		Watches(&sbv1.SpiralBench{}, r.ownerFleet(), builder.WithPredicates(benchPhase)).
+		Watches(&corev1.Pod{}, r.ownerFleet(), builder.WithPredicates(checkPhase)).
+		Watches(&corev1.Node{}, r.poolNodes(), builder.WithPredicates(nodeChange)).
+		Watches(&sbv1.SpiralBenchNodeResult{}, &handler.Funcs{}). // cached for the steps; a result wakes nothing
 		Named("spiralbenchfleet").
 		Complete(r)
 }
 
-// fleetsOfNode wakes every fleet whose pool the node is (or may have been) in. Fleets are
-// few, so matching them all is cheap; a node that stopped matching must wake its old fleet
-// too, so fleets whose status lists the node are woken as well.
-func (r *FleetReconciler) fleetsOfNode(ctx context.Context, o client.Object) []reconcile.Request {
-	var fleets sbv1.SpiralBenchFleetList
-	if err := r.List(ctx, &fleets); err != nil {
-		return nil
-	}
-	var out []reconcile.Request
-	for i := range fleets.Items {
-		f := &fleets.Items[i]
-		sel, err := poolSelector(f)
-		if err == nil && sel.Matches(labels.Set(o.GetLabels())) || hasRow(f, o.GetName()) {
-			out = append(out, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: f.Namespace, Name: f.Name}})
+// poolNodes wakes every fleet whose pool the node is or was in: the labels before and after a
+// change are both matched, so a node that stopped matching wakes its old fleet. Fleets are
+// few, so matching them all is cheap.
+func (r *FleetReconciler) poolNodes() handler.EventHandler {
+	enqueue := func(ctx context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request], objs ...client.Object) {
+		var fleets sbv1.SpiralBenchFleetList
+		if err := r.List(ctx, &fleets); err != nil {
+			return
+		}
+		for i := range fleets.Items {
+			f := &fleets.Items[i]
+			sel, err := poolSelector(f)
+			if err != nil {
+				continue
+			}
+			for _, o := range objs {
+				if sel.Matches(labels.Set(o.GetLabels())) {
+					q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: f.Namespace, Name: f.Name}})
+					break
+				}
+			}
 		}
 	}
-	return out
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(ctx, q, e.Object)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(ctx, q, e.ObjectOld, e.ObjectNew)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			enqueue(ctx, q, e.Object)
+		},
+	}
 }

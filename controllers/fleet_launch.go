@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"strconv"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -287,13 +288,29 @@ func markStarted(v *fleetView, kind string, nodes []string, name, step string) {
 }
 
 // createBenches creates what the last step decided (benches, check pods), once its status
-// is written.
+// and results are written; a round's start creates up to maxParallel of them, so they are
+// created by a few workers at once.
 func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, objects []client.Object) error {
-	for _, o := range objects {
-		if err := r.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
-			r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
-			return err
-		}
+	work := make(chan client.Object)
+	errs := make(chan error, len(objects))
+	var wg sync.WaitGroup
+	for w := 0; w < min(resultWorkers, len(objects)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for o := range work {
+				if err := r.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+					r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
+					errs <- err
+				}
+			}
+		}()
 	}
-	return nil
+	for _, o := range objects {
+		work <- o
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	return <-errs
 }

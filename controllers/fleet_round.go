@@ -79,11 +79,13 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 	}
 	f.Status.Median = nil
 	f.Status.Counts.Joined, f.Status.Counts.Left = 0, 0
+	// Every row is written anew as a result of this round; the last round's stay as they were.
+	v.loaded = map[string]loadedRow{}
 	minInterval := time.Duration(f.Spec.MinIntervalSeconds) * time.Second
 	var pending []string
 	for name, row := range v.rows {
 		if row.Verdict == sbv1.NodeLeft {
-			delete(v.rows, name)
+			v.dropRow(name)
 			continue
 		}
 		upgrade, last := row.Upgrade, row.LastBenchTime
@@ -120,6 +122,9 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 		}
 	}
 	// Earlier rounds' finished benches go; their results are in the bucket and in history.
+	if err := r.deleteOldResults(ctx, f); err != nil {
+		return err
+	}
 	for _, sb := range r.staleBenches(ctx, v) {
 		if err := r.Delete(ctx, sb, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
 			return err
@@ -151,7 +156,7 @@ func (r *FleetReconciler) staleBenches(ctx context.Context, v *fleetView) []*sbv
 // finishRound closes the round: stragglers against the round's median, the summary, events.
 func (r *FleetReconciler) finishRound(ctx context.Context, v *fleetView) {
 	f := v.f
-	r.fleetDeltas(ctx, v, true)
+	r.fleetDeltas(ctx, v)
 	now := metav1.NewTime(r.now())
 	f.Status.RoundCompletionTime = &now
 	var passed, failed, invalid, skipped int
@@ -172,16 +177,12 @@ func (r *FleetReconciler) finishRound(ctx context.Context, v *fleetView) {
 	r.event(f, failed+invalid > 0, sbv1.ReasonRoundFinished, "%s", msg)
 }
 
-// fleetDeltas compares every node's value with the round's median; at the round's end
-// (final) it also flags the stragglers, which needs the whole round's values.
-func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final bool) {
+// fleetDeltas flags the round's stragglers against the median of its decided values, at the
+// round's end (it needs the whole round). Only a straggler's row changes: writing every row's
+// delta from the median would cost a write per node, so the summary computes them instead.
+func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView) {
 	f := v.f
-	values := map[string]int64{}
-	for name, row := range v.rows {
-		if row.Value != nil && (row.Verdict == sbv1.NodePassed || row.Verdict == sbv1.NodeFailed) {
-			values[name] = *row.Value
-		}
-	}
+	values := roundValues(v)
 	if len(values) == 0 {
 		return
 	}
@@ -191,15 +192,13 @@ func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final b
 	}
 	out := fleet.Stragglers(values, k, minNodes, figure.HigherIsBetter(v.metric))
 	f.Status.Median = ptr.To(int64(out.Median))
-	for name, val := range values {
-		v.rows[name].FleetDeltaMilliPercent = ptr.To(fleet.DeltaMilliPercent(val, out.Median))
-	}
-	if !final || f.Spec.Stragglers == nil {
+	if f.Spec.Stragglers == nil {
 		return
 	}
 	for name := range out.Stragglers {
 		row := v.rows[name]
 		row.Straggler = true
+		row.FleetDeltaMilliPercent = ptr.To(fleet.DeltaMilliPercent(*row.Value, out.Median))
 		note := fmt.Sprintf("straggler: %d vs median %.0f - %.1f x MAD %.0f", *row.Value, out.Median, k, out.MAD)
 		if f.Spec.Stragglers.FailNode && row.Verdict == sbv1.NodePassed {
 			reasons := make([]fleet.Reason, 0, len(row.Reasons)+1)
@@ -213,4 +212,15 @@ func (r *FleetReconciler) fleetDeltas(ctx context.Context, v *fleetView, final b
 			row.Reason = shorten(note, 160)
 		}
 	}
+}
+
+// roundValues are the headline values of the round's decided (Passed or Failed) nodes.
+func roundValues(v *fleetView) map[string]int64 {
+	values := map[string]int64{}
+	for name, row := range v.rows {
+		if row.Value != nil && (row.Verdict == sbv1.NodePassed || row.Verdict == sbv1.NodeFailed) {
+			values[name] = *row.Value
+		}
+	}
+	return values
 }

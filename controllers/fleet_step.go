@@ -10,19 +10,18 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
 // step is one move of a fleet: the pool, the upgrade gate, rounds, verdicts, new benches.
-func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (time.Duration, []client.Object, error) {
+func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, time.Duration, error) {
 	v, err := r.view(ctx, f)
 	if err != nil {
-		return 0, nil, err
+		return nil, 0, err
 	}
 	wait, err := r.stepView(ctx, v)
-	return wait, v.toCreate, err
+	return v, wait, err
 }
 
 func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Duration, error) {
@@ -52,11 +51,8 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 	if err := r.launch(ctx, v, gateLaunches, active); err != nil {
 		return 0, err
 	}
-	if active {
-		r.fleetDeltas(ctx, v, false)
-		if r.roundDone(v) {
-			r.finishRound(ctx, v)
-		}
+	if active && r.roundDone(v) {
+		r.finishRound(ctx, v)
 	}
 	if retry := r.uploadSummaryIfDue(ctx, v); retry > 0 && (wait == 0 || retry < wait) {
 		wait = retry
@@ -66,8 +62,7 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 			wait = retry
 		}
 	}
-	v.write()
-	r.summarize(f)
+	r.summarize(v)
 	if f.Status.Counts.Pending > 0 || f.Status.Counts.Running > 0 || len(gateLaunches) > 0 || f.Status.Counts.Held > 0 {
 		if wait == 0 || wait > fleetRetry {
 			wait = fleetRetry
@@ -86,13 +81,21 @@ func (r *FleetReconciler) roundDone(v *fleetView) bool {
 	return true
 }
 
-// summarize derives the counts, the progress, the phase and the Healthy condition.
-func (r *FleetReconciler) summarize(f *sbv1.SpiralBenchFleet) {
+// maxListed bounds status.failing and status.stragglers.
+const maxListed = 20
+
+// summarize derives the counts (by verdict and reason code), the progress, the bounded lists
+// of failing and straggling nodes, the phase and the Healthy condition: a pass over the rows in
+// memory, and a status of the same size for any pool.
+func (r *FleetReconciler) summarize(v *fleetView) {
+	f := v.f
 	c := &f.Status.Counts
 	joined, left := c.Joined, c.Left
 	*c = sbv1.FleetCounts{Joined: joined, Left: left}
+	f.Status.Reasons, f.Status.Failing, f.Status.FailingOmitted = nil, nil, 0
+	f.Status.Stragglers, f.Status.StragglersOmitted = nil, 0
 	var unhealthy []string
-	for _, row := range f.Status.Nodes {
+	for _, row := range v.sortedRows() {
 		if row.Verdict != sbv1.NodeLeft {
 			c.Nodes++
 		}
@@ -108,15 +111,26 @@ func (r *FleetReconciler) summarize(f *sbv1.SpiralBenchFleet) {
 			c.Passed++
 		case sbv1.NodeFailed:
 			c.Failed++
-			unhealthy = append(unhealthy, row.Name)
 		case sbv1.NodeInvalid:
 			c.Invalid++
-			unhealthy = append(unhealthy, row.Name)
 		case sbv1.NodeSkipped:
 			c.Skipped++
 		}
+		if row.Verdict == sbv1.NodeFailed || row.Verdict == sbv1.NodeInvalid {
+			if len(unhealthy) < 10 {
+				unhealthy = append(unhealthy, row.Name)
+			}
+			f.Status.Failing, f.Status.FailingOmitted = appendBrief(f.Status.Failing, f.Status.FailingOmitted, row)
+		}
+		for _, code := range row.Reasons {
+			if f.Status.Reasons == nil {
+				f.Status.Reasons = map[string]int32{}
+			}
+			f.Status.Reasons[string(fleet.ParseReason(code).Code)]++
+		}
 		if row.Straggler {
 			c.Stragglers++
+			f.Status.Stragglers, f.Status.StragglersOmitted = appendBrief(f.Status.Stragglers, f.Status.StragglersOmitted, row)
 		}
 		if row.Regressed {
 			c.Regressed++
@@ -124,6 +138,9 @@ func (r *FleetReconciler) summarize(f *sbv1.SpiralBenchFleet) {
 		if row.Upgrade == sbv1.GateHeld {
 			c.Held++
 		}
+	}
+	if f.Status.Round > 0 {
+		f.Status.Results = resultsSelector(f)
 	}
 	decided := c.Passed + c.Failed + c.Invalid + c.Skipped
 	f.Status.Progress = fmt.Sprintf("%d/%d", decided, c.Nodes)
@@ -138,16 +155,24 @@ func (r *FleetReconciler) summarize(f *sbv1.SpiralBenchFleet) {
 		f.Status.Phase = sbv1.FleetIdle
 	}
 	if len(unhealthy) > 0 {
-		shown := unhealthy
-		if len(shown) > 10 {
-			shown = shown[:10]
-		}
 		setFleetCondition(f, sbv1.FleetConditionHealthy, metav1.ConditionFalse, sbv1.ReasonNodesFailed,
-			fmt.Sprintf("%d failed, %d invalid: %v", c.Failed, c.Invalid, shown))
+			fmt.Sprintf("%d failed, %d invalid: %v", c.Failed, c.Invalid, unhealthy))
 	} else if c.Passed > 0 {
 		setFleetCondition(f, sbv1.FleetConditionHealthy, metav1.ConditionTrue, sbv1.ReasonAllNodesPassed,
 			fmt.Sprintf("%d nodes passed, %d skipped", c.Passed, c.Skipped))
 	}
+}
+
+// appendBrief adds the row to a bounded list, or counts it as omitted.
+func appendBrief(list []sbv1.FleetNodeBrief, omitted int32, row *sbv1.FleetNode) ([]sbv1.FleetNodeBrief, int32) {
+	if len(list) >= maxListed {
+		return list, omitted + 1
+	}
+	reasons := row.Reasons
+	if len(reasons) > 3 {
+		reasons = reasons[:3]
+	}
+	return append(list, sbv1.FleetNodeBrief{Name: row.Name, Verdict: row.Verdict, Reasons: append([]string(nil), reasons...)}), omitted
 }
 
 // nodeWritesCondition says whether the fleet's verdicts and gate can reach the nodes.

@@ -23,8 +23,13 @@ const annotationSubject = "spiralbench.io/fleet-subject"
 type fleetView struct {
 	f    *sbv1.SpiralBenchFleet
 	pool map[string]*corev1.Node
-	// rows by node name: copies of status.nodes, written back sorted at the end of the step.
+	// rows by node name: the round's SpiralBenchNodeResults; the changed ones are written
+	// back at the end of the step.
 	rows map[string]*sbv1.FleetNode
+	// loaded are the rows as read, with their resourceVersions (none: not written yet).
+	loaded map[string]loadedRow
+	// sorted caches sortedRows until a row is added or removed.
+	sorted []*sbv1.FleetNode
 	// benches of this fleet by kind and subject (the node, or "server,client").
 	benches map[string]*sbv1.SpiralBench
 	// busyNodes are in a bench of this fleet that has not finished (any kind, any round).
@@ -70,11 +75,6 @@ func poolSelector(f *sbv1.SpiralBenchFleet) (labels.Selector, error) {
 	return metav1.LabelSelectorAsSelector(&f.Spec.NodeSelector)
 }
 
-func hasRow(f *sbv1.SpiralBenchFleet, node string) bool {
-	i := sort.Search(len(f.Status.Nodes), func(i int) bool { return f.Status.Nodes[i].Name >= node })
-	return i < len(f.Status.Nodes) && f.Status.Nodes[i].Name == node
-}
-
 // finished: the bench ended, or the fleet ended it at its step's deadline.
 func finished(sb *sbv1.SpiralBench) bool {
 	return sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed || sb.Annotations[annotationDeadlineExceeded] != ""
@@ -101,7 +101,7 @@ func benchNodes(sb *sbv1.SpiralBench) []string {
 // view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
 // the step only reads these objects.
 func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
-	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{},
+	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
 		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
 		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}}
 	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
@@ -122,11 +122,12 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 			v.pool[nodes.Items[i].Name] = &nodes.Items[i]
 		}
 	}
-	for i := range f.Status.Nodes {
-		row := f.Status.Nodes[i]
-		v.rows[row.Name] = &row
+	if err := r.loadRows(ctx, v); err != nil {
+		return nil, err
+	}
+	for name, row := range v.rows {
 		if row.Verdict == sbv1.NodeRunning {
-			v.busyNodes[row.Name] = true // its bench may not be in the cache yet
+			v.busyNodes[name] = true // its bench may not be in the cache yet
 		}
 	}
 	var benches sbv1.SpiralBenchList
@@ -190,32 +191,38 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 	return nil
 }
 
-// write puts the rows back into status, sorted by name.
-func (v *fleetView) write() {
-	out := make([]sbv1.FleetNode, 0, len(v.rows))
-	for _, row := range v.rows {
-		out = append(out, *row)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	v.f.Status.Nodes = out
-}
-
 // sortedRows are the rows in name order, for decisions that must not depend on map order.
 func (v *fleetView) sortedRows() []*sbv1.FleetNode {
+	if v.sorted != nil && len(v.sorted) == len(v.rows) {
+		return v.sorted
+	}
 	out := make([]*sbv1.FleetNode, 0, len(v.rows))
 	for _, row := range v.rows {
 		out = append(out, row)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	v.sorted = out
 	return out
 }
 
-// syncPool adds a row for each node that joined the pool and marks those that left.
+// addRow and dropRow change the set of rows (and forget the sorted order).
+func (v *fleetView) addRow(row *sbv1.FleetNode) {
+	v.rows[row.Name] = row
+	v.sorted = nil
+}
+
+func (v *fleetView) dropRow(name string) {
+	delete(v.rows, name)
+	v.sorted = nil
+}
+
+// syncPool adds a row for each node that joined the pool and marks those that left (their
+// result says Left, with the verdict they had; the next round leaves them out).
 func (v *fleetView) syncPool(roundActive bool) {
 	for name := range v.pool {
 		row, ok := v.rows[name]
 		if !ok {
-			v.rows[name] = &sbv1.FleetNode{Name: name, Verdict: sbv1.NodePending, Reason: "joined the pool"}
+			v.addRow(&sbv1.FleetNode{Name: name, Verdict: sbv1.NodePending, Reason: "joined the pool"})
 			if roundActive {
 				v.f.Status.Counts.Joined++
 			}
@@ -229,10 +236,6 @@ func (v *fleetView) syncPool(roundActive bool) {
 		if _, in := v.pool[name]; in {
 			continue
 		}
-		if !roundActive && row.Verdict != sbv1.NodePending && row.Verdict != sbv1.NodeRunning {
-			delete(v.rows, name) // between rounds a departed node's row just goes
-			continue
-		}
 		if row.Verdict != sbv1.NodeLeft {
 			if row.Verdict == sbv1.NodePending || row.Verdict == sbv1.NodeRunning {
 				row.Reason = "left the pool before its verdict"
@@ -240,7 +243,9 @@ func (v *fleetView) syncPool(roundActive bool) {
 				row.Reason = "left the pool after verdict " + string(row.Verdict)
 			}
 			row.Verdict = sbv1.NodeLeft
-			v.f.Status.Counts.Left++
+			if roundActive {
+				v.f.Status.Counts.Left++
+			}
 		}
 	}
 }

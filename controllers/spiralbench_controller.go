@@ -16,6 +16,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -65,6 +66,10 @@ type SpiralBenchReconciler struct {
 	// DeadlineSlack is added to a cell's deadline before the controller gives up on its pods;
 	// zero means DefaultDeadlineSlack.
 	DeadlineSlack time.Duration
+	// Workers reconcile different benches at once (never one bench twice at once); zero is
+	// one. Node exclusivity does not rest on it: the per-node Leases are taken through the
+	// apiserver's resourceVersion check.
+	Workers int
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=get;list;watch;update;patch;delete
@@ -147,7 +152,8 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		}
 		return r.expireIfDue(ctx, sb)
 	}
-	if err := r.cleanupPods(ctx, sb); err != nil {
+	leaving, err := r.cleanupPods(ctx, sb)
+	if err != nil {
 		return 0, err
 	}
 	if sb.Status.ActiveAttempt != nil {
@@ -156,6 +162,9 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 	}
 	next, ok := nextCell(sb, cells)
 	if !ok {
+		if leaving > 0 { // the nodes are given back once the last attempt's pods have left them
+			return leaving, nil
+		}
 		r.complete(ctx, sb)
 		return 0, nil
 	}
@@ -264,5 +273,6 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).
 		Owns(&corev1.Pod{}).
 		Named("spiralbench").
+		WithOptions(controller.Options{MaxConcurrentReconciles: max(r.Workers, 1)}).
 		Complete(r)
 }

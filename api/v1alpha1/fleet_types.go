@@ -401,6 +401,23 @@ type FleetNode struct {
 	Upgrade UpgradeGateState `json:"upgrade,omitempty"`
 }
 
+// FleetNodeBrief names a node of a bounded status list with its verdict and reason codes.
+type FleetNodeBrief struct {
+	// name of the node.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+	// verdict of the node.
+	// +required
+	Verdict NodeVerdict `json:"verdict"`
+	// reasons are the verdict's first reason codes.
+	// +kubebuilder:validation:MaxItems=3
+	// +kubebuilder:validation:items:MaxLength=48
+	// +listType=atomic
+	// +optional
+	Reasons []string `json:"reasons,omitempty"`
+}
+
 // FleetCounts counts the pool's nodes by verdict.
 type FleetCounts struct {
 	// nodes in the pool now.
@@ -476,8 +493,9 @@ const (
 	FleetSuspended FleetPhase = "Suspended"
 )
 
-// SpiralBenchFleetStatus is kept compact (one short row per node, under 512 KiB for 1,000
-// nodes); the full numbers go to the bucket.
+// SpiralBenchFleetStatus stays the same size whatever the pool's size: counts, the round's
+// progress, bounded lists of the failing and straggling nodes, and where every node's row is
+// (one SpiralBenchNodeResult per node and round); the full numbers go to the bucket.
 type SpiralBenchFleetStatus struct {
 	// observedGeneration is the spec generation the status describes.
 	// +optional
@@ -511,12 +529,35 @@ type SpiralBenchFleetStatus struct {
 	// median of the round's headline values (stragglers.metric, else RxMbps).
 	// +optional
 	Median *int64 `json:"median,omitempty"`
-	// nodes are one row per node of the pool, sorted by name.
-	// +listType=map
-	// +listMapKey=name
-	// +kubebuilder:validation:MaxItems=10000
+	// reasons counts the round's decided nodes by reason code (the code without its step).
+	// +kubebuilder:validation:MaxProperties=64
 	// +optional
-	Nodes []FleetNode `json:"nodes,omitempty"`
+	Reasons map[string]int32 `json:"reasons,omitempty"`
+	// failing are the round's Failed and Invalid nodes, the first in name order (at most
+	// 20); failingOmitted counts the ones left out. Every node's row is a
+	// SpiralBenchNodeResult: see results.
+	// +kubebuilder:validation:MaxItems=20
+	// +listType=atomic
+	// +optional
+	Failing []FleetNodeBrief `json:"failing,omitempty"`
+	// failingOmitted is how many Failed and Invalid nodes failing leaves out.
+	// +optional
+	FailingOmitted int32 `json:"failingOmitted,omitempty"`
+	// stragglers are the round's flagged stragglers, the first in name order (at most 20);
+	// stragglersOmitted counts the ones left out.
+	// +kubebuilder:validation:MaxItems=20
+	// +listType=atomic
+	// +optional
+	Stragglers []FleetNodeBrief `json:"stragglers,omitempty"`
+	// stragglersOmitted is how many stragglers the list leaves out.
+	// +optional
+	StragglersOmitted int32 `json:"stragglersOmitted,omitempty"`
+	// results says where every node's row of the round is: SpiralBenchNodeResults in the
+	// fleet's namespace with this label selector
+	// (kubectl get sbnr -l "<results>").
+	// +kubebuilder:validation:MaxLength=512
+	// +optional
+	Results string `json:"results,omitempty"`
 	// roundRequest is the last value of the annotation spiralbench.io/round-request that
 	// started a round; setting the annotation to a new value starts one now.
 	// +kubebuilder:validation:MaxLength=63

@@ -25,10 +25,12 @@ import (
 )
 
 func main() {
-	var metricsAddr, probeAddr, dataplaneImage, leaseNamespace string
+	var metricsAddr, probeAddr, pprofAddr, dataplaneImage, leaseNamespace string
 	var leaderElect, fleetNodeWrites bool
+	var benchWorkers int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address the health and readiness probes bind to")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "0", "address Go's pprof endpoints (/debug/pprof/) bind to, for profiling the manager; 0 disables them")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
 	var pullPolicy string
 	var defaults controllers.BucketDefaults
@@ -46,6 +48,7 @@ func main() {
 	flag.StringVar(&privilegedNamespaces, "privileged-namespaces", os.Getenv("SPIRALBENCH_PRIVILEGED_NAMESPACES"), "comma-separated namespaces whose benches may run privileged or host-network pods, besides namespaces labelled spiralbench.io/privileged=true ($SPIRALBENCH_PRIVILEGED_NAMESPACES)")
 	var referenceCatalog string
 	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
+	flag.IntVar(&benchWorkers, "bench-workers", 1, "benches reconciled at once; a fleet of hundreds of parallel benches needs several, since each reconcile waits on the apiserver")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -98,6 +101,7 @@ func main() {
 		Scheme:                 scheme,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
+		PprofBindAddress:       pprofAddr,
 		LeaderElection:         leaderElect,
 		LeaderElectionID:       "spiralbench-manager.spiralbench.io",
 		// A restarted manager takes over at once instead of waiting out the old lease: the
@@ -128,6 +132,7 @@ func main() {
 		// dataplane.privilegedNamespaces; docs/security.md).
 		AllowedImages:        images,
 		PrivilegedNamespaces: privileged,
+		Workers:              benchWorkers,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)

@@ -7,6 +7,7 @@
 //	sbctl get tcp-sweep -o ./run         # the run's folder: runs.csv, results.jsonl, report, ...
 //	sbctl compare tcp-before tcp-after   # exit 2 when a cell got significantly worse
 //	sbctl expect 4xH200-NV18             # what a node class (or a node) should reach, and why
+//	sbctl fleet gpu-node-7               # one node's verdicts over the fleets' rounds
 //
 // Exit codes: 0 fine, 1 an error, 2 compare found a cell worse, 3 watch saw the bench not pass.
 package main
@@ -72,6 +73,6 @@ func newRoot(out, errOut io.Writer, binary string) *cobra.Command {
 	root.SetOut(out)
 	root.SetErr(errOut)
 	k := newKube(root)
-	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k))
+	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k), newFleet(k))
 	return root
 }

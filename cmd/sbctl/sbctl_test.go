@@ -23,6 +23,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/compare"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
@@ -390,5 +391,37 @@ func TestWatchLogDrawsTheLastFrame(t *testing.T) {
 		if !strings.Contains(frame, want) {
 			t.Errorf("last frame lacks %q:\n%s", want, frame)
 		}
+	}
+}
+
+// `sbctl fleet NODE` lists the node's rows of every fleet round, oldest first, and only its.
+func TestFleetPrintsOneNodesHistory(t *testing.T) {
+	requireEnv(t)
+	ns := namespace(t)
+	for _, r := range []struct {
+		round   int32
+		node    string
+		verdict sbv1.NodeVerdict
+		reasons []string
+	}{{2, "gpu-7", sbv1.NodeFailed, []string{"StepFailed:tcp"}}, {1, "gpu-7", sbv1.NodePassed, nil}, {1, "gpu-8", sbv1.NodePassed, nil}} {
+		res := &sbv1.SpiralBenchNodeResult{
+			ObjectMeta: metav1.ObjectMeta{Name: fleet.ResultName("pool", r.round, r.node), Namespace: ns,
+				Labels: map[string]string{sbv1.LabelResultFleet: "pool", sbv1.LabelResultNode: fleet.NodeLabelValue(r.node)}},
+			Fleet: "pool", Round: r.round, Result: sbv1.FleetNode{Name: r.node, Verdict: r.verdict, Reasons: r.reasons, Step: "tcp"},
+		}
+		if err := k8sClient.Create(context.Background(), res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := sbctl(t, ns, "fleet", "gpu-7")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[1], "pool   1      Passed") || !strings.Contains(lines[2], "StepFailed:tcp") {
+		t.Fatalf("history:\n%s", out)
+	}
+	if out, err := sbctl(t, ns, "fleet", "gpu-9"); err == nil {
+		t.Fatalf("a node without results should be an error: %s", out)
 	}
 }

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -11,7 +12,8 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
-// fleetCollector derives the fleet series from the SpiralBenchFleets' status at each scrape,
+// fleetCollector derives the fleet series from the SpiralBenchFleets' status and their
+// current round's SpiralBenchNodeResults at each scrape,
 // as benchCollector does for benches: node verdicts, their reason codes, and round progress.
 type fleetCollector struct{ benchCollector }
 
@@ -50,12 +52,28 @@ func (c *fleetCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(descFleetNodes, err)
 		return
 	}
+	var results sbv1.SpiralBenchNodeResultList
+	if err := c.reader.List(ctx, &results); err != nil {
+		ch <- prometheus.NewInvalidMetric(descNodeVerdict, err)
+		return
+	}
+	// Each fleet's rows are its results of its current round.
+	rows := map[string][]*sbv1.FleetNode{}
+	for i := range results.Items {
+		r := &results.Items[i]
+		rows[resultKey(r.Namespace, r.Fleet, r.Round)] = append(rows[resultKey(r.Namespace, r.Fleet, r.Round)], &r.Result)
+	}
 	for i := range list.Items {
-		collectFleet(ch, &list.Items[i])
+		f := &list.Items[i]
+		collectFleet(ch, f, rows[resultKey(f.Namespace, f.Name, f.Status.Round)])
 	}
 }
 
-func collectFleet(ch chan<- prometheus.Metric, f *sbv1.SpiralBenchFleet) {
+func resultKey(ns, fleetName string, round int32) string {
+	return fmt.Sprintf("%s/%s/%d", ns, fleetName, round)
+}
+
+func collectFleet(ch chan<- prometheus.Metric, f *sbv1.SpiralBenchFleet, rows []*sbv1.FleetNode) {
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
@@ -69,7 +87,7 @@ func collectFleet(ch chan<- prometheus.Metric, f *sbv1.SpiralBenchFleet) {
 	for _, v := range []sbv1.NodeVerdict{sbv1.NodePending, sbv1.NodeRunning, sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid, sbv1.NodeSkipped, sbv1.NodeLeft, sbv1.NodeExpired} {
 		counts[v] = 0
 	}
-	for _, row := range f.Status.Nodes {
+	for _, row := range rows {
 		counts[row.Verdict]++
 		gauge(descNodeVerdict, 1, f.Namespace, f.Name, row.Name, string(row.Verdict), row.Step, row.Class)
 		for _, l := range row.Reasons {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -19,11 +20,15 @@ func TestFleetCollectorDerivesNodeVerdictsAndReasons(t *testing.T) {
 	_ = sbv1.AddToScheme(scheme)
 	f := &sbv1.SpiralBenchFleet{ObjectMeta: metav1.ObjectMeta{Name: "pool", Namespace: "q"}}
 	f.Status.Round = 3
-	f.Status.Nodes = []sbv1.FleetNode{
-		{Name: "a", Verdict: sbv1.NodePassed, Class: "cpu-only", Step: "tcp", ValidUntil: &metav1.Time{Time: time.Unix(1800000000, 0)}},
-		{Name: "b", Verdict: sbv1.NodeFailed, Class: "cpu-only", Step: "floor", Reasons: []string{"StepFailed:floor", "NoReference"}},
+	result := func(round int32, row sbv1.FleetNode) *sbv1.SpiralBenchNodeResult {
+		return &sbv1.SpiralBenchNodeResult{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("pool-%d-%s", round, row.Name), Namespace: "q"},
+			Fleet: "pool", Round: round, Result: row}
 	}
-	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(f).WithStatusSubresource(f).Build()
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(f,
+		result(3, sbv1.FleetNode{Name: "a", Verdict: sbv1.NodePassed, Class: "cpu-only", Step: "tcp", ValidUntil: &metav1.Time{Time: time.Unix(1800000000, 0)}}),
+		result(3, sbv1.FleetNode{Name: "b", Verdict: sbv1.NodeFailed, Class: "cpu-only", Step: "floor", Reasons: []string{"StepFailed:floor", "NoReference"}}),
+		result(2, sbv1.FleetNode{Name: "a", Verdict: sbv1.NodeFailed, Reasons: []string{"StepFailed:tcp"}}), // an earlier round: not a series
+	).WithStatusSubresource(f).Build()
 	reg := prometheus.NewPedanticRegistry()
 	reg.MustRegister(&fleetCollector{benchCollector{reader: c, now: time.Now}})
 	want := `

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,15 +43,17 @@ func TestFleetOfTheRealNodeLabelsTaintsAndUntaintsIt(t *testing.T) {
 	cur := waitForFleet(t, ns, "e2e", 4*time.Minute, "round 1 finished", func(f *sbv1.SpiralBenchFleet) bool {
 		return f.Status.Round == 1 && f.Status.RoundCompletionTime != nil
 	})
-	if len(cur.Status.Nodes) != 1 || cur.Status.Nodes[0].Verdict != sbv1.NodeFailed || !strings.Contains(cur.Status.Nodes[0].Reason, "rx-floor") {
-		t.Fatalf("round 1 rows %+v", cur.Status.Nodes)
+	rows := fleetRows(t, cur)
+	if len(rows) != 1 || rows[0].Verdict != sbv1.NodeFailed || !strings.Contains(rows[0].Reason, "rx-floor") {
+		t.Fatalf("round 1 rows %+v", rows)
 	}
+	row := rows[0]
 	n := getNode(t, node)
 	if n.Labels[labelVerdict] != "Failed" || !tainted(n) {
 		t.Fatalf("after a failed round: labels %v taints %v", n.Labels, n.Spec.Taints)
 	}
-	if cur.Status.Nodes[0].Value == nil || *cur.Status.Nodes[0].Value <= 0 {
-		t.Fatalf("the real data plane's throughput should be in the row: %+v", cur.Status.Nodes[0])
+	if row.Value == nil || *row.Value <= 0 || len(cur.Status.Failing) != 1 || cur.Status.Failing[0].Name != node {
+		t.Fatalf("the real data plane's throughput should be in the row: %+v; failing %+v", row, cur.Status.Failing)
 	}
 
 	// The same node with a rule that holds: it passes and the taint goes.
@@ -68,8 +71,8 @@ func TestFleetOfTheRealNodeLabelsTaintsAndUntaintsIt(t *testing.T) {
 	cur = waitForFleet(t, ns, "e2e", 4*time.Minute, "round 2 finished", func(f *sbv1.SpiralBenchFleet) bool {
 		return f.Status.Round == 2 && f.Status.RoundCompletionTime != nil && f.Status.Summary != nil
 	})
-	if cur.Status.Nodes[0].Verdict != sbv1.NodePassed {
-		t.Fatalf("round 2 rows %+v", cur.Status.Nodes)
+	if cur.Status.Counts.Passed != 1 || len(cur.Status.Failing) != 0 {
+		t.Fatalf("round 2 counts %+v failing %+v", cur.Status.Counts, cur.Status.Failing)
 	}
 	n = getNode(t, node)
 	if n.Labels[labelVerdict] != "Passed" || tainted(n) || !strings.HasPrefix(n.Annotations["spiralbench.io/verdict-run"], ns+"/e2e-r2-") {
@@ -81,6 +84,21 @@ func TestFleetOfTheRealNodeLabelsTaintsAndUntaintsIt(t *testing.T) {
 			t.Fatalf("summary.csv: %s", data)
 		}
 	}
+}
+
+// fleetRows are the fleet's rows of its current round: its SpiralBenchNodeResults.
+func fleetRows(t *testing.T, f *sbv1.SpiralBenchFleet) []sbv1.FleetNode {
+	t.Helper()
+	var list sbv1.SpiralBenchNodeResultList
+	if err := k8s.List(context.Background(), &list, client.InNamespace(f.Namespace), client.MatchingLabels{
+		sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round))}); err != nil {
+		t.Fatal(err)
+	}
+	var out []sbv1.FleetNode
+	for _, r := range list.Items {
+		out = append(out, r.Result)
+	}
+	return out
 }
 
 // poolNode puts the cluster's one real node in the pool (label pool=ns) and, when the test

@@ -56,10 +56,11 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	cur := waitForFleet(t, ns, "quick", 6*time.Minute, "round 1 finished", func(f *sbv1.SpiralBenchFleet) bool {
 		return f.Status.Round == 1 && f.Status.RoundCompletionTime != nil
 	})
-	if len(cur.Status.Nodes) != 1 {
-		t.Fatalf("round 1 rows %+v", cur.Status.Nodes)
+	rows := fleetRows(t, cur)
+	if len(rows) != 1 {
+		t.Fatalf("round 1 rows %+v", rows)
 	}
-	row := cur.Status.Nodes[0]
+	row := rows[0]
 	reasons := strings.Join(row.Reasons, " ")
 	if row.Verdict != sbv1.NodeFailed || !strings.Contains(reasons, "StepFailed:tcp") || !strings.Contains(reasons, "StepFailed:site") ||
 		strings.Contains(reasons, ":raw") {
@@ -86,7 +87,7 @@ func TestQuickSuiteQualifiesTheRealNode(t *testing.T) {
 	cur = waitForFleet(t, ns, "quick", 6*time.Minute, "round 2 finished", func(f *sbv1.SpiralBenchFleet) bool {
 		return f.Status.Round == 2 && f.Status.RoundCompletionTime != nil
 	})
-	row = cur.Status.Nodes[0]
+	row = fleetRows(t, cur)[0]
 	if row.Verdict != sbv1.NodePassed || row.Class != "cpu-only" || len(row.Reasons) != 0 || row.ValidUntil == nil {
 		t.Fatalf("round 2: the node passes as cpu-only with its GPU steps excused: %+v", row)
 	}

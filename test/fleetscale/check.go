@@ -4,25 +4,42 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	pkgfleet "github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
-// check counts what must be zero: nodes without a verdict (lost), nodes benched more than
-// once (repeated), benches overlapping on a node (from the pods' own timestamps).
+// check counts what must be zero: nodes without a verdict in their SpiralBenchNodeResult
+// (lost), nodes benched more than once or with two results in the round (repeated), benches overlapping on a node (from the pods' own timestamps).
 func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *podRecorder, res *Result) error {
+	var results sbv1.SpiralBenchNodeResultList
+	if err := c.List(ctx, &results, client.InNamespace(namespace), client.MatchingLabels{
+		sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round))}); err != nil {
+		return err
+	}
 	decided := map[string]bool{}
-	for _, row := range f.Status.Nodes {
+	rows := map[string]int{}
+	for i := range results.Items {
+		row := results.Items[i].Result
+		if data, err := json.Marshal(&results.Items[i]); err == nil && len(data) > res.LargestResultJSON {
+			res.LargestResultJSON = len(data)
+		}
+		if rows[row.Name]++; rows[row.Name] == 2 { // one result per node and round, by its name
+			res.Repeated++
+			res.Problems = append(res.Problems, "node "+row.Name+" has two results in the round")
+		}
 		res.Verdicts[string(row.Verdict)]++
 		switch row.Verdict {
 		case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid:
 			decided[row.Name] = true
 		}
 	}
-	for i := 0; i < res.Nodes; i++ {
-		if !decided[fmt.Sprintf("kwok-gpu-%04d", i)] {
+	res.Decided = len(decided)
+	for i := 0; i < res.Nodes && res.Completed; i++ { // a run stopped early has undecided nodes, not lost ones
+		if !decided[nodeName(i)] {
 			res.Lost++
 		}
 	}
@@ -43,10 +60,10 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			res.Attempts += int(cell.Attempts)
 		}
 	}
-	if f.Spec.Suite != nil { // every step of every node ran: a step lost counts as lost
+	if f.Spec.Suite != nil && res.Completed { // every step of every node ran: a step lost counts as lost
 		for i := 0; i < res.Nodes; i++ {
-			for _, step := range f.Spec.Suite.Steps {
-				if key := fmt.Sprintf("kwok-gpu-%04d/%s", i, step.Name); perNode[key] == 0 {
+			for _, step := range pkgfleet.Steps(&f.Spec) {
+				if key := nodeName(i) + "/" + step.Name; perNode[key] == 0 {
 					res.Lost++
 					res.Problems = append(res.Problems, "no bench for "+key)
 				}

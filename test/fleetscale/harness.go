@@ -42,6 +42,9 @@ type Options struct {
 	Nodes, MaxParallel int
 	// RestartAt kills and restarts the manager when this share of the nodes has a verdict (0: never).
 	RestartAt float64
+	// RestartAfter, when set, kills and restarts it after this long if RestartAt was not
+	// reached first (a run that stops at its timeout still crosses a restart).
+	RestartAfter time.Duration
 	// KwokBin, SchedulerBin and ManagerBin are the binaries; Assets is KUBEBUILDER_ASSETS
 	// (kube-apiserver, etcd); CRDDir the CRDs.
 	KwokBin, SchedulerBin, ManagerBin, Assets, CRDDir string
@@ -49,27 +52,50 @@ type Options struct {
 	WorkDir string
 	Timeout time.Duration
 	Log     io.Writer
+	// CPUProfile, when set, is where a CPU profile of the restarted manager's first
+	// ProfileSeconds (default 30) goes (its /debug/pprof endpoint), to see where its time goes.
+	CPUProfile     string
+	ProfileSeconds int
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
+	// Stop, when closed, ends the run as the timeout does (measured, every process stopped).
+	Stop <-chan struct{}
+	// Suite names a built-in suite (Quick) to bench each node with instead; the KWOK stages
+	// end its GPU copy and NCCL pods with summaries of their kinds.
+	Suite sbv1.SuiteName
 }
 
 // Result of one run.
 type Result struct {
-	Nodes            int
-	Wall             time.Duration
-	Reconciles       map[string]float64 // by controller, over both manager lives
+	Nodes      int
+	Wall       time.Duration
+	Reconciles map[string]float64 // by controller, over both manager lives
+	// ReconcileSeconds is the time spent reconciling, by controller, over both lives.
+	ReconcileSeconds map[string]float64
 	APIRequests      float64
 	CPUSeconds       float64 // user + system, both lives
 	PeakRSSBytes     int64   // the larger life's peak
 	LargestFleetJSON int     // bytes of the fleet object as the apiserver returns it
 	LargestBenchJSON int
-	Verdicts         map[string]int
-	Lost, Repeated   int
-	Overlaps         int
-	Attempts         int // cell attempts over all benches (> nodes when pods were retried)
-	Restarted        bool
-	Problems         []string
+	// LargestResultJSON is the largest SpiralBenchNodeResult of the round.
+	LargestResultJSON int
+	Verdicts          map[string]int
+	Lost, Repeated    int
+	Overlaps          int
+	Attempts          int // cell attempts over all benches (> nodes when pods were retried)
+	Restarted         bool
+	// Completed: the round finished; otherwise the run stopped at the timeout and the figures
+	// are per node decided by then (Decided).
+	Completed bool
+	Decided   int
+	// ManagerRequests counts the manager's API requests by verb and resource, from the
+	// apiserver's audit log.
+	ManagerRequests map[string]int
+	Problems        []string
+	// ProcessCPU is the CPU seconds (user + system) of each process of the simulation: the
+	// apiserver, etcd, the scheduler, KWOK, and the harness itself; the manager is CPUSeconds.
+	ProcessCPU map[string]float64
 }
 
 const (
@@ -83,6 +109,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	say := func(format string, args ...any) { fmt.Fprintf(o.Log, "fleet-scale: "+format+"\n", args...) }
 	logf.SetLogger(logr.Discard())
 	env := &envtest.Environment{CRDDirectoryPaths: []string{o.CRDDir}, ErrorIfCRDPathMissing: true, BinaryAssetsDirectory: o.Assets}
+	audit, err := configureAudit(env, o.WorkDir)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := env.Start()
 	if err != nil {
 		return nil, fmt.Errorf("start envtest: %w", err)
@@ -94,6 +124,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	kubeconfig, err := admin.KubeConfig()
 	if err != nil {
+		return nil, err
+	}
+	// The manager has a user of its own, so the audit log tells its requests from the others'.
+	managerUser, err := env.AddUser(envtest.User{Name: auditUser, Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return nil, err
+	}
+	managerKubeconfig, err := managerUser.KubeConfig()
+	if err != nil {
+		return nil, err
+	}
+	mkc := filepath.Join(o.WorkDir, "manager.kubeconfig")
+	if err := os.WriteFile(mkc, managerKubeconfig, 0o600); err != nil {
 		return nil, err
 	}
 	kc := filepath.Join(o.WorkDir, "kubeconfig")
@@ -167,7 +210,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer stopWatch()
 
 	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}}
-	m, err := startManager(ctx, o, kc, 1)
+	startCPU := childrenCPU(nil) // the nodes' creation is not the fleet's
+	m, err := startManager(ctx, o, mkc, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +225,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	restarted := o.RestartAt <= 0
 	var cur sbv1.SpiralBenchFleet
 	for {
-		if time.Now().After(deadline) {
-			m.stop(false)
-			return res, fmt.Errorf("timed out after %s: %s progress %s counts %+v; %s", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts, diagnose(ctx, c))
+		stopped := false
+		select {
+		case <-o.Stop:
+			stopped = true
+		default:
+		}
+		if time.Now().After(deadline) || stopped {
+			// Stopped before the round ended: the figures are per node decided so far.
+			say("stopped after %s (the timeout, or a signal): %s progress %s counts %+v", o.Timeout, cur.Status.Phase, cur.Status.Progress, cur.Status.Counts)
+			break
 		}
 		time.Sleep(time.Second)
 		if err := c.Get(ctx, client.ObjectKeyFromObject(f), &cur); err != nil {
@@ -193,24 +244,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			res.LargestFleetJSON = len(data)
 		}
 		decided := int(cur.Status.Counts.Passed + cur.Status.Counts.Failed + cur.Status.Counts.Invalid)
-		if !restarted && float64(decided) >= o.RestartAt*float64(o.Nodes) {
+		if !restarted && (float64(decided) >= o.RestartAt*float64(o.Nodes) || o.RestartAfter > 0 && time.Since(start) >= o.RestartAfter) {
 			say("killing the manager (SIGKILL) at %d/%d verdicts, %s in", decided, o.Nodes, time.Since(start).Round(time.Second))
 			m.stop(true)
 			m.account(res)
-			if m, err = startManager(ctx, o, kc, 2); err != nil {
+			if m, err = startManager(ctx, o, mkc, 2); err != nil {
 				return res, err
+			}
+			if o.CPUProfile != "" {
+				go m.profile(ctx, o.CPUProfile, o.ProfileSeconds, say)
 			}
 			restarted, res.Restarted = true, true
 		}
 		if cur.Status.RoundCompletionTime != nil && cur.Status.Round >= 1 {
+			res.Completed = true
 			break
 		}
 	}
 	res.Wall = time.Since(start)
-	say("round finished after %s: %s", res.Wall.Round(time.Second), cur.Status.Progress)
+	say("round finished: %v, after %s: %s", res.Completed, res.Wall.Round(time.Second), cur.Status.Progress)
 	m.stop(false)
 	m.account(res)
-	return res, check(ctx, c, &cur, rec, res)
+	res.ProcessCPU = childrenCPU(startCPU)
+	if err := check(ctx, c, &cur, rec, res); err != nil {
+		return res, err
+	}
+	res.ManagerRequests = audit.tally()
+	if !res.Completed {
+		return res, fmt.Errorf("the round did not finish within %s (%d of %d nodes decided): %s", o.Timeout, res.Decided, o.Nodes, diagnose(ctx, c))
+	}
+	return res, nil
 }
 
 func fleet(o Options) *sbv1.SpiralBenchFleet {
@@ -231,6 +294,9 @@ func fleet(o Options) *sbv1.SpiralBenchFleet {
 			Stragglers:    &sbv1.StragglerSpec{Metric: "RxMbps", KMilli: 3000, MinNodes: 5},
 		},
 	}
+	if o.Suite != "" {
+		f.Spec.Template, f.Spec.Suite = nil, &sbv1.SuiteSpec{Builtin: o.Suite}
+	}
 	if o.SuiteSteps > 0 {
 		suite := &sbv1.SuiteSpec{}
 		for i := 1; i <= o.SuiteSteps; i++ {
@@ -240,6 +306,8 @@ func fleet(o Options) *sbv1.SpiralBenchFleet {
 	}
 	return f
 }
+
+func nodeName(i int) string { return fmt.Sprintf("kwok-gpu-%04d", i) }
 
 func createNodes(ctx context.Context, c client.Client, n int) error {
 	var wg sync.WaitGroup
@@ -251,7 +319,7 @@ func createNodes(ctx context.Context, c client.Client, n int) error {
 			defer wg.Done()
 			for i := range work {
 				node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{
-					Name:        fmt.Sprintf("kwok-gpu-%04d", i),
+					Name:        nodeName(i),
 					Labels:      map[string]string{"pool": "kwok-gpu", "type": "kwok", "nvidia.com/gpu.product": "NVIDIA-GB10"},
 					Annotations: map[string]string{"kwok.x-k8s.io/node": "fake"},
 				}}

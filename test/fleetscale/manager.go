@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,11 +23,41 @@ type manager struct {
 	cpuSeconds float64
 	peakRSS    int64
 	reconciles map[string]float64
-	requests   float64
+	// reconcileSeconds is the time spent in each controller's reconciles.
+	reconcileSeconds map[string]float64
+	requests         float64
+	pprof            string // base URL of the manager's /debug/pprof
+}
+
+// profile writes a CPU profile of the next seconds (30 when 0) of the manager to file.
+func (m *manager) profile(ctx context.Context, file string, seconds int, say func(string, ...any)) {
+	if seconds <= 0 {
+		seconds = 30
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/profile?seconds=%d", m.pprof, seconds), nil)
+	if err == nil {
+		var resp *http.Response
+		if resp, err = http.DefaultClient.Do(req); err == nil {
+			defer resp.Body.Close()
+			var data []byte
+			if data, err = io.ReadAll(resp.Body); err == nil {
+				err = os.WriteFile(file, data, 0o644)
+			}
+		}
+	}
+	if err != nil {
+		say("CPU profile: %v", err)
+		return
+	}
+	say("CPU profile of %d s of the restarted manager: %s (go tool pprof -top %s)", seconds, file, file)
 }
 
 func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
 	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	pprofPort, err := freePort()
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +67,13 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 	}
 	cmd := exec.CommandContext(ctx, o.ManagerBin, "--kubeconfig", kubeconfig,
 		"--metrics-bind-address", fmt.Sprintf("127.0.0.1:%d", port), "--health-probe-bind-address", "0",
-		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--zap-log-level", "error")
+		"--pprof-bind-address", fmt.Sprintf("127.0.0.1:%d", pprofPort),
+		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port)}
+	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), pprof: fmt.Sprintf("http://127.0.0.1:%d/debug/pprof", pprofPort)}
 	for i := 0; i < 100; i++ {
 		if _, err := m.scrape(); err == nil {
 			return m, nil
@@ -73,6 +105,12 @@ func (m *manager) account(r *Result) {
 	for k, v := range m.reconciles {
 		r.Reconciles[k] += v
 	}
+	for k, v := range m.reconcileSeconds {
+		if r.ReconcileSeconds == nil {
+			r.ReconcileSeconds = map[string]float64{}
+		}
+		r.ReconcileSeconds[k] += v
+	}
 }
 
 func (m *manager) read() {
@@ -95,12 +133,14 @@ func (m *manager) read() {
 		_ = f.Close()
 	}
 	if text, err := m.scrape(); err == nil {
-		m.reconciles, m.requests = map[string]float64{}, 0
+		m.reconciles, m.reconcileSeconds, m.requests = map[string]float64{}, map[string]float64{}, 0
 		for _, line := range strings.Split(text, "\n") {
 			switch {
 			case strings.HasPrefix(line, "controller_runtime_reconcile_total{"):
 				ctrl := label(line, "controller")
 				m.reconciles[ctrl] += value(line)
+			case strings.HasPrefix(line, "controller_runtime_reconcile_time_seconds_sum{"):
+				m.reconcileSeconds[label(line, "controller")] += value(line)
 			case strings.HasPrefix(line, "rest_client_requests_total{"):
 				m.requests += value(line)
 			}

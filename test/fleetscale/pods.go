@@ -2,10 +2,13 @@ package fleetscale
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -55,13 +58,61 @@ func (r *podRecorder) watch(ctx context.Context, cfg *rest.Config) (func(), erro
 			}
 		}
 	}
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: see, UpdateFunc: func(_, n any) { see(n) }}); err != nil {
+	releases := make(chan string, 4096)
+	release := func(obj any) {
+		if p, ok := obj.(*corev1.Pod); ok && p.Labels[cellpod.LabelRole] == cellpod.RoleClient && p.Status.Phase == corev1.PodSucceeded {
+			select {
+			case releases <- strings.TrimSuffix(p.Name, cellpod.RoleClient) + cellpod.RoleServer:
+			default: // full: the server ends at its fallback timer
+			}
+		}
+	}
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o any) { see(o); release(o) },
+		UpdateFunc: func(_, n any) { see(n); release(n) },
+		DeleteFunc: r.gone,
+	}); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
+	go releaseServers(ctx, cs, releases)
 	go inf.Run(ctx.Done())
 	cache.WaitForCacheSync(ctx.Done(), inf.HasSynced)
 	return cancel, nil
+}
+
+// gone ends the span of a pod removed before it was seen ending (deleted while it ran): it left
+// its node when its object went, as far as anyone can tell.
+func (r *podRecorder) gone(obj any) {
+	if d, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.pods[string(p.UID)]; s != nil && s.finished.IsZero() {
+		s.finished = time.Now()
+	}
+}
+
+// annotationClientDone on a server pod tells KWOK (the server-complete stage) that its client
+// has ended: a real server waits for its client, a stage cannot look at another pod.
+const annotationClientDone = "fleetscale.spiralbench.io/client-done"
+
+// releaseServers annotates the server pod of each client that ended.
+func releaseServers(ctx context.Context, cs kubernetes.Interface, names <-chan string) {
+	patch := []byte(`{"metadata":{"annotations":{"` + annotationClientDone + `":"true"}}}`)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case name := <-names:
+			_, _ = cs.CoreV1().Pods(namespace).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{})
+		}
+	}
 }
 
 // spans returns, per node, each bench's span: its first pod's creation to its last pod's end.

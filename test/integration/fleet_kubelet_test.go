@@ -3,6 +3,8 @@ package integration
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strconv"
 	"testing"
 	"time"
 
@@ -104,7 +106,7 @@ func (k *fleetKubelet) runUntil(timeout time.Duration, name, what string, cond f
 			return false, err.Error()
 		}
 		return cond(f), fmt.Sprintf("phase %s round %d progress %s counts %+v rows %+v conditions %+v",
-			f.Status.Phase, f.Status.Round, f.Status.Progress, f.Status.Counts, f.Status.Nodes, f.Status.Conditions)
+			f.Status.Phase, f.Status.Round, f.Status.Progress, f.Status.Counts, rowsOf(f), f.Status.Conditions)
 	})
 	return f
 }
@@ -179,12 +181,27 @@ func taintValue(n *corev1.Node, key string) (string, bool) {
 }
 
 func rowOf(f *sbv1.SpiralBenchFleet, node string) sbv1.FleetNode {
-	for _, r := range f.Status.Nodes {
+	for _, r := range rowsOf(f) {
 		if r.Name == node {
 			return r
 		}
 	}
 	return sbv1.FleetNode{}
+}
+
+// rowsOf are the fleet's rows of its current round: its SpiralBenchNodeResults, by node name.
+func rowsOf(f *sbv1.SpiralBenchFleet) []sbv1.FleetNode {
+	var list sbv1.SpiralBenchNodeResultList
+	if err := k8sClient.List(context.Background(), &list, client.InNamespace(f.Namespace), client.MatchingLabels{
+		sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round))}); err != nil {
+		panic(err)
+	}
+	out := make([]sbv1.FleetNode, 0, len(list.Items))
+	for _, r := range list.Items {
+		out = append(out, r.Result)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // fleetBenches lists the benches a fleet owns.

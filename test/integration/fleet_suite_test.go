@@ -68,19 +68,23 @@ func TestFleetSuiteRunsStepsInOrderAndStopsAtAFailure(t *testing.T) {
 	k.runUntil(60*time.Second, "suite", "su-a through its first step", func(f *sbv1.SpiralBenchFleet) bool {
 		return stepsOf(t, ns, "suite")["su-a/floor"] == 1
 	})
-	// A stale status: every row back to Pending, nothing about the benches (retried while the
-	// controller writes too).
-	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		cur := &sbv1.SpiralBenchFleet{}
-		if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(f), cur); err != nil {
-			return err
-		}
-		for i := range cur.Status.Nodes {
-			cur.Status.Nodes[i].Verdict, cur.Status.Nodes[i].Bench, cur.Status.Nodes[i].Step = sbv1.NodePending, "", ""
-		}
-		return k8sClient.Status().Update(context.Background(), cur)
-	}); err != nil {
+	// Stale rows: every node's result back to Pending, nothing about the benches (retried
+	// while the controller writes too).
+	var results sbv1.SpiralBenchNodeResultList
+	if err := k8sClient.List(context.Background(), &results, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelResultFleet: "suite"}); err != nil {
 		t.Fatal(err)
+	}
+	for i := range results.Items {
+		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			cur := &sbv1.SpiralBenchNodeResult{}
+			if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(&results.Items[i]), cur); err != nil {
+				return err
+			}
+			cur.Result.Verdict, cur.Result.Bench, cur.Result.Step = sbv1.NodePending, "", ""
+			return k8sClient.Update(context.Background(), cur)
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	done := k.runUntil(90*time.Second, "suite", "round 1 finished", roundFinished(1))
 	got := stepsOf(t, ns, "suite")

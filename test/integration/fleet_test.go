@@ -69,14 +69,14 @@ func TestFleetBenchesEveryIdleNodeOnceWithinMaxParallel(t *testing.T) {
 			node.Annotations[controllers.AnnotationVerdictRun] != ns+"/"+row.Bench+"/"+row.RunID {
 			t.Errorf("node %s labels %v annotations %v row %+v", n, node.Labels, node.Annotations, row)
 		}
-		if row.Value == nil || *row.Value != 1000 || row.FleetDeltaMilliPercent == nil || *row.FleetDeltaMilliPercent != 0 {
+		if row.Value == nil || *row.Value != 1000 || row.FleetDeltaMilliPercent != nil { // a delta is written only for a straggler
 			t.Errorf("row %+v", row)
 		}
 	}
 	// A second round benches every node again: no verdict carries over from round 1's benches.
 	requestRound(t, ns, "sched", "2")
 	again := k.runUntil(60*time.Second, "sched", "round 2 finished", roundFinished(2))
-	for _, row := range again.Status.Nodes {
+	for _, row := range rowsOf(again) {
 		if row.Verdict != sbv1.NodePassed || !strings.HasPrefix(row.Bench, "sched-r2-") {
 			t.Errorf("round 2 row %+v: want Passed by a round 2 bench", row)
 		}
@@ -104,7 +104,7 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 		t.Fatalf("fr-d row %+v", bad)
 	}
 	if done.Status.Counts.Passed != 5 || done.Status.Counts.Failed != 1 {
-		t.Fatalf("counts %+v rows %+v", done.Status.Counts, done.Status.Nodes)
+		t.Fatalf("counts %+v rows %+v", done.Status.Counts, rowsOf(done))
 	}
 	var pairPartner string
 	isolates := 0
@@ -148,7 +148,7 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 	if done.Status.Counts.Passed != 6 {
 		t.Fatalf("round 2 counts %+v", done.Status.Counts)
 	}
-	for _, r := range done.Status.Nodes {
+	for _, r := range rowsOf(done) {
 		if !strings.HasPrefix(r.Bench, "ring-r2-") && !strings.HasPrefix(r.Bench, "ring-i2-") {
 			t.Fatalf("%s was decided by %s, not by a round 2 bench", r.Name, r.Bench)
 		}
@@ -236,6 +236,13 @@ func TestFleetFlagsStragglersAgainstTheMedian(t *testing.T) {
 	if done.Status.Counts.Stragglers != 1 || done.Status.Median == nil || *done.Status.Median != 995 {
 		t.Fatalf("counts %+v median %v", done.Status.Counts, done.Status.Median)
 	}
+	// The status names the straggler and the failing node (bounded lists) and counts the code.
+	if s := done.Status.Stragglers; len(s) != 1 || s[0].Name != "fo-slow" || done.Status.StragglersOmitted != 0 {
+		t.Fatalf("status.stragglers %+v", s)
+	}
+	if f := done.Status.Failing; len(f) != 1 || f[0].Name != "fo-slow" || f[0].Verdict != sbv1.NodeFailed || done.Status.Reasons["Straggler"] != 1 {
+		t.Fatalf("status.failing %+v reasons %v", f, done.Status.Reasons)
+	}
 	if r := rowOf(done, "fo-f"); r.Straggler || r.Verdict != sbv1.NodePassed {
 		t.Fatalf("fo-f (2%% below) flagged: %+v", r)
 	}
@@ -303,8 +310,10 @@ func TestFleetUpgradeGateHoldsNodesUntilTheirBenchPasses(t *testing.T) {
 	setState("fu-bad", "upgrade-done")
 	waitTaint("fu-good", "")
 	waitTaint("fu-bad", "Failed")
-	cur := &sbv1.SpiralBenchFleet{}
-	_ = k8sClient.Get(context.Background(), client.ObjectKeyFromObject(f), cur)
+	// The node's taint is written within the step, its result at the step's end.
+	cur := k.runUntil(30*time.Second, "upgrade", "the gate's rows", func(f *sbv1.SpiralBenchFleet) bool {
+		return rowOf(f, "fu-good").Upgrade == sbv1.GateReleased && rowOf(f, "fu-bad").Upgrade == sbv1.GateHeld && f.Status.Counts.Held == 2
+	})
 	if r := rowOf(cur, "fu-good"); r.Upgrade != sbv1.GateReleased || r.Verdict != sbv1.NodePassed || !strings.HasPrefix(r.Bench, "upgrade-u0-") {
 		t.Fatalf("fu-good row %+v", r)
 	}
@@ -428,10 +437,10 @@ func TestFleetRingOddNodeAndNoReference(t *testing.T) {
 	k := &fleetKubelet{t: t, ns: ns, mbps: map[string]int64{}}
 	done := k.runUntil(60*time.Second, "odd", "round 1 finished", roundFinished(1))
 	if done.Status.Counts.Passed != 3 {
-		t.Fatalf("rows %+v", done.Status.Nodes)
+		t.Fatalf("rows %+v", rowsOf(done))
 	}
 	isolated := 0
-	for _, r := range done.Status.Nodes {
+	for _, r := range rowsOf(done) {
 		if strings.HasPrefix(r.Bench, "odd-i1-") {
 			isolated++
 			if !strings.Contains(r.Reason, "no partner this round; with ") {
@@ -440,7 +449,7 @@ func TestFleetRingOddNodeAndNoReference(t *testing.T) {
 		}
 	}
 	if isolated != 1 {
-		t.Fatalf("%d nodes benched with a reference, want the odd one: %+v", isolated, done.Status.Nodes)
+		t.Fatalf("%d nodes benched with a reference, want the odd one: %+v", isolated, rowsOf(done))
 	}
 
 	for _, n := range []string{"fo3-a", "fo3-b", "fo3-c"} {
@@ -449,7 +458,7 @@ func TestFleetRingOddNodeAndNoReference(t *testing.T) {
 	requestRound(t, ns, "odd", "2")
 	done = k.runUntil(60*time.Second, "odd", "round 2 finished", roundFinished(2))
 	var failed, invalid int
-	for _, r := range done.Status.Nodes {
+	for _, r := range rowsOf(done) {
 		switch {
 		case r.Verdict == sbv1.NodeFailed && strings.Contains(r.Reason, "no node passed to tell which is at fault"):
 			failed++
