@@ -40,7 +40,7 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 		if _, in := v.pool[row.Name]; !in {
 			continue
 		}
-		w := r.walk(ctx, v, row)
+		w := r.walk(ctx, v, row, roundRun)
 		switch {
 		case w.running != "":
 			row.Verdict, row.Bench, row.Step = sbv1.NodeRunning, w.running, w.runningStep
@@ -57,9 +57,28 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 	}
 }
 
+// suiteRun is one pass of a node through its suite: a round's (kind round), or the one after
+// a driver upgrade (kind upgrade, its gate id), whose Pair steps run against a reference node
+// that passed rather than the round partner.
+type suiteRun struct {
+	kind, gateID string
+}
+
+var roundRun = suiteRun{kind: fleet.KindRound}
+
+// key is the view's key of a step's bench or check in this run.
+func (s suiteRun) key(subject, step string) string {
+	k := stepKey(s.kind, subject, step)
+	if s.kind == fleet.KindUpgrade {
+		k += "/" + s.gateID
+	}
+	return k
+}
+
 // walk follows the node's steps in order until one still runs or is still to be created.
-func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode) suiteWalk {
+func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode, run suiteRun) suiteWalk {
 	w := suiteWalk{next: -1}
+	upgrade := run.kind == fleet.KindUpgrade
 	stoppedBy := ""
 	for i, step := range v.steps {
 		out := fleet.StepOutcome{Step: step.Name}
@@ -68,19 +87,19 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 			out.State, out.Reason = fleet.StepSkippedState, "after "+stoppedBy+" did not pass"
 		case step.AllGPUs && nodeGPUs(v.pool[row.Name]) == 0:
 			out.State, out.Reason = fleet.StepNoGPUState, "no GPU on this node"
-		case step.Pair && row.Partner == "":
+		case step.Pair && row.Partner == "" && !upgrade:
 			out.State, out.Reason = fleet.StepMissingState, "no partner this round"
 		default:
 			subject := row.Name
-			if step.Pair {
+			if step.Pair && !upgrade {
 				subject = pairSubject(row.Name, row.Partner)
 			}
-			key := stepKey(fleet.KindRound, subject, step.Name)
+			key := run.key(subject, step.Name)
 			var done bool
 			if step.Check != nil {
 				done = r.walkCheck(v, row, step, key, &out, &w)
 			} else {
-				done = r.walkBench(ctx, v, row, step, key, &out, &w)
+				done = r.walkBench(ctx, v, row, step, key, !upgrade, &out, &w)
 			}
 			if !done {
 				if w.running == "" {
@@ -98,10 +117,13 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 }
 
 // walkBench reads a bench step; false when the step has not ended (running, or to create).
-func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, out *fleet.StepOutcome, w *suiteWalk) bool {
+// withPartner: a Pair step runs with the round partner, so it cannot run once that partner
+// ended its suite.
+func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, withPartner bool,
+	out *fleet.StepOutcome, w *suiteWalk) bool {
 	sb := v.benches[key]
 	if sb == nil {
-		if step.Pair {
+		if step.Pair && withPartner {
 			if p := v.rows[row.Partner]; p == nil || (p.Verdict != sbv1.NodePending && p.Verdict != sbv1.NodeRunning) || v.pool[row.Partner] == nil {
 				out.State, out.Reason = fleet.StepMissingState, "partner "+row.Partner+" ended its suite before this step"
 				return true
@@ -193,7 +215,7 @@ func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv
 	round := strconv.Itoa(int(v.f.Status.Round))
 	if !step.Pair {
 		if step.Check != nil {
-			return 1, r.createCheck(v, round, row.Name, step)
+			return 1, r.createCheck(v, fleet.KindRound, round, row.Name, step)
 		}
 		return 1, r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}, step)
 	}
@@ -213,18 +235,19 @@ func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv
 	return 2, r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}, step)
 }
 
-// createCheck stamps out an external check's pod on the node.
-func (r *FleetReconciler) createCheck(v *fleetView, round, node string, step fleet.Step) error {
+// createCheck stamps out an external check's pod on the node; round is the gate id for kind
+// upgrade.
+func (r *FleetReconciler) createCheck(v *fleetView, kind, round, node string, step fleet.Step) error {
 	f := v.f
-	name := objectName(f, fleet.KindRound, round, []string{node}, step)
+	name := objectName(f, kind, round, []string{node}, step)
 	pod := fleet.CheckPod(name, f.Namespace, node, step.Check, int64(step.Deadline.Seconds()), fleetTolerations(f))
-	pod.Labels = map[string]string{LabelFleet: f.Name, LabelFleetKind: fleet.KindRound, LabelFleetRound: round, LabelFleetStep: step.Name}
+	pod.Labels = map[string]string{LabelFleet: f.Name, LabelFleetKind: kind, LabelFleetRound: round, LabelFleetStep: step.Name}
 	pod.Annotations = map[string]string{annotationSubject: node}
 	if err := controllerutil.SetControllerReference(f, pod, r.Scheme()); err != nil {
 		return err
 	}
 	v.toCreate = append(v.toCreate, pod)
-	markStarted(v, fleet.KindRound, []string{node}, name, step.Name)
+	markStarted(v, kind, []string{node}, name, step.Name)
 	return nil
 }
 

@@ -176,14 +176,19 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 	}
 	for i := range pods.Items {
 		p := &pods.Items[i]
+		kind := p.Labels[LabelFleetKind]
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
-		if !metav1.IsControlledBy(p, v.f) || int32(round) != v.f.Status.Round {
+		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
 				v.busyNodes[p.Spec.NodeName] = true
 			}
 			continue
 		}
-		v.checks[stepKey(p.Labels[LabelFleetKind], p.Annotations[annotationSubject], p.Labels[LabelFleetStep])] = p
+		key := stepKey(kind, p.Annotations[annotationSubject], p.Labels[LabelFleetStep])
+		if kind == fleet.KindUpgrade {
+			key += "/" + p.Labels[LabelFleetRound] // the gate id
+		}
+		v.checks[key] = p
 		if !fleet.CheckDone(p) {
 			v.busyNodes[p.Spec.NodeName] = true
 		}
