@@ -114,8 +114,12 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		}
 		slots -= 2
 	}
-	if ring && waitingForReference > 0 && len(v.busyNodes) == 0 && !anyPassed(v) {
-		r.noReference(ctx, v)
+	if ring && len(v.busyNodes) == 0 && !anyPassed(v) {
+		if f.Spec.Suite != nil && v.waitingForReference > 0 {
+			r.noReferenceSuite(ctx, v)
+		} else if waitingForReference > 0 {
+			r.noReference(ctx, v)
+		}
 	}
 	return nil
 }

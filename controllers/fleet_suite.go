@@ -29,6 +29,10 @@ type suiteWalk struct {
 	running, runningStep string
 	// headline is the first bench with the fleet's headline figure; last the last bench that ran.
 	headline, last *sbv1.SpiralBench
+	// isolate: the next step is a failed Pair step to run again with a partner that passed;
+	// pairBench names the pair's bench.
+	isolate   bool
+	pairBench string
 }
 
 // observeSuite brings every undecided row of the round up to date with its steps' objects.
@@ -46,11 +50,15 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 			row.Verdict, row.Bench, row.Step = sbv1.NodeRunning, w.running, w.runningStep
 		case w.next >= 0:
 			step := v.steps[w.next]
-			if row.Verdict == sbv1.NodeRunning && row.Step == step.Name && row.Bench != "" && r.objectExists(ctx, v, row.Bench, step) {
+			if row.Verdict == sbv1.NodeRunning && row.Step == step.Name && row.Bench != "" && row.Bench != w.pairBench && r.objectExists(ctx, v, row.Bench, step) {
 				continue // created by the last step, not in the cache yet
 			}
 			row.Verdict, row.Step, row.Bench = sbv1.NodePending, step.Name, ""
 			v.next[row.Name] = w.next
+			if w.isolate {
+				v.isolate[row.Name] = w.pairBench
+				row.Reason = shorten("step "+step.Name+": pair with "+row.Partner+" failed; waits for a partner that passed", 160)
+			}
 		default:
 			r.decide(ctx, v, row, w.outcomes, w.headline, w.last, "")
 		}
@@ -118,7 +126,9 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 
 // walkBench reads a bench step; false when the step has not ended (running, or to create).
 // withPartner: a Pair step runs with the round partner, so it cannot run once that partner
-// ended its suite.
+// ended its suite, and when the pair does not pass each node runs the step again with a node
+// that passed (the isolation pass of docs/fleet.md, "Pairs and the bad node"): that bench's
+// outcome is the node's.
 func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, withPartner bool,
 	out *fleet.StepOutcome, w *suiteWalk) bool {
 	sb := v.benches[key]
@@ -131,12 +141,46 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 		}
 		return false
 	}
+	if !r.benchEnded(ctx, v, sb, step, out, w) {
+		return false
+	}
+	if step.Pair && withPartner && !out.State.Passed() {
+		if sb.Annotations[annotationNoReference] != "" {
+			out.Reason = "pair with " + row.Partner + " failed and no node passed to tell which is at fault: " + out.Reason
+		} else {
+			iso := v.benches[stepKey(fleet.KindIsolate, row.Name, step.Name)]
+			if iso == nil {
+				w.isolate, w.pairBench = true, sb.Name
+				return false
+			}
+			*out = fleet.StepOutcome{Step: step.Name}
+			if !r.benchEnded(ctx, v, iso, step, out, w) {
+				return false
+			}
+			why := "pair with " + row.Partner + " failed; with " + isolatePartner(iso, row.Name)
+			if out.Reason == "" {
+				out.Reason = why + " passed"
+			} else {
+				out.Reason = why + ": " + out.Reason
+			}
+			sb = iso
+		}
+	}
+	if _, has := out.Figures[v.metric]; has && w.headline == nil {
+		w.headline = sb
+	}
+	w.last = sb
+	return true
+}
+
+// benchEnded reads a step's bench: false while it runs (w.running names it), else its
+// outcome in out. A bench past the step's deadline is ended here (StepDeadlineExceeded).
+func (r *FleetReconciler) benchEnded(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench, step fleet.Step, out *fleet.StepOutcome, w *suiteWalk) bool {
 	if !finished(sb) && step.Deadline > 0 && r.now().After(sb.CreationTimestamp.Add(step.Deadline)) {
 		r.endAtDeadline(ctx, v, sb)
 	}
 	if sb.Annotations[annotationDeadlineExceeded] != "" {
 		out.State, out.Reason = fleet.StepDeadlineExceededState, "ran past deadlineSeconds "+strconv.Itoa(int(step.Deadline.Seconds()))
-		w.last = sb
 		return true
 	}
 	if !finished(sb) {
@@ -145,10 +189,6 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 	}
 	out.State, out.Reason = fleet.BenchOutcome(sb)
 	out.Observation = fleet.Observe(sb)
-	if _, has := out.Figures[v.metric]; has && w.headline == nil {
-		w.headline = sb
-	}
-	w.last = sb
 	return true
 }
 
@@ -213,6 +253,9 @@ func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv
 	}
 	step := v.steps[i]
 	round := strconv.Itoa(int(v.f.Status.Round))
+	if _, isolate := v.isolate[row.Name]; isolate {
+		return r.launchIsolation(ctx, v, row, step, round, slots)
+	}
 	if !step.Pair {
 		if step.Check != nil {
 			return 1, r.createCheck(v, fleet.KindRound, round, row.Name, step)
