@@ -220,8 +220,8 @@ func TestFleetSuiteAdmission(t *testing.T) {
 			f.Spec.Suite.Steps[0].Template.Spec.Topology.Placement = &sbv1.Placement{NodeName: "n"}
 		}, "remove the step template's topology placements"},
 		"gpus on tcp": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].UseAllGPUs = ptr.To(true) }, "useAllGPUs"},
-		"bad name": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
-		"empty":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
+		"bad name":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
+		"empty":       {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
 	}
 	for name, c := range cases {
 		f := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{tcpStep("a", 0, "")}})
