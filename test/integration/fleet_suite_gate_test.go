@@ -6,6 +6,10 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 )
@@ -101,5 +105,85 @@ func TestFleetSuiteGatesDriverUpgrades(t *testing.T) {
 	waitTaint("sg-bad", "")
 	if got := upgradeSteps(); got["sg-bad/floor"] != 2 || got["sg-bad/after"] != 1 {
 		t.Errorf("the second upgrade did not run the suite once more: %v", got)
+	}
+}
+
+// After an upgrade, a suite's Pair step runs with a node that passed this round (not the
+// round partner) and its external check runs as a pod of the upgrade, read back by its gate
+// id: both pass, so the node is released.
+func TestFleetSuiteGateRunsPairAndCheckSteps(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	for _, n := range []string{"sp-a", "sp-b", "sp-c"} {
+		poolNode(t, n, "suitegatepair")
+	}
+	pair := tcpStep("pair", 900, sbv1.StepStop)
+	pair.Placement = sbv1.StepOnPair
+	f := suiteFleet("sgpair", ns, "suitegatepair", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{pair,
+		{Name: "diag", Check: &sbv1.ExternalCheck{Image: "spiralbench/dataplane:test", Command: []string{"/bin/diag"}}}}})
+	f.Spec.Verdicts, f.Spec.Pairing = nil, sbv1.PairingRing
+	f.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{sbv1.UpgradeDriverGPU}}
+	if err := k8sClient.Create(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	k := &fleetKubelet{t: t, ns: ns}
+	passChecks := func(kind string) {
+		var pods corev1.PodList
+		_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "diag", controllers.LabelFleetKind: kind})
+		for i := range pods.Items {
+			p := &pods.Items[i]
+			if p.Status.Phase == corev1.PodSucceeded {
+				continue
+			}
+			p.Status.Phase = corev1.PodSucceeded
+			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "check", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				ExitCode: 0, StartedAt: metav1.Now(), FinishedAt: metav1.Now()}}}}
+			_ = k8sClient.Status().Update(context.Background(), p)
+		}
+	}
+	k.runUntil(90*time.Second, "sgpair", "initial round finished", func(f *sbv1.SpiralBenchFleet) bool {
+		passChecks("round")
+		return roundFinished(1)(f)
+	})
+	n := getNode(t, "sp-a")
+	n.Labels["nvidia.com/gpu-driver-upgrade-state"] = "upgrade-required"
+	if err := k8sClient.Update(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "sp-a gated", func() (bool, string) {
+		v, ok := taintValue(getNode(t, "sp-a"), "spiralbench.io/upgrade-gate")
+		return ok && v == "Pending", v
+	})
+	n = getNode(t, "sp-a")
+	n.Labels["nvidia.com/gpu-driver-upgrade-state"] = "upgrade-done"
+	if err := k8sClient.Update(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 60*time.Second, "sp-a released", func() (bool, string) {
+		k.step()
+		passChecks("upgrade")
+		v, ok := taintValue(getNode(t, "sp-a"), "spiralbench.io/upgrade-gate")
+		return !ok, v
+	})
+	var upgradePair []string
+	for _, sb := range fleetBenches(t, ns, "sgpair") {
+		if sb.Labels[controllers.LabelFleetKind] == "upgrade" {
+			if upgradePair != nil || sb.Labels[controllers.LabelFleetStep] != "pair" {
+				t.Fatalf("upgrade bench %s of step %q: want one, of step pair", sb.Name, sb.Labels[controllers.LabelFleetStep])
+			}
+			upgradePair = benchNodesOf(&sb)
+		}
+	}
+	cur := &sbv1.SpiralBenchFleet{}
+	if err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "sgpair"}, cur); err != nil {
+		t.Fatal(err)
+	}
+	if len(upgradePair) != 2 || upgradePair[0] != "sp-a" || rowOf(cur, upgradePair[1]).Verdict != sbv1.NodePassed {
+		t.Fatalf("the upgrade's Pair step ran on %v, want sp-a with a node that passed (rows %+v)", upgradePair, rowsOf(cur))
+	}
+	var pods corev1.PodList
+	_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "diag", controllers.LabelFleetKind: "upgrade"})
+	if len(pods.Items) != 1 || pods.Items[0].Spec.NodeName != "sp-a" {
+		t.Fatalf("upgrade check pods %d, want one on sp-a", len(pods.Items))
 	}
 }
