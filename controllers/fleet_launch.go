@@ -17,8 +17,12 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
-// gateLaunch is a node whose driver upgrade is done and whose bench is still to be created.
-type gateLaunch struct{ node, gateID string }
+// gateLaunch is a node whose driver upgrade is done and whose bench (or suite step, by its
+// index) is still to be created.
+type gateLaunch struct {
+	node, gateID string
+	step         int
+}
 
 // launch creates benches while fewer than maxParallel nodes are benched: upgrade benches
 // first (a node out of service waits on them), then the round's, in node-name order.
@@ -30,8 +34,11 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 	ring := f.Spec.Pairing == sbv1.PairingRing
 	slots := int(f.Spec.MaxParallel) - len(v.busyNodes)
 	for _, g := range gates {
+		step := v.steps[g.step]
 		nodes := []string{g.node}
-		if ring {
+		if step.Pair {
+			// After an upgrade a pair is benched with a node that passed, so its verdict is the
+			// upgraded node's.
 			ref := r.pickReference(ctx, v, g.node)
 			if ref == "" {
 				v.rows[g.node].Reason = "upgrade done; waits for a partner that passed"
@@ -42,7 +49,13 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		if slots < len(nodes) {
 			return nil
 		}
-		if err := r.createBench(ctx, v, fleet.KindUpgrade, g.gateID, g.node, nodes, v.steps[0]); err != nil {
+		var err error
+		if step.Check != nil {
+			err = r.createCheck(v, fleet.KindUpgrade, g.gateID, g.node, step)
+		} else {
+			err = r.createBench(ctx, v, fleet.KindUpgrade, g.gateID, g.node, nodes, step)
+		}
+		if err != nil {
 			return err
 		}
 		slots -= len(nodes)
@@ -101,8 +114,12 @@ func (r *FleetReconciler) launch(ctx context.Context, v *fleetView, gates []gate
 		}
 		slots -= 2
 	}
-	if ring && waitingForReference > 0 && len(v.busyNodes) == 0 && !anyPassed(v) {
-		r.noReference(ctx, v)
+	if ring && len(v.busyNodes) == 0 && !anyPassed(v) {
+		if f.Spec.Suite != nil && v.waitingForReference > 0 {
+			r.noReferenceSuite(ctx, v)
+		} else if waitingForReference > 0 {
+			r.noReference(ctx, v)
+		}
 	}
 	return nil
 }

@@ -63,6 +63,9 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 		}
 	}
 	r.summarize(v)
+	if v.soon && (wait == 0 || wait > soonRetry) {
+		wait = soonRetry
+	}
 	if f.Status.Counts.Pending > 0 || f.Status.Counts.Running > 0 || len(gateLaunches) > 0 || f.Status.Counts.Held > 0 {
 		if wait == 0 || wait > fleetRetry {
 			wait = fleetRetry
@@ -70,6 +73,9 @@ func (r *FleetReconciler) stepView(ctx context.Context, v *fleetView) (time.Dura
 	}
 	return wait, nil
 }
+
+// soonRetry is how soon a step that changed an object no watch wakes the fleet for runs again.
+const soonRetry = 500 * time.Millisecond
 
 // roundDone: every node in the pool has its verdict (or was skipped, or left).
 func (r *FleetReconciler) roundDone(v *fleetView) bool {

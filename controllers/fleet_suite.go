@@ -29,6 +29,10 @@ type suiteWalk struct {
 	running, runningStep string
 	// headline is the first bench with the fleet's headline figure; last the last bench that ran.
 	headline, last *sbv1.SpiralBench
+	// isolate: the next step is a failed Pair step to run again with a partner that passed;
+	// pairBench names the pair's bench.
+	isolate   bool
+	pairBench string
 }
 
 // observeSuite brings every undecided row of the round up to date with its steps' objects.
@@ -40,26 +44,49 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 		if _, in := v.pool[row.Name]; !in {
 			continue
 		}
-		w := r.walk(ctx, v, row)
+		w := r.walk(ctx, v, row, roundRun)
 		switch {
 		case w.running != "":
 			row.Verdict, row.Bench, row.Step = sbv1.NodeRunning, w.running, w.runningStep
 		case w.next >= 0:
 			step := v.steps[w.next]
-			if row.Verdict == sbv1.NodeRunning && row.Step == step.Name && row.Bench != "" && r.objectExists(ctx, v, row.Bench, step) {
+			if row.Verdict == sbv1.NodeRunning && row.Step == step.Name && row.Bench != "" && row.Bench != w.pairBench && r.objectExists(ctx, v, row.Bench, step) {
 				continue // created by the last step, not in the cache yet
 			}
 			row.Verdict, row.Step, row.Bench = sbv1.NodePending, step.Name, ""
 			v.next[row.Name] = w.next
+			if w.isolate {
+				v.isolate[row.Name] = w.pairBench
+				row.Reason = shorten("step "+step.Name+": pair with "+row.Partner+" failed; waits for a partner that passed", 160)
+			}
 		default:
 			r.decide(ctx, v, row, w.outcomes, w.headline, w.last, "")
 		}
 	}
 }
 
+// suiteRun is one pass of a node through its suite: a round's (kind round), or the one after
+// a driver upgrade (kind upgrade, its gate id), whose Pair steps run against a reference node
+// that passed rather than the round partner.
+type suiteRun struct {
+	kind, gateID string
+}
+
+var roundRun = suiteRun{kind: fleet.KindRound}
+
+// key is the view's key of a step's bench or check in this run.
+func (s suiteRun) key(subject, step string) string {
+	k := stepKey(s.kind, subject, step)
+	if s.kind == fleet.KindUpgrade {
+		k += "/" + s.gateID
+	}
+	return k
+}
+
 // walk follows the node's steps in order until one still runs or is still to be created.
-func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode) suiteWalk {
+func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode, run suiteRun) suiteWalk {
 	w := suiteWalk{next: -1}
+	upgrade := run.kind == fleet.KindUpgrade
 	stoppedBy := ""
 	for i, step := range v.steps {
 		out := fleet.StepOutcome{Step: step.Name}
@@ -68,19 +95,19 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 			out.State, out.Reason = fleet.StepSkippedState, "after "+stoppedBy+" did not pass"
 		case step.AllGPUs && nodeGPUs(v.pool[row.Name]) == 0:
 			out.State, out.Reason = fleet.StepNoGPUState, "no GPU on this node"
-		case step.Pair && row.Partner == "":
+		case step.Pair && row.Partner == "" && !upgrade:
 			out.State, out.Reason = fleet.StepMissingState, "no partner this round"
 		default:
 			subject := row.Name
-			if step.Pair {
+			if step.Pair && !upgrade {
 				subject = pairSubject(row.Name, row.Partner)
 			}
-			key := stepKey(fleet.KindRound, subject, step.Name)
+			key := run.key(subject, step.Name)
 			var done bool
 			if step.Check != nil {
 				done = r.walkCheck(v, row, step, key, &out, &w)
 			} else {
-				done = r.walkBench(ctx, v, row, step, key, &out, &w)
+				done = r.walkBench(ctx, v, row, step, key, !upgrade, &out, &w)
 			}
 			if !done {
 				if w.running == "" {
@@ -98,10 +125,15 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 }
 
 // walkBench reads a bench step; false when the step has not ended (running, or to create).
-func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, out *fleet.StepOutcome, w *suiteWalk) bool {
+// withPartner: a Pair step runs with the round partner, so it cannot run once that partner
+// ended its suite, and when the pair does not pass each node runs the step again with a node
+// that passed (the isolation pass of docs/fleet.md, "Pairs and the bad node"): that bench's
+// outcome is the node's.
+func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, withPartner bool,
+	out *fleet.StepOutcome, w *suiteWalk) bool {
 	sb := v.benches[key]
 	if sb == nil {
-		if step.Pair {
+		if step.Pair && withPartner {
 			if p := v.rows[row.Partner]; p == nil || (p.Verdict != sbv1.NodePending && p.Verdict != sbv1.NodeRunning) || v.pool[row.Partner] == nil {
 				out.State, out.Reason = fleet.StepMissingState, "partner "+row.Partner+" ended its suite before this step"
 				return true
@@ -109,12 +141,46 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 		}
 		return false
 	}
+	if !r.benchEnded(ctx, v, sb, step, out, w) {
+		return false
+	}
+	if step.Pair && withPartner && !out.State.Passed() {
+		if sb.Annotations[annotationNoReference] != "" {
+			out.Reason = "pair with " + row.Partner + " failed and no node passed to tell which is at fault: " + out.Reason
+		} else {
+			iso := v.benches[stepKey(fleet.KindIsolate, row.Name, step.Name)]
+			if iso == nil {
+				w.isolate, w.pairBench = true, sb.Name
+				return false
+			}
+			*out = fleet.StepOutcome{Step: step.Name}
+			if !r.benchEnded(ctx, v, iso, step, out, w) {
+				return false
+			}
+			why := "pair with " + row.Partner + " failed; with " + isolatePartner(iso, row.Name)
+			if out.Reason == "" {
+				out.Reason = why + " passed"
+			} else {
+				out.Reason = why + ": " + out.Reason
+			}
+			sb = iso
+		}
+	}
+	if _, has := out.Figures[v.metric]; has && w.headline == nil {
+		w.headline = sb
+	}
+	w.last = sb
+	return true
+}
+
+// benchEnded reads a step's bench: false while it runs (w.running names it), else its
+// outcome in out. A bench past the step's deadline is ended here (StepDeadlineExceeded).
+func (r *FleetReconciler) benchEnded(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench, step fleet.Step, out *fleet.StepOutcome, w *suiteWalk) bool {
 	if !finished(sb) && step.Deadline > 0 && r.now().After(sb.CreationTimestamp.Add(step.Deadline)) {
 		r.endAtDeadline(ctx, v, sb)
 	}
 	if sb.Annotations[annotationDeadlineExceeded] != "" {
 		out.State, out.Reason = fleet.StepDeadlineExceededState, "ran past deadlineSeconds "+strconv.Itoa(int(step.Deadline.Seconds()))
-		w.last = sb
 		return true
 	}
 	if !finished(sb) {
@@ -123,10 +189,6 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 	}
 	out.State, out.Reason = fleet.BenchOutcome(sb)
 	out.Observation = fleet.Observe(sb)
-	if _, has := out.Figures[v.metric]; has && w.headline == nil {
-		w.headline = sb
-	}
-	w.last = sb
 	return true
 }
 
@@ -191,9 +253,12 @@ func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv
 	}
 	step := v.steps[i]
 	round := strconv.Itoa(int(v.f.Status.Round))
+	if _, isolate := v.isolate[row.Name]; isolate {
+		return r.launchIsolation(ctx, v, row, step, round, slots)
+	}
 	if !step.Pair {
 		if step.Check != nil {
-			return 1, r.createCheck(v, round, row.Name, step)
+			return 1, r.createCheck(v, fleet.KindRound, round, row.Name, step)
 		}
 		return 1, r.createBench(ctx, v, fleet.KindRound, round, row.Name, []string{row.Name}, step)
 	}
@@ -213,18 +278,19 @@ func (r *FleetReconciler) launchStep(ctx context.Context, v *fleetView, row *sbv
 	return 2, r.createBench(ctx, v, fleet.KindRound, round, pairSubject(server, client), []string{server, client}, step)
 }
 
-// createCheck stamps out an external check's pod on the node.
-func (r *FleetReconciler) createCheck(v *fleetView, round, node string, step fleet.Step) error {
+// createCheck stamps out an external check's pod on the node; round is the gate id for kind
+// upgrade.
+func (r *FleetReconciler) createCheck(v *fleetView, kind, round, node string, step fleet.Step) error {
 	f := v.f
-	name := objectName(f, fleet.KindRound, round, []string{node}, step)
+	name := objectName(f, kind, round, []string{node}, step)
 	pod := fleet.CheckPod(name, f.Namespace, node, step.Check, int64(step.Deadline.Seconds()), fleetTolerations(f))
-	pod.Labels = map[string]string{LabelFleet: f.Name, LabelFleetKind: fleet.KindRound, LabelFleetRound: round, LabelFleetStep: step.Name}
+	pod.Labels = map[string]string{LabelFleet: f.Name, LabelFleetKind: kind, LabelFleetRound: round, LabelFleetStep: step.Name}
 	pod.Annotations = map[string]string{annotationSubject: node}
 	if err := controllerutil.SetControllerReference(f, pod, r.Scheme()); err != nil {
 		return err
 	}
 	v.toCreate = append(v.toCreate, pod)
-	markStarted(v, fleet.KindRound, []string{node}, name, step.Name)
+	markStarted(v, kind, []string{node}, name, step.Name)
 	return nil
 }
 

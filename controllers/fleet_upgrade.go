@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
@@ -72,6 +73,16 @@ func (r *FleetReconciler) gate(ctx context.Context, v *fleetView) ([]gateLaunch,
 			r.event(v.f, false, "UpgradeGated", "node %s: driver upgrade started (%s); tainted %s=%s until its bench passes", name, state, taintUpgradeGate, fleet.GatePending)
 		case fleet.GateBench:
 			id := node.Annotations[annotationGateID]
+			if v.f.Spec.Suite != nil {
+				launch, err := r.gateSuite(ctx, v, row, id)
+				if err != nil {
+					return nil, err
+				}
+				if launch != nil {
+					launches = append(launches, *launch)
+				}
+				continue
+			}
 			sb := v.benches[benchKey(fleet.KindUpgrade, name)+"/"+id]
 			switch {
 			case sb == nil:
@@ -103,6 +114,32 @@ func (r *FleetReconciler) gate(ctx context.Context, v *fleetView) ([]gateLaunch,
 		}
 	}
 	return launches, nil
+}
+
+// gateSuite takes a node whose driver upgrade is done through the fleet's whole suite, one
+// step at a time as a round does (kind upgrade, named by the gate id), and ends the gate on
+// the verdict the judge gives all its steps. It returns the step to create next, if any.
+func (r *FleetReconciler) gateSuite(ctx context.Context, v *fleetView, row *sbv1.FleetNode, id string) (*gateLaunch, error) {
+	w := r.walk(ctx, v, row, suiteRun{kind: fleet.KindUpgrade, gateID: id})
+	switch {
+	case w.running != "":
+		row.Upgrade = sbv1.GateBenching
+		return nil, nil
+	case w.next >= 0:
+		row.Upgrade = sbv1.GateBenching
+		return &gateLaunch{node: row.Name, gateID: id, step: w.next}, nil
+	}
+	// The cache may not show yet the taint an earlier step wrote when it ended this gate: the
+	// node itself says whether the gate is still open, so the verdict is judged only once.
+	var n corev1.Node
+	if err := r.APIReader.Get(ctx, client.ObjectKey{Name: row.Name}, &n); err != nil {
+		return nil, client.IgnoreNotFound(err)
+	}
+	if taint, _ := gated(&n); taint != fleet.GatePending || n.Annotations[annotationGateID] != id {
+		return nil, nil
+	}
+	r.decide(ctx, v, row, w.outcomes, w.headline, w.last, "after the driver upgrade: ")
+	return nil, r.release(ctx, v, row)
 }
 
 // release ends the gate after the node's upgrade bench: a pass lifts the taint, anything

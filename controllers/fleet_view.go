@@ -45,6 +45,13 @@ type fleetView struct {
 	checks map[string]*corev1.Pod
 	// next is, per node of a suite, the index of the step to create next.
 	next map[string]int
+	// isolate names, per node of a suite whose next step is a failed Pair step to run again
+	// with a reference, the pair's bench; waitingForReference counts those no reference could
+	// take this step.
+	isolate             map[string]string
+	waitingForReference int
+	// soon: this step changed an object no watch wakes the fleet for; step again shortly.
+	soon bool
 	// catalog is the fleet's reference catalog, read at most once per step.
 	catalog *fleet.Catalog
 	// the fleet's bucket, resolved at most once per step.
@@ -103,7 +110,7 @@ func benchNodes(sb *sbv1.SpiralBench) []string {
 func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
 	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
 		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
-		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}}
+		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{}}
 	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
 		v.metric = string(s.Metric)
 	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
@@ -176,14 +183,19 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 	}
 	for i := range pods.Items {
 		p := &pods.Items[i]
+		kind := p.Labels[LabelFleetKind]
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
-		if !metav1.IsControlledBy(p, v.f) || int32(round) != v.f.Status.Round {
+		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
 				v.busyNodes[p.Spec.NodeName] = true
 			}
 			continue
 		}
-		v.checks[stepKey(p.Labels[LabelFleetKind], p.Annotations[annotationSubject], p.Labels[LabelFleetStep])] = p
+		key := stepKey(kind, p.Annotations[annotationSubject], p.Labels[LabelFleetStep])
+		if kind == fleet.KindUpgrade {
+			key += "/" + p.Labels[LabelFleetRound] // the gate id
+		}
+		v.checks[key] = p
 		if !fleet.CheckDone(p) {
 			v.busyNodes[p.Spec.NodeName] = true
 		}

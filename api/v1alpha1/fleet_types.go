@@ -165,9 +165,10 @@ type HistoryBaselineSpec struct {
 }
 
 // UpgradeGateSpec benches the nodes a driver upgrade touches and keeps them out of service
-// until their bench passes: when a pool node's upgrade-state label leaves the idle states the
-// fleet taints it spiralbench.io/upgrade-gate=Pending:NoSchedule; when the label reaches
-// upgrade-done the node is benched; a pass removes the taint, a failure keeps it (value Failed).
+// until they pass: when a pool node's upgrade-state label leaves the idle states the fleet
+// taints it spiralbench.io/upgrade-gate=Pending:NoSchedule; when the label reaches
+// upgrade-done the node is benched (the template's bench, or the whole suite); a pass removes
+// the taint, anything else keeps it (value Failed).
 type UpgradeGateSpec struct {
 	// drivers whose upgrade-state labels are followed.
 	// +kubebuilder:validation:MinItems=1
@@ -195,7 +196,6 @@ type UpgradeGateSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished))",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.suspend))",message="suspend the whole fleet with spec.suspend, not its template"
 // +kubebuilder:validation:XValidation:rule="!has(self.pairingDomain) || self.pairing == 'Ring'",message="spec.pairingDomain chooses Ring partners: set spec.pairing Ring or remove pairingDomain"
-// +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.upgradeGate)",message="the upgrade gate benches a node with spec.template; a suite cannot gate upgrades yet: remove spec.upgradeGate or use a template fleet for the gate"
 // +kubebuilder:validation:XValidation:rule="has(self.template) != has(self.suite)",message="set exactly one of spec.template (one bench per node) and spec.suite (ordered steps per node)"
 // +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.suite.steps) || self.pairing == 'Ring' || self.suite.steps.all(s, !has(s.placement) || s.placement == 'Node')",message="a suite step with placement Pair benches a node with its round partner: set spec.pairing Ring, or placement Node on the step"
 type SpiralBenchFleetSpec struct {

@@ -23,7 +23,8 @@ func newExpect(k *kube) *cobra.Command {
 		Short: "Print what a node (or node class) should reach in each suite step, and the source of each number",
 		Example: "  sbctl expect 4xH200-NV18\n  sbctl expect gpu-node-7\n  sbctl expect spark-a --catalog my-catalog.yaml\n\n" +
 			"A node is matched by the facts its node object tells (nvidia.com/gpu.product, allocatable nvidia.com/gpu)\n" +
-			"or, once a fleet judged it, by its spiralbench.io/verdict-class label.",
+			"or, once a fleet judged it, by its spiralbench.io/verdict-class label. NIC facts (driver, speed, firmware)\n" +
+			"come from a bench's environment capture, so a class keyed on them is known only from that label.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := fleet.BuiltinCatalog()
@@ -72,6 +73,7 @@ func newExpect(k *kube) *cobra.Command {
 // and one row per reference with the worst value that still holds and the number's source.
 func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
 	fmt.Fprintf(w, "%s: %s\n", heading, cl.Description)
+	fmt.Fprintf(w, "matches nodes reporting: %s\n", cl.Match)
 	if e := cl.Expect; e.NVLink || e.PCIeGeneration > 0 {
 		fmt.Fprintf(w, "links: NVLink between every GPU pair %v, GPU PCIe gen %d x%d\n", e.NVLink, e.PCIeGeneration, e.PCIeWidth)
 	}

@@ -45,6 +45,9 @@ type Match struct {
 	NICDriver string `json:"nicDriver,omitempty"`
 	// NICSpeedMbps is the link speed the NIC reports.
 	NICSpeedMbps int64 `json:"nicSpeedMbps,omitempty"`
+	// NICFirmware is the NIC's firmware version (ethtool -i firmware-version) or a leading part
+	// of it ending at a dot or space: "28.39" matches "28.39.1002 (MT_0000000838)".
+	NICFirmware string `json:"nicFirmware,omitempty"`
 	// NoGPU matches nodes that report no GPU at all.
 	NoGPU bool `json:"noGPU,omitempty"`
 }
@@ -94,6 +97,7 @@ type Facts struct {
 	PCIeWidth    int32
 	NICDriver    string
 	NICSpeedMbps int64
+	NICFirmware  string
 }
 
 // FactsOf reads the facts a bench's environment capture reported.
@@ -105,8 +109,8 @@ func FactsOf(sb *sbv1.SpiralBench) Facts {
 	}
 	f.GPUModel, f.PCIeGen, f.PCIeWidth = e.GPUModel, e.GPUPCIeGeneration, e.GPUPCIeWidth
 	for _, n := range e.NICs {
-		if f.NICDriver == "" {
-			f.NICDriver, f.NICSpeedMbps = n.Driver, n.SpeedMbps
+		if f.NICDriver == "" && f.NICFirmware == "" {
+			f.NICDriver, f.NICSpeedMbps, f.NICFirmware = n.Driver, n.SpeedMbps, n.Firmware
 		}
 	}
 	return f
@@ -126,8 +130,8 @@ func (f Facts) Merge(o Facts) Facts {
 	if f.PCIeGen == 0 {
 		f.PCIeGen, f.PCIeWidth = o.PCIeGen, o.PCIeWidth
 	}
-	if f.NICDriver == "" {
-		f.NICDriver, f.NICSpeedMbps = o.NICDriver, o.NICSpeedMbps
+	if f.NICDriver == "" && f.NICFirmware == "" {
+		f.NICDriver, f.NICSpeedMbps, f.NICFirmware = o.NICDriver, o.NICSpeedMbps, o.NICFirmware
 	}
 	return f
 }
@@ -139,10 +143,39 @@ func (f Facts) String() string {
 		gpu = fmt.Sprintf("%d x %q", f.GPUCount, f.GPUModel)
 	}
 	nic := "no NIC facts"
-	if f.NICDriver != "" {
+	if f.NICDriver != "" || f.NICFirmware != "" {
 		nic = fmt.Sprintf("NIC %s %d Mb/s", f.NICDriver, f.NICSpeedMbps)
+		if f.NICFirmware != "" {
+			nic += fmt.Sprintf(" firmware %q", f.NICFirmware)
+		} else {
+			nic += " no firmware"
+		}
 	}
 	return gpu + ", " + nic
+}
+
+// String lists the class's match keys, for sbctl expect.
+func (m Match) String() string {
+	if m.NoGPU {
+		return "no GPU"
+	}
+	var keys []string
+	if m.GPUModel != "" {
+		keys = append(keys, fmt.Sprintf("gpuModel %q", m.GPUModel))
+	}
+	if m.GPUCount > 0 {
+		keys = append(keys, fmt.Sprintf("gpuCount %d", m.GPUCount))
+	}
+	if m.NICDriver != "" {
+		keys = append(keys, "nicDriver "+m.NICDriver)
+	}
+	if m.NICSpeedMbps > 0 {
+		keys = append(keys, fmt.Sprintf("nicSpeedMbps %d", m.NICSpeedMbps))
+	}
+	if m.NICFirmware != "" {
+		keys = append(keys, fmt.Sprintf("nicFirmware %q", m.NICFirmware))
+	}
+	return strings.Join(keys, ", ")
 }
 
 // ParseCatalog reads and checks a catalog: known version, unique class names, known figures,
@@ -206,13 +239,24 @@ func (m Match) matches(f Facts) bool {
 	if m.NoGPU {
 		return f.GPUModel == "" && f.GPUCount == 0
 	}
-	if m.GPUModel == "" && m.GPUCount == 0 && m.NICDriver == "" {
+	if m.GPUModel == "" && m.GPUCount == 0 && m.NICDriver == "" && m.NICFirmware == "" {
 		return false // a class must key on something
 	}
 	return (m.GPUModel == "" || strings.Contains(strings.ToLower(f.GPUModel), strings.ToLower(m.GPUModel))) &&
 		(m.GPUCount == 0 || m.GPUCount == f.GPUCount) &&
 		(m.NICDriver == "" || m.NICDriver == f.NICDriver) &&
-		(m.NICSpeedMbps == 0 || m.NICSpeedMbps == f.NICSpeedMbps)
+		(m.NICSpeedMbps == 0 || m.NICSpeedMbps == f.NICSpeedMbps) &&
+		(m.NICFirmware == "" || firmwareMatches(m.NICFirmware, f.NICFirmware))
+}
+
+// firmwareMatches: the reported firmware is the wanted version, or starts with it and goes on
+// after a dot or a space ("28.39" holds for "28.39.1002" but not for "28.390.1"). A node that
+// reports no firmware matches no class that names one.
+func firmwareMatches(want, got string) bool {
+	if got == want {
+		return true
+	}
+	return strings.HasPrefix(got, want) && (got[len(want)] == '.' || got[len(want)] == ' ')
 }
 
 // NotApplicable says whether a step cannot run on the class.

@@ -103,3 +103,78 @@ func TestObserveReadsFiguresFactsAndLinks(t *testing.T) {
 		t.Fatalf("%+v", o)
 	}
 }
+
+// nicCatalog has a class keyed on the NIC's firmware (and driver), before a GB10 class that
+// names no firmware: a node with other firmware falls through to it; without it, to none.
+const nicCatalog = `version: 1
+classes:
+- name: spark-fw28.39
+  match: {gpuModel: GB10, nicDriver: mlx5_core, nicFirmware: "28.39"}
+  references: []
+- name: cx7-fw28.44.1036
+  match: {nicDriver: mlx5_core, nicFirmware: "28.44.1036"}
+  references: []
+`
+
+// The NIC's firmware version is a match key: a class naming it matches only nodes reporting
+// that version (or one it leads, up to a dot or a space), and a node that reports no firmware
+// matches no such class: the judge says NoReference with what the node reported.
+func TestMatchClassOnNICFirmware(t *testing.T) {
+	c, err := ParseCatalog([]byte(nicCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spark := func(fw string) Facts {
+		return Facts{GPUModel: "NVIDIA GB10", GPUCount: 1, NICDriver: "mlx5_core", NICSpeedMbps: 200000, NICFirmware: fw}
+	}
+	cases := []struct {
+		facts Facts
+		want  string
+	}{
+		{spark("28.39.1002 (MT_0000000838)"), "spark-fw28.39"},    // a version it leads, then the board's PSID
+		{spark("28.39"), "spark-fw28.39"},                         // the same version
+		{spark("28.390.1"), ""},                                   // not at a dot or space: another version
+		{spark("28.44.1036"), "cx7-fw28.44.1036"},                 // mismatch for the first class, the second's exact version
+		{spark("28.44.10361"), ""},                                // exact key, longer version
+		{Facts{NICDriver: "veth", NICFirmware: "28.44.1036"}, ""}, // firmware matches, driver does not
+		{spark(""), ""},                                           // the node reports no firmware
+		{Facts{GPUModel: "NVIDIA GB10", GPUCount: 1}, ""},         // nor any NIC fact
+		{Facts{NICDriver: "mlx5_core", NICFirmware: "28.44.1036"}, "cx7-fw28.44.1036"},
+	}
+	for _, tc := range cases {
+		got := ""
+		if cl := c.MatchClass(tc.facts); cl != nil {
+			got = cl.Name
+		}
+		if got != tc.want {
+			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
+		}
+	}
+	for fw, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware`,
+		"28.50.1000": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s firmware "28.50.1000"`} {
+		j := Judge(Input{Catalog: c, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: spark(fw)}}}})
+		if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
+			t.Errorf("firmware %q: %s %s %q, want Invalid NoReference %q", fw, j.Verdict, codes(j), j.Message(), want)
+		}
+	}
+}
+
+// The firmware comes from the environment capture's first NIC, with its driver and speed, and
+// a step that reported NIC facts is not overwritten by a later one.
+func TestFactsOfReadsTheFirstNICsFirmware(t *testing.T) {
+	sb := &sbv1.SpiralBench{}
+	sb.Status.Environment = &sbv1.Environment{}
+	sb.Status.Environment.NICs = []sbv1.NICEnvironment{
+		{Interface: "enp1s0f0np0", Driver: "mlx5_core", Firmware: "28.39.1002 (MT_0000000838)", SpeedMbps: 200000},
+		{Interface: "eth0", Driver: "veth"}}
+	f := FactsOf(sb)
+	if f.NICDriver != "mlx5_core" || f.NICFirmware != "28.39.1002 (MT_0000000838)" || f.NICSpeedMbps != 200000 {
+		t.Fatalf("%+v", f)
+	}
+	if m := f.Merge(Facts{NICDriver: "veth"}); m.NICFirmware != f.NICFirmware || m.NICDriver != "mlx5_core" {
+		t.Fatalf("merge replaced the NIC facts: %+v", m)
+	}
+	if m := (Facts{}).Merge(f); m.NICFirmware != f.NICFirmware {
+		t.Fatalf("merge lost the firmware: %+v", m)
+	}
+}

@@ -220,11 +220,8 @@ func TestFleetSuiteAdmission(t *testing.T) {
 			f.Spec.Suite.Steps[0].Template.Spec.Topology.Placement = &sbv1.Placement{NodeName: "n"}
 		}, "remove the step template's topology placements"},
 		"gpus on tcp": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].UseAllGPUs = ptr.To(true) }, "useAllGPUs"},
-		"gate": {func(f *sbv1.SpiralBenchFleet) {
-			f.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{"GPU"}}
-		}, "upgrade gate"},
-		"bad name": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
-		"empty":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
+		"bad name":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
+		"empty":       {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
 	}
 	for name, c := range cases {
 		f := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{tcpStep("a", 0, "")}})
@@ -242,6 +239,11 @@ func TestFleetSuiteAdmission(t *testing.T) {
 	ok := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Builtin: sbv1.SuiteStandard})
 	if err := k8sClient.Create(context.Background(), ok); err != nil {
 		t.Fatalf("a built-in suite alone is refused: %v", err)
+	}
+	gate := suiteFleet("adm-gate", ns, "adm", &sbv1.SuiteSpec{Builtin: sbv1.SuiteQuick})
+	gate.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{sbv1.UpgradeDriverGPU, sbv1.UpgradeDriverOFED}}
+	if err := k8sClient.Create(context.Background(), gate); err != nil {
+		t.Fatalf("a suite gating driver upgrades is refused: %v", err)
 	}
 }
 
