@@ -32,8 +32,9 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 		status, kind = metav1.ConditionFalse, corev1.EventTypeWarning
 	}
 	setCondition(sb, sbv1.ConditionPassed, status, v.Reason, clip(v.Message, 32000))
-	r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, "Completed", "Run", "%s", msg)
-	r.Recorder.Eventf(sb, nil, kind, v.Reason, "Judge", "%s", clip(v.Message, 1000))
+	// One event for the end and its verdict: at fleet scale every event per bench is an API
+	// request per node (docs/benchmarks/fleet.md).
+	r.Recorder.Eventf(sb, nil, kind, v.Reason, "Complete", "%s; %s", msg, clip(v.Message, 1000))
 	r.releaseNodes(ctx, sb, sb.Status.Nodes)
 }
 

@@ -10,7 +10,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
@@ -36,8 +35,8 @@ const quotaRetry = 10 * time.Second
 // admit judges the pods the next attempt of cell would create, one per rank, against the
 // admin's policy; nil when they may be created.
 func (r *SpiralBenchReconciler) admit(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell) (*policy.Refusal, error) {
-	var ns corev1.Namespace
-	if err := r.APIReader.Get(ctx, client.ObjectKey{Name: sb.Namespace}, &ns); err != nil {
+	ns, err := r.namespaces.get(ctx, r.APIReader, sb.Namespace)
+	if err != nil {
 		return nil, fmt.Errorf("read namespace %s for the bench policy: %w", sb.Namespace, err)
 	}
 	in, err := r.input(sb, cell, 0, 1, 0)
@@ -51,10 +50,10 @@ func (r *SpiralBenchReconciler) admit(ctx context.Context, sb *sbv1.SpiralBench,
 	if ref := policy.CheckImages(r.AllowedImages, r.DefaultImage, pods); ref != nil {
 		return ref, nil
 	}
-	if ref := policy.CheckPrivileges(&ns, r.PrivilegedNamespaces, &sb.Spec); ref != nil {
+	if ref := policy.CheckPrivileges(ns, r.PrivilegedNamespaces, &sb.Spec); ref != nil {
 		return ref, nil
 	}
-	return policy.CheckPodSecurity(&ns, pods), nil
+	return policy.CheckPodSecurity(ns, pods), nil
 }
 
 // refuse fails the bench for good: its pods go, its leases are released, the Failed condition

@@ -70,6 +70,9 @@ type SpiralBenchReconciler struct {
 	// one. Node exclusivity does not rest on it: the per-node Leases are taken through the
 	// apiserver's resourceVersion check.
 	Workers int
+	// namespaces reuses namespace reads of the bench policy for a while (SetupWithManager
+	// makes it; nil reads every time).
+	namespaces *namespaceCache
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=get;list;watch;update;patch;delete
@@ -265,6 +268,9 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 // SetupWithManager registers the reconciler. Spec changes and cell pod changes wake it;
 // its own status writes do not.
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.namespaces == nil {
+		r.namespaces = newNamespaceCache()
+	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
 		return err
 	}
