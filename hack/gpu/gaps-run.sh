@@ -13,7 +13,7 @@
 #
 # Usage (root, on the GPU machine, from the carry folder): OUT=DIR bash hack/gpu/gaps-run.sh
 # Environment: FWD_REPEATS=3 FWD_SECONDS=3 FWD_SIZES="64 1024 8000" FWD_CORES="2 3 4 5"
-#   (sender, receiver, forwarder, main threads) FWD_LIMIT=330; UDP_REPEATS=5 UDP_SECONDS=4 UDP_LIMIT=150
+#   (sender, receiver, forwarder, main threads) FWD_LIMIT=300; UDP_REPEATS=5 UDP_SECONDS=4 UDP_LIMIT=140
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -36,18 +36,19 @@ TOOLS=/tmp/spiral-gpu-tools DEPS=$ROOT/.deps/root
 # shellcheck source=hack/gpu/carried-tools.sh
 source hack/gpu/carried-tools.sh
 setup_tools >>"$OUT/build/build.log" 2>&1
+for t in sysctl pgrep ss mountpoint iperf3 jq; do echo "$t: $(command -v $t || echo missing)"; done >>"$OUT/build/build.log"
 # shellcheck source=hack/gpu/dpdk-env.sh
 source hack/gpu/dpdk-env.sh
 pkg-config --exists libdpdk 2>/dev/null || dpdk_env "$ROOT/.deps/dpdk" "$TOOLS/dpdk-lib"
 
 say ""
-timeout -s INT --kill-after=20 "${FWD_LIMIT:-330}" env REPEATS="${FWD_REPEATS:-3}" CELL_SECONDS="${FWD_SECONDS:-3}" \
+timeout -s INT --kill-after=20 "${FWD_LIMIT:-300}" env REPEATS="${FWD_REPEATS:-3}" CELL_SECONDS="${FWD_SECONDS:-3}" \
   SIZES="${FWD_SIZES:-64 1024 8000}" CORES="${FWD_CORES:-2 3 4 5}" \
   bash hack/bench/forward-vs-testpmd.sh "$BUILD/spiral-dataplane" 2>"$OUT/forward.err" | tee -a "$MD"
 say "forward-vs-testpmd exit ${PIPESTATUS[0]}"
 
 say ""
-timeout -s INT --kill-after=20 "${UDP_LIMIT:-150}" env REPEATS="${UDP_REPEATS:-5}" CELL_SECONDS="${UDP_SECONDS:-4}" \
+timeout -s INT --kill-after=20 "${UDP_LIMIT:-140}" env REPEATS="${UDP_REPEATS:-5}" CELL_SECONDS="${UDP_SECONDS:-4}" \
   WARMUP_SECONDS=1 PAIRS=4 TCP_SIZES="" UDP_SIZES=8000 UDP_PACED=0 \
   bash hack/bench/sockets-vs-iperf3.sh "$BUILD/spiral-dataplane" 2>"$OUT/udp.err" | tee -a "$MD"
 say "sockets-vs-iperf3 exit ${PIPESTATUS[0]}"
