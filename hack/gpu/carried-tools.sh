@@ -16,7 +16,8 @@ setup_tools() {
         done
       done
     done
-    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
+    # prepends: what `ip netns exec` starts (spiral with a carried DPDK) keeps its libraries
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
     chmod +x "$TOOLS/bin/$tool"
     echo "$tool -> $bin"
   done

@@ -12,7 +12,7 @@
 # $OUT/forward.err, $OUT/udp.err. Each part has a time limit, so a slow one cannot take the rest.
 #
 # Usage (root, on the GPU machine, from the carry folder): OUT=DIR bash hack/gpu/gaps-run.sh
-# Environment: FWD_REPEATS=3 FWD_SECONDS=3 FWD_SIZES="64 1024 8000" FWD_CORES="2 3 4 5"
+# Environment: GAPS_PARTS="forward udp" (either or both), FWD_REPEATS=3 FWD_SECONDS=3 FWD_SIZES="64 1024 8000" FWD_CORES="2 3 4 5"
 #   (sender, receiver, forwarder, main threads) FWD_LIMIT=300; UDP_REPEATS=5 UDP_SECONDS=4 UDP_LIMIT=140
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -41,12 +41,16 @@ for t in sysctl pgrep ss mountpoint iperf3 jq; do echo "$t: $(command -v $t || e
 source hack/gpu/dpdk-env.sh
 pkg-config --exists libdpdk 2>/dev/null || dpdk_env "$ROOT/.deps/dpdk" "$TOOLS/dpdk-lib"
 
-say ""
-timeout -s INT --kill-after=20 "${FWD_LIMIT:-300}" env REPEATS="${FWD_REPEATS:-3}" CELL_SECONDS="${FWD_SECONDS:-3}" \
-  SIZES="${FWD_SIZES:-64 1024 8000}" CORES="${FWD_CORES:-2 3 4 5}" \
-  bash hack/bench/forward-vs-testpmd.sh "$BUILD/spiral-dataplane" 2>"$OUT/forward.err" | tee -a "$MD"
-say "forward-vs-testpmd exit ${PIPESTATUS[0]}"
+PARTS=" ${GAPS_PARTS:-forward udp} "
+if [[ $PARTS == *" forward "* ]]; then
+  say ""
+  timeout -s INT --kill-after=20 "${FWD_LIMIT:-300}" env REPEATS="${FWD_REPEATS:-3}" CELL_SECONDS="${FWD_SECONDS:-3}" \
+    SIZES="${FWD_SIZES:-64 1024 8000}" CORES="${FWD_CORES:-2 3 4 5}" \
+    bash hack/bench/forward-vs-testpmd.sh "$BUILD/spiral-dataplane" 2>"$OUT/forward.err" | tee -a "$MD"
+  say "forward-vs-testpmd exit ${PIPESTATUS[0]}"
+fi
 
+[[ $PARTS == *" udp "* ]] || exit 0
 say ""
 timeout -s INT --kill-after=20 "${UDP_LIMIT:-140}" env REPEATS="${UDP_REPEATS:-5}" CELL_SECONDS="${UDP_SECONDS:-4}" \
   WARMUP_SECONDS=1 PAIRS=4 TCP_SIZES="" UDP_SIZES=8000 UDP_PACED=0 \
