@@ -164,7 +164,8 @@ for bytes in ${UDP_SIZES-8000 1000}; do
     read -r sg sl stx srx state <<<"$(median_of run_spiral udp $bytes $n 0)"
     row "$label unpaced" "$ig" "$il" "$itx/$irx" "$sg" "$sl" "$stx/$srx" "$(ratio "$sg" "$ig")"
     UDP_RATIO["$label"]=$(ratio "$sg" "$ig")
-    UDP_LOSS_OK["$label"]=$(awk -v s="$sl" -v i="$il" 'BEGIN { print (s <= i) ? "yes" : "no" }')
+    UDP_LOSS_OK["$label"]=$(awk -v s="$sl" -v i="$il" 'BEGIN { print (s != "" && s <= i) ? "yes" : "no" }')
+    [[ $state == Valid ]] || echo "  ($label: spiral state ${state:-missing: the run left no result record})"
     read -r gg gl gtx grx gstate <<<"$(median_of run_spiral udp $bytes $n 0 --udp-gso --udp-gro)"
     row "$label unpaced, spiral GSO/GRO" "" "" "" "$gg" "$gl" "$gtx/$grx" "$(ratio "$gg" "$ig")"
     [[ ${UDP_PACED:-1} == 1 ]] || continue

@@ -13,7 +13,8 @@
 #
 # Usage (root, on the GPU machine, from the carry folder): OUT=DIR bash hack/gpu/gaps-run.sh
 # Environment: GAPS_PARTS="forward udp" (either or both), FWD_REPEATS=3 FWD_SECONDS=3 FWD_SIZES="64 1024 8000" FWD_CORES="2 3 4 5"
-#   (sender, receiver, forwarder, main threads) FWD_LIMIT=300; UDP_REPEATS=5 UDP_SECONDS=4 UDP_LIMIT=140
+#   (sender, receiver, forwarder, main threads) FWD_LIMIT=300 PERF_DIR (needs CARRY_PERF=1 at carry time);
+#   UDP_REPEATS=5 UDP_SECONDS=4 UDP_LIMIT=140
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 1
@@ -36,7 +37,9 @@ TOOLS=/tmp/spiral-gpu-tools DEPS=$ROOT/.deps/root
 # shellcheck source=hack/gpu/carried-tools.sh
 source hack/gpu/carried-tools.sh
 setup_tools >>"$OUT/build/build.log" 2>&1
-for t in sysctl pgrep ss mountpoint iperf3 jq; do echo "$t: $(command -v $t || echo missing)"; done >>"$OUT/build/build.log"
+# perf when hack/gpu/carry.sh packed it (CARRY_PERF=1), for forward-vs-testpmd.sh's PERF_DIR
+[[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH
+for t in sysctl pgrep ss mountpoint iperf3 jq perf; do echo "$t: $(command -v $t || echo missing)"; done >>"$OUT/build/build.log"
 # shellcheck source=hack/gpu/dpdk-env.sh
 source hack/gpu/dpdk-env.sh
 pkg-config --exists libdpdk 2>/dev/null || dpdk_env "$ROOT/.deps/dpdk" "$TOOLS/dpdk-lib"
