@@ -14,7 +14,9 @@
 #   afp    net_af_packet on two veth wires (sender ns <-> forwarder ns <-> receiver ns), MTU 9000.
 # Cores (CORES="ENDS FWD"): the sender's and receiver's poll-mode threads and both main threads
 # on ENDS; the forwarder on FWD: spiral's forward RX and TX threads, testpmd's forwarding lcore
-# (one core does both of its directions; only one carries traffic).
+# (one core does both of its directions; only one carries traffic). CORES="TX RX FWD MAIN" gives
+# the sender, the receiver and the main threads a core each, so that on a machine with the cores
+# to spare the forwarder, not the ends sharing one core, sets the rate.
 # Each cell runs REPEATS times, the tools alternating; the median of the receiver's packets per
 # second is shown (the receiver counts every frame by sequence number; testpmd drops what its TX
 # ring does not take, spiral's forwarder retries, so lost differs and the rate is the measure).
@@ -25,7 +27,8 @@
 # Environment: CELL_SECONDS=5 SIZES="64 1024 8000" REPEATS=5 WIRE=memif CORES="0 1" HUGEPAGES=1024
 #   TESTPMD=dpdk-testpmd TESTPMD_EAL_ARGS / SPIRAL_EAL_ARGS (extra EAL arguments)
 # Needs root, dpdk-testpmd (Debian package dpdk), jq, iproute2 (afp), perf (PERF_DIR), and a
-# spiral-dataplane built with DPDK.
+# spiral-dataplane built with DPDK. On a machine without DPDK (the GPU machine) it takes the DPDK
+# and dpdk-testpmd that hack/gpu/carry.sh packed under .deps/dpdk (hack/gpu/dpdk-env.sh).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -34,13 +37,20 @@ T=${CELL_SECONDS:-5}
 SIZES=${SIZES:-64 1024 8000}
 REPEATS=${REPEATS:-5}
 WIRE=${WIRE:-memif}
-read -r ENDS FWD <<<"${CORES:-0 1}"
-TESTPMD=${TESTPMD:-dpdk-testpmd}
+read -r C1 C2 C3 C4 <<<"${CORES:-0 1}"
+if [[ -n ${C3:-} ]]; then TXC=$C1 RXC=$C2 FWD=$C3 MAINC=${C4:-$C1}; else TXC=$C1 RXC=$C1 FWD=$C2 MAINC=$C1; fi
 NS_S=fvt-s NS_F=fvt-f NS_R=fvt-r
 WORK=$(mktemp -d)
 HUGE_DIR=$WORK/huge HUGE_ADDED=0 WIRED=0 N=0
 
 [[ $(id -u) == 0 ]] || { echo "needs root (DPDK, hugepages, network namespaces)" >&2; exit 1; }
+# a machine without DPDK: the libraries, plugins and dpdk-testpmd hack/gpu/carry.sh packed
+# shellcheck source=hack/gpu/dpdk-env.sh
+source "$ROOT/hack/gpu/dpdk-env.sh"
+if ! pkg-config --exists libdpdk 2>/dev/null && dpdk_env "$ROOT/.deps/dpdk" "$WORK/dpdk-lib"; then
+  echo "forward-vs-testpmd: DPDK from $ROOT/.deps/dpdk (TESTPMD=${TESTPMD:-dpdk-testpmd})" >&2
+fi
+TESTPMD=${TESTPMD:-dpdk-testpmd}
 for tool in "$TESTPMD" jq awk; do command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }; done
 [[ -x $BIN ]] || { echo "no spiral-dataplane at $BIN (make dataplane)" >&2; exit 1; }
 source "$HERE/lib.sh"
@@ -122,7 +132,7 @@ record() {  # the result record of a run's stdout, or a failed one with the erro
 }
 spiral_common() {
   echo --transport raw --seconds "$T" --warmup-seconds 1 --grace-ms 1000 --batch 32 --connect-timeout-ms 20000 \
-    --master-core "$ENDS" --tx-cores "$ENDS" --rx-cores "$ENDS"
+    --master-core "$MAINC" --tx-cores "$TXC" --rx-cores "$RXC"
 }
 # spiral_run PAYLOAD WORK: spiral's own forwarder
 spiral_run() {
@@ -146,7 +156,7 @@ testpmd_run() {
   (($1 > 1900)) && mbuf=10368
   read -ra extra <<<"${TESTPMD_EAL_ARGS:-}"
   [[ $WIRE == afp ]] && ns=(ip netns exec "$NS_F")
-  "${ns[@]}" "$TESTPMD" --lcores "0@$ENDS,1@$FWD" --file-prefix "fvt$$" --huge-dir "$HUGE_DIR" --socket-mem 256 \
+  "${ns[@]}" "$TESTPMD" --lcores "0@$MAINC,1@$FWD" --file-prefix "fvt$$" --huge-dir "$HUGE_DIR" --socket-mem 256 \
     --no-pci --no-telemetry "${extra[@]}" --vdev "$(port fwd_rx "$1")" --vdev "$(port fwd_tx "$1")" -- \
     --forward-mode="$2" --burst=32 --rxd=1024 --txd=1024 --nb-cores=1 --auto-start --stats-period=1 \
     --total-num-mbufs=16384 --mbuf-size=$mbuf >"$WORK/tp.out" 2>&1 </dev/null &
@@ -169,6 +179,8 @@ every() { awk '{ printf "%s%.3f", (NR > 1 ? " " : ""), $1 / 1e6 }'; }
 [[ $WIRE == afp ]] && wires
 echo "## forward mode vs dpdk-testpmd over $WIRE: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs))," \
   "$(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg), ${T} s cells, median of $REPEATS alternating runs, $(date -u +%FT%TZ)"
+echo
+echo "cores: sender $TXC, receiver $RXC, forwarder $FWD, main threads $MAINC; testpmd: $(command -v "$TESTPMD")"
 echo
 echo "| payload B | forwarder | RX Mpps (median) | lost (median run) | spiral / testpmd | RX Mpps of every run |"
 echo "|---|---|---|---|---|---|"

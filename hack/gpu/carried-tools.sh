@@ -1,10 +1,10 @@
-# Sourced by hack/gpu/device-run.sh and hack/gpu/tcp-gap.sh: setup_tools puts ip and ping on
-# PATH, from the Debian packages hack/gpu/carry.sh unpacked under $DEPS when the machine lacks
-# them, with only the libraries it lacks (under $TOOLS/lib). Needs DEPS and TOOLS set.
+# Sourced by hack/gpu/device-run.sh, tcp-gap.sh and gaps-run.sh: setup_tools puts ip, ping, ss,
+# iperf3 and jq on PATH, from the Debian packages hack/gpu/carry.sh unpacked under $DEPS when the
+# machine lacks them, with only the libraries it lacks (under $TOOLS/lib). Needs DEPS and TOOLS set.
 setup_tools() {
   mkdir -p "$TOOLS/bin" "$TOOLS/lib"
   local tool bin lib src
-  for tool in ip ping; do
+  for tool in ip ping ss iperf3 jq; do
     command -v "$tool" >/dev/null && continue
     bin=
     for d in bin sbin usr/bin usr/sbin; do [[ -x $DEPS/$d/$tool ]] && bin=$DEPS/$d/$tool && break; done
@@ -16,7 +16,8 @@ setup_tools() {
         done
       done
     done
-    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
+    # prepends: what `ip netns exec` starts (spiral with a carried DPDK) keeps its libraries
+    printf '#!/bin/sh\nLD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} exec %s "$@"\n' "$TOOLS/lib" "$bin" >"$TOOLS/bin/$tool"
     chmod +x "$TOOLS/bin/$tool"
     echo "$tool -> $bin"
   done

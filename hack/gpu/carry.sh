@@ -6,9 +6,13 @@
 #           libbsd-dev (DPDK's rte_string_fns.h includes bsd/string.h)
 #   wire:   iproute2 (ip) and iputils-ping with their libraries; device-run.sh puts on
 #           LD_LIBRARY_PATH only the ones the GPU machine lacks
+#   bench:  iperf3 and jq with their libraries (hack/bench/sockets-vs-iperf3.sh, forward-vs-testpmd.sh);
+#           hack/gpu/carried-tools.sh puts them on PATH as it does ip and ping
 #   dpdk:   this host's DPDK 22.11 (libdpdk-dev) under .deps/dpdk: headers, the shared libraries
 #           and what they need (not glibc/libstdc++), the vdev plugins and a relocatable
-#           libdpdk.pc, so the device build has the raw transport (hack/gpu/dpdk-env.sh)
+#           libdpdk.pc, so the device build has the raw transport (hack/gpu/dpdk-env.sh); and
+#           this host's dpdk-testpmd (package dpdk, installed here when missing) in .deps/dpdk/bin
+#           with the libraries it needs beyond those, which dpdk_env then offers as TESTPMD
 # Usage: hack/gpu/carry.sh DEST     (e.g. .carry/gpu of the checkout the device tool sends)
 # The .deb files are cached under ${SPIRAL_CACHE:-~/.cache/spiralbench}/gpu-carry-debs.
 set -euo pipefail
@@ -16,7 +20,7 @@ DEST=${1:?usage: hack/gpu/carry.sh DEST}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${SPIRAL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench}/gpu-carry-debs
 PACKAGES=(nlohmann-json3-dev libcli11-dev libgtest-dev libbsd-dev iproute2 iputils-ping libbpf1 libelf1 libmnl0 libbsd0 libcap2
-          libmd0 zlib1g libidn2-0 libunistring2 libxtables12 libtirpc3)
+          libmd0 zlib1g libidn2-0 libunistring2 libxtables12 libtirpc3 iperf3 libiperf0 libsctp1 jq libjq1 libonig5)
 
 mkdir -p "$CACHE"
 missing=()
@@ -28,7 +32,8 @@ fi
 rm -rf "$DEST"
 mkdir -p "$DEST/.deps/root"
 # tracked files only (what a clone has), from this checkout's working tree
-(cd "$ROOT" && git ls-files -z dataplane hack/netns-wire.sh hack/gpu hack/cuda-toolkit.sh | xargs -0 tar -cf -) |
+(cd "$ROOT" && git ls-files -z dataplane hack/netns-wire.sh hack/gpu hack/cuda-toolkit.sh hack/lib hack/bench/lib.sh \
+  hack/bench/forward-vs-testpmd.sh hack/bench/sockets-vs-iperf3.sh | xargs -0 tar -cf -) |
   tar -C "$DEST" -xf -
 for deb in "$CACHE"/*.deb; do dpkg -x "$deb" "$DEST/.deps/root"; done
 # DPDK: a sysroot the device's CMake finds through PKG_CONFIG_PATH (hack/gpu/dpdk-env.sh)
@@ -49,6 +54,15 @@ for lib in "${core[@]}"; do
 done
 for p in "${CARRY_DPDK_PMDS[@]}"; do cp "$(readlink -f "$CARRY_DPDK_PMD_DIR/$p.so")" "$D/pmds/$p.so"; done
 carry_libs "$D/lib" "${core[@]}" "$D"/pmds/*.so
+# dpdk-testpmd: it links more of DPDK than libdpdk (NIC drivers, bonding, pdump ...), which
+# carry_libs adds to the same lib folder. It links the vdev bus itself, so it loads the plugins
+# from pmds-testpmd, the same files less that one (loaded twice, a bus registers twice).
+source "$ROOT/hack/lib/apt.sh"
+apt_ensure carry dpdk
+mkdir -p "$D/bin" "$D/pmds-testpmd"
+cp "$(readlink -f /usr/bin/dpdk-testpmd)" "$D/bin/dpdk-testpmd"
+carry_libs "$D/lib" "$D/bin/dpdk-testpmd"
+for p in "${CARRY_DPDK_PMDS[@]}"; do [[ $p == librte_bus_vdev ]] || ln -s "../pmds/$p.so" "$D/pmds-testpmd/$p.so"; done
 cat >"$D/lib/pkgconfig/libdpdk.pc" <<PC
 prefix=\${pcfiledir}/../..
 includedir=\${prefix}/include/dpdk

@@ -5,7 +5,7 @@
 hugepages_on() {
   local want=${HUGEPAGES:-${1:-512}} before
   before=$(cat /proc/sys/vm/nr_hugepages)
-  sysctl -qw vm.nr_hugepages=$((before + want))
+  echo $((before + want)) >/proc/sys/vm/nr_hugepages  # not sysctl: the GPU machine may lack procps
   HUGE_ADDED=$(($(cat /proc/sys/vm/nr_hugepages) - before))
   mkdir -p "$HUGE_DIR"
   mountpoint -q "$HUGE_DIR" || mount -t hugetlbfs -o pagesize=2M nodev "$HUGE_DIR"
@@ -18,6 +18,6 @@ hugepages_off() {
   local now
   now=$(cat /proc/sys/vm/nr_hugepages)
   # someone else may have changed the host-wide setting meanwhile: never go below zero
-  ((HUGE_ADDED == 0)) || sysctl -qw vm.nr_hugepages=$((now > HUGE_ADDED ? now - HUGE_ADDED : 0))
+  ((HUGE_ADDED == 0)) || echo $((now > HUGE_ADDED ? now - HUGE_ADDED : 0)) >/proc/sys/vm/nr_hugepages
   HUGE_ADDED=0
 }
