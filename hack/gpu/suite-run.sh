@@ -31,7 +31,7 @@ run_cell() {
     args=${args//\/dev\/termination-log/$base.summary}
     args=${args//\/run\/spiral\/ready/$ready.$rank}
     # shellcheck disable=SC2086
-    timeout 900 "$BIN" $args >"$base.log" 2>&1 &
+    timeout "${CELL_TIMEOUT:-600}" "$BIN" $args >"$base.log" 2>&1 &
     pids+=($!)
     if [[ $rank == 0 ]] && (($(awk -F'\t' -v s="$step" -v c="$cell" '$1==s && $2==c' "$file" | wc -l) > 1)); then
       for _ in $(seq 600); do [[ -e $ready.0 ]] && break; sleep 0.1; done

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# One device call for the built-in suites' durations (docs/qualification.md): builds
+# spiral-dataplane (CUDA + NCCL against the machine's own NCCL, as hack/gpu/kinds-run.sh does),
+# then runs hack/gpu/suite-run.sh on every suite/*.tsv the carry folder holds.
+# Here:  hack/gpu/carry.sh .carry/gpu; for n in 1 2; do go run ./hack/suitecmd -suite Quick -gpus $n \
+#          > .carry/gpu/suite/quick-${n}gpu.tsv; done      (and Standard, Extended likewise)
+# There: OUT=DIR bash .carry/gpu/hack/gpu/suite-device.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."  # the carry folder (or a checkout)
+OUT=${OUT:-$PWD/suite-results}; mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 CMAKE_POLICY_VERSION_MINIMUM=3.5
+NCCL_HOME=$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null) ||
+  NCCL_HOME=$(dirname "$(dirname "$(find / -name libnccl.so.2 -path '*nvidia/nccl/lib/*' 2>/dev/null | head -1)")")
+N=/tmp/spiral-nccl-home; mkdir -p $N/lib; ln -sfn "$NCCL_HOME/include" $N/include
+ln -sf "$NCCL_HOME/lib/libnccl.so.2" $N/lib/libnccl.so.2; ln -sf libnccl.so.2 $N/lib/libnccl.so
+export LD_LIBRARY_PATH=$N/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "$(nproc) cores; commit $(cat .carry-commit 2>/dev/null || echo unknown)"; } | tee "$OUT/machine.txt"
+GEN=(-G Ninja); command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
+t0=$(date +%s)
+timeout 400 cmake -S dataplane -B /tmp/suite-build "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSPIRAL_WITH_CUDA=ON \
+  -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc -DCMAKE_CUDA_ARCHITECTURES=90 -DSPIRAL_WERROR=OFF -DSPIRAL_WITH_NCCL=ON \
+  -DNCCL_ROOT=$N -DSPIRAL_WITH_RDMA=OFF -DSPIRAL_WITH_DPDK=OFF -DCMAKE_PREFIX_PATH=$PWD/.deps/root/usr >"$OUT/build.log" 2>&1 &&
+  timeout 400 cmake --build /tmp/suite-build -j "$(nproc)" --target spiral-dataplane >>"$OUT/build.log" 2>&1 ||
+  { echo "BUILD FAILED"; tail -30 "$OUT/build.log"; exit 1; }
+echo "build $(($(date +%s) - t0)) s"
+OUT=$OUT bash hack/gpu/suite-run.sh /tmp/suite-build suite/*.tsv
