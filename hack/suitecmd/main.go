@@ -1,6 +1,6 @@
 // Command suitecmd prints the data plane command lines a built-in suite's single-node steps
 // run in their cell pods, as the operator builds them (pkg/fleet steps, plan.Expand,
-// cellpod.Args), one line per cell and rank: "STEP<TAB>CELL<TAB>RANK<TAB>ARGS...". It lets a
+// cellpod.Args), one line per attempt and rank: "STEP<TAB>CELL.FIRST-REPEAT<TAB>RANK<TAB>ARGS...". It lets a
 // GPU machine without Kubernetes (hack/gpu/suite-run.sh) run and time exactly what a fleet's
 // pods would run. A rank after the first meets rank 0 at 127.0.0.1 (in a fleet: rank 0's pod
 // address). External checks (a site's image) are listed as skipped.
@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/plan"
@@ -70,18 +71,26 @@ func printStep(step fleet.Step, gpus int32) error {
 	if err != nil {
 		return err
 	}
+	perAttempt := int32(1)
+	if kind, err := benchkind.For(&sb.Spec); err == nil {
+		perAttempt = max(kind.RepeatsPerAttempt, 1)
+	}
+	repeats := max(sb.Spec.Run.Repeats, 1)
 	for _, cell := range cells {
-		repeats := max(sb.Spec.Run.Repeats, 1)
-		in, err := cellpod.NewInput(sb, cell, 0, repeats, 0, []string{"this-node"})
-		if err != nil {
-			return err
-		}
-		for i, rank := range in.Ranks {
-			rendezvous := ""
-			if i > 0 {
-				rendezvous = "127.0.0.1"
+		// The attempts of the cell as the bench controller starts them (repeatsFrom): as many
+		// repeats per process as the kind runs, the next attempt from the next repeat.
+		for first := int32(0); first < repeats; first += perAttempt {
+			in, err := cellpod.NewInput(sb, cell, first, min(perAttempt, repeats-first), 0, []string{"this-node"})
+			if err != nil {
+				return err
 			}
-			fmt.Printf("%s\t%d\t%d\t%s\n", step.Name, cell.Index, i, strings.Join(cellpod.Args(in, rank, rendezvous), " "))
+			for i, rank := range in.Ranks {
+				rendezvous := ""
+				if i > 0 {
+					rendezvous = "127.0.0.1"
+				}
+				fmt.Printf("%s\t%d.%d\t%d\t%s\n", step.Name, cell.Index, first, i, strings.Join(cellpod.Args(in, rank, rendezvous), " "))
+			}
 		}
 	}
 	return nil
