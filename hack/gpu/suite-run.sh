@@ -44,7 +44,7 @@ run_cell() {
   for p in "${pids[@]}"; do
     wait "$p"; rc=$?; rcs+=($rc)
     local base=$WORK/$(basename "$file" .tsv)-$step-c$cell-r$i
-    cat "$base.summary" >>"$OUT/summaries.jsonl" 2>/dev/null
+    [[ -s $base.summary ]] && { cat "$base.summary"; echo; } >>"$OUT/summaries.jsonl"
     ((rc == 0)) || { echo "== $(basename "$base") exit $rc"; tail -n 5 "$base.log"; } >>"$OUT/failed.log"
     i=$((i + 1))
   done
