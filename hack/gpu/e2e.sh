@@ -98,6 +98,8 @@ print(json.dumps({"transport": t, "workload": w, "rep": int(rep), "state": rec["
                   "rx_bytes_all": rec.get("rx_bytes_all", 0), "rx_recv_calls": rec.get("rx_recv_calls", 0),
                   "rx_recv_ns": rec.get("rx_recv_ns", 0), "submit_ns": g.get("submit_ns", 0), "stall_ns": g.get("stall_ns", 0)}))
 EOF
+  # as it goes, so a run killed at its time limit keeps the runs it finished
+  [[ -n $JSON ]] && tail -n 1 "$WORK/runs.jsonl" >>"$JSON"
 }
 
 failed=0
@@ -111,7 +113,6 @@ for t in $CELLS; do
     for w in "${order[@]}"; do run_one "$t" "$w" "$rep" || failed=1; done
   done
 done
-[[ -n $JSON ]] && cp "$WORK/runs.jsonl" "$JSON"
 
 python3 - "$WORK/runs.jsonl" "$SECONDS_CELL" "$WARMUP" "$REPEATS" <<'EOF'
 import json, sys, statistics
