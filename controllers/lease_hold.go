@@ -51,8 +51,8 @@ func (r *SpiralBenchReconciler) hold(l *coordinationv1.Lease, sb *sbv1.SpiralBen
 func (r *SpiralBenchReconciler) renewLeases(ctx context.Context, sb *sbv1.SpiralBench) error {
 	nodes := sb.Status.Nodes
 	for i, n := range nodes {
-		if slices.Contains(nodes[:i], n) {
-			continue
+		if slices.Contains(nodes[:i], n) || r.takenNow[n] {
+			continue // a hold taken in this same step starts now: nothing to renew
 		}
 		var lease coordinationv1.Lease
 		err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + n}, &lease)

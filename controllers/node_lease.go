@@ -193,8 +193,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 	now := metav1.NewMicroTime(time.Now())
 	var lease coordinationv1.Lease
 	key := client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + node}
-	err := r.APIReader.Get(ctx, key, &lease)
-	if apierrors.IsNotFound(err) {
+	create := func() error {
 		lease = coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
 				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
@@ -203,6 +202,21 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 		}
 		r.hold(&lease, sb)
 		if err := r.Create(ctx, &lease); err != nil {
+			return err
+		}
+		r.markTaken(node)
+		return nil
+	}
+	if len(sb.Status.Nodes) == 0 {
+		// A first hold: a released lease was deleted, so creating it usually succeeds and saves
+		// the read (a request per bench, at fleet scale per node and step).
+		if err := create(); !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	err := r.APIReader.Get(ctx, key, &lease)
+	if apierrors.IsNotFound(err) {
+		if err := create(); err != nil {
 			if apierrors.IsAlreadyExists(err) {
 				return nodeBusy(node, "")
 			}
@@ -233,7 +247,15 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 		}
 		return err
 	}
+	r.markTaken(node)
 	return nil
+}
+
+// markTaken notes a hold taken in this reconcile (none outside one).
+func (r *SpiralBenchReconciler) markTaken(node string) {
+	if r.takenNow != nil {
+		r.takenNow[node] = true
+	}
 }
 
 // holderRunning is false when the lease's holder was deleted, re-created or has finished:

@@ -70,6 +70,9 @@ type SpiralBenchReconciler struct {
 	// one. Node exclusivity does not rest on it: the per-node Leases are taken through the
 	// apiserver's resourceVersion check.
 	Workers int
+	// takenNow are the nodes whose lease this reconcile created or took over (set on the
+	// reconcile's own copy): their hold starts now, so the attempt need not renew it.
+	takenNow map[string]bool
 	// namespaces reuses namespace reads of the bench policy for a while (SetupWithManager
 	// makes it; nil reads every time).
 	namespaces *namespaceCache
@@ -112,6 +115,7 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	fx := &stepEffects{EventRecorder: r.Recorder}
 	step := *r
 	step.Recorder = fx
+	step.takenNow = map[string]bool{}
 	wait, stepErr := step.step(ctx, &sb)
 	sb.Status.ObservedGeneration = sb.Generation
 	if !equality.Semantic.DeepEqual(before.Status, sb.Status) {
