@@ -219,8 +219,9 @@ func (r *FleetReconciler) refuseCheck(v *fleetView, node string, step fleet.Step
 }
 
 // endAtDeadline suspends a bench past its step's deadline and marks it, so the step's outcome
-// (StepDeadlineExceeded) is read back from the bench after a restart. Suspending releases its
-// node leases once the running cell ends; the bench stays until the next round.
+// (StepDeadlineExceeded) is read back from the bench after a restart. The mark makes the bench
+// stop its running attempt at once (stopsNow): its pods are deleted and its node leases
+// released once they have left, within their grace period; the bench stays until the next round.
 func (r *FleetReconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) {
 	patch := client.MergeFrom(sb.DeepCopy())
 	marked := sb.DeepCopy()
