@@ -121,7 +121,7 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 			v.rows[a].Reason = "odd one out: waits for a partner that passed"
 		}
 	}
-	// Earlier rounds' finished benches go; their results are in the bucket and in history.
+	// Earlier rounds' finished benches and check pods go; their results are in the bucket and in history.
 	if err := r.deleteOldResults(ctx, f); err != nil {
 		return err
 	}
@@ -129,6 +129,9 @@ func (r *FleetReconciler) startRound(ctx context.Context, v *fleetView, now time
 		if err := r.Delete(ctx, sb, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
 			return err
 		}
+	}
+	if err := r.deleteStaleChecks(ctx, v); err != nil {
+		return err
 	}
 	msg := fmt.Sprintf("round %d: %d nodes to bench, %d skipped (minIntervalSeconds)", f.Status.Round, len(pending), len(v.rows)-len(pending))
 	setFleetCondition(f, sbv1.FleetConditionRoundRunning, metav1.ConditionTrue, sbv1.ReasonRoundStarted, msg)

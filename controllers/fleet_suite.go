@@ -29,10 +29,11 @@ type suiteWalk struct {
 	running, runningStep string
 	// headline is the first bench with the fleet's headline figure; last the last bench that ran.
 	headline, last *sbv1.SpiralBench
-	// isolate: the next step is a failed Pair step to run again with a partner that passed;
-	// pairBench names the pair's bench.
-	isolate   bool
-	pairBench string
+	// isolate: the next step is a Pair step to run with a partner that passed: again after the
+	// pair failed (pairBench names the pair's bench), or for the first time by a node without a
+	// partner (pairBench empty; alone says why it has none).
+	isolate          bool
+	pairBench, alone string
 }
 
 // observeSuite brings every undecided row of the round up to date with its steps' objects.
@@ -57,7 +58,11 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 			v.next[row.Name] = w.next
 			if w.isolate {
 				v.isolate[row.Name] = w.pairBench
-				row.Reason = shorten("step "+step.Name+": pair with "+row.Partner+" failed; waits for a partner that passed", 160)
+				why := "pair with " + row.Partner + " failed"
+				if w.pairBench == "" {
+					why = w.alone
+				}
+				row.Reason = shorten("step "+step.Name+": "+why+"; waits for a partner that passed", 160)
 			}
 		default:
 			r.decide(ctx, v, row, w.outcomes, w.headline, w.last, "")
@@ -95,8 +100,6 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 			out.State, out.Reason = fleet.StepSkippedState, "after "+stoppedBy+" did not pass"
 		case step.AllGPUs && nodeGPUs(v.pool[row.Name]) == 0:
 			out.State, out.Reason = fleet.StepNoGPUState, "no GPU on this node"
-		case step.Pair && row.Partner == "" && !upgrade:
-			out.State, out.Reason = fleet.StepMissingState, "no partner this round"
 		default:
 			subject := row.Name
 			if step.Pair && !upgrade {
@@ -134,9 +137,8 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 	sb := v.benches[key]
 	if sb == nil {
 		if step.Pair && withPartner {
-			if p := v.rows[row.Partner]; p == nil || (p.Verdict != sbv1.NodePending && p.Verdict != sbv1.NodeRunning) || v.pool[row.Partner] == nil {
-				out.State, out.Reason = fleet.StepMissingState, "partner "+row.Partner+" ended its suite before this step"
-				return true
+			if alone := partnerGone(v, row); alone != "" {
+				return r.walkAlone(ctx, v, row, step, alone, out, w)
 			}
 		}
 		return false
@@ -219,8 +221,9 @@ func (r *FleetReconciler) refuseCheck(v *fleetView, node string, step fleet.Step
 }
 
 // endAtDeadline suspends a bench past its step's deadline and marks it, so the step's outcome
-// (StepDeadlineExceeded) is read back from the bench after a restart. Suspending releases its
-// node leases once the running cell ends; the bench stays until the next round.
+// (StepDeadlineExceeded) is read back from the bench after a restart. The mark makes the bench
+// stop its running attempt at once (stopsNow): its pods are deleted and its node leases
+// released once they have left, within their grace period; the bench stays until the next round.
 func (r *FleetReconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) {
 	patch := client.MergeFrom(sb.DeepCopy())
 	marked := sb.DeepCopy()

@@ -145,6 +145,9 @@ func (r *FleetReconciler) gateSuite(ctx context.Context, v *fleetView, row *sbv1
 // release ends the gate after the node's upgrade bench: a pass lifts the taint, anything
 // else sets it to Failed and keeps the node out of service.
 func (r *FleetReconciler) release(ctx context.Context, v *fleetView, row *sbv1.FleetNode) error {
+	if err := r.pruneUpgrades(ctx, v, row.Name); err != nil {
+		return err
+	}
 	if row.Verdict == sbv1.NodePassed {
 		if err := r.patchNode(ctx, row.Name, func(n *corev1.Node) { removeTaint(n, taintUpgradeGate) }); err != nil {
 			return err

@@ -164,6 +164,9 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		return 0, err
 	}
 	if sb.Status.ActiveAttempt != nil {
+		if stopsNow(sb) {
+			return 0, r.stopAttempt(sb, cells)
+		}
 		// A running attempt finishes even when suspended: its numbers are worth keeping.
 		return r.observeAttempt(ctx, sb, cells)
 	}
@@ -176,8 +179,7 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		return 0, nil
 	}
 	if ptr.Deref(sb.Spec.Suspend, false) {
-		r.suspend(ctx, sb)
-		return 0, nil
+		return r.suspend(ctx, sb, leaving), nil
 	}
 	if refusal, err := r.admit(ctx, sb, next); err != nil || refusal != nil {
 		if err != nil {
@@ -233,14 +235,20 @@ func (r *SpiralBenchReconciler) recordPlan(sb *sbv1.SpiralBench, cells []plan.Ce
 	}
 }
 
-func (r *SpiralBenchReconciler) suspend(ctx context.Context, sb *sbv1.SpiralBench) {
+// suspend stops the bench between cells. Its nodes are given back once the pods of its last
+// attempt have left them (leaving: how long that may still take); until then it waits.
+func (r *SpiralBenchReconciler) suspend(ctx context.Context, sb *sbv1.SpiralBench, leaving time.Duration) time.Duration {
 	if sb.Status.Phase != sbv1.PhaseSuspended {
 		r.Recorder.Eventf(sb, nil, corev1.EventTypeNormal, sbv1.ReasonSuspended, "Suspend", "suspended at %s cells", sb.Status.Progress)
 	}
 	sb.Status.Phase = sbv1.PhaseSuspended
 	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionFalse, sbv1.ReasonSuspended, "spec.suspend is true; set it to false to resume at cell "+sb.Status.Progress)
+	if leaving > 0 {
+		return leaving
+	}
 	r.releaseNodes(ctx, sb, sb.Status.Nodes)
 	sb.Status.Nodes = nil
+	return 0
 }
 
 // finalize stops a deleted bench: its pods go, its leases are released.

@@ -112,6 +112,12 @@ type NICEnvironment struct {
 	// +optional
 	PCIAddress string `json:"pciAddress,omitempty"`
 
+	// pciID is the NIC's PCI vendor:device id (sysfs vendor and device, as lspci -n prints
+	// it: 15b3:1021 is a ConnectX-7); empty for virtual devices or where sysfs does not say.
+	// +kubebuilder:validation:MaxLength=16
+	// +optional
+	PCIID string `json:"pciID,omitempty"`
+
 	// speedMbps of the link; 0 when down or unknown.
 	// +optional
 	SpeedMbps int64 `json:"speedMbps,omitempty"`

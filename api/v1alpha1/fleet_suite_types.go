@@ -111,7 +111,8 @@ type SuiteStep struct {
 	UseAllGPUs *bool `json:"useAllGPUs,omitempty"`
 
 	// deadlineSeconds bounds the step from its bench's (or check's) creation; past it the
-	// bench is suspended (a check's pod is stopped) and the step ends StepDeadlineExceeded.
+	// bench is suspended and its running pods deleted (a check's pod is stopped by its
+	// activeDeadlineSeconds) and the step ends StepDeadlineExceeded.
 	// +kubebuilder:default=1800
 	// +kubebuilder:validation:Minimum=10
 	// +kubebuilder:validation:Maximum=86400

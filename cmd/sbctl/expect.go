@@ -23,8 +23,8 @@ func newExpect(k *kube) *cobra.Command {
 		Short: "Print what a node (or node class) should reach in each suite step, and the source of each number",
 		Example: "  sbctl expect 4xH200-NV18\n  sbctl expect gpu-node-7\n  sbctl expect spark-a --catalog my-catalog.yaml\n\n" +
 			"A node is matched by the facts its node object tells (nvidia.com/gpu.product, allocatable nvidia.com/gpu)\n" +
-			"or, once a fleet judged it, by its spiralbench.io/verdict-class label. NIC facts (driver, speed, firmware)\n" +
-			"come from a bench's environment capture, so a class keyed on them is known only from that label.",
+			"or, once a fleet judged it, by its spiralbench.io/verdict-class label. NIC facts (driver, speed, firmware,\n" +
+			"PCI id) come from a bench's environment capture, so a class keyed on them is known only from that label.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := fleet.BuiltinCatalog()

@@ -31,10 +31,10 @@ func TestExpectPrintsAClassWithTheSourceOfEachNumber(t *testing.T) {
 	}
 }
 
-// A class keyed on the NIC's firmware shows that key with the others.
+// A class keyed on the NIC's firmware and PCI id shows those keys with the others.
 func TestExpectShowsNICFirmwareMatchKeys(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "catalog.yaml")
-	doc := "version: 1\nclasses:\n- {name: spark-fw, description: a Spark on firmware 28.39, match: {gpuModel: GB10, nicDriver: mlx5_core, nicSpeedMbps: 200000, nicFirmware: \"28.39\"}, references: []}\n"
+	doc := "version: 1\nclasses:\n- {name: spark-fw, description: a Spark on firmware 28.39, match: {gpuModel: GB10, nicDriver: mlx5_core, nicSpeedMbps: 200000, nicFirmware: \"28.39\", nicPCIID: \"15b3:1021\"}, references: []}\n"
 	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestExpectShowsNICFirmwareMatchKeys(t *testing.T) {
 	if err := root.Execute(); err != nil {
 		t.Fatalf("%v: %s", err, errOut.String())
 	}
-	if want := `matches nodes reporting: gpuModel "GB10", nicDriver mlx5_core, nicSpeedMbps 200000, nicFirmware "28.39"`; !strings.Contains(out.String(), want) {
+	if want := `matches nodes reporting: gpuModel "GB10", nicDriver mlx5_core, nicSpeedMbps 200000, nicFirmware "28.39", nicPCIID 15b3:1021`; !strings.Contains(out.String(), want) {
 		t.Fatalf("missing %q in:\n%s", want, out.String())
 	}
 }

@@ -3,6 +3,7 @@ package fleet
 import (
 	_ "embed"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -48,6 +49,9 @@ type Match struct {
 	// NICFirmware is the NIC's firmware version (ethtool -i firmware-version) or a leading part
 	// of it ending at a dot or space: "28.39" matches "28.39.1002 (MT_0000000838)".
 	NICFirmware string `json:"nicFirmware,omitempty"`
+	// NICPCIID is the NIC's PCI vendor:device id, the NIC's model as the hardware names it
+	// (lspci -n; 15b3:1021 is a ConnectX-7): exact, four hex digits each side.
+	NICPCIID string `json:"nicPCIID,omitempty"`
 	// NoGPU matches nodes that report no GPU at all.
 	NoGPU bool `json:"noGPU,omitempty"`
 }
@@ -98,7 +102,11 @@ type Facts struct {
 	NICDriver    string
 	NICSpeedMbps int64
 	NICFirmware  string
+	NICPCIID     string
 }
+
+// hasNIC says whether any NIC fact was reported; the NIC facts come from one interface.
+func (f Facts) hasNIC() bool { return f.NICDriver != "" || f.NICFirmware != "" || f.NICPCIID != "" }
 
 // FactsOf reads the facts a bench's environment capture reported.
 func FactsOf(sb *sbv1.SpiralBench) Facts {
@@ -109,8 +117,8 @@ func FactsOf(sb *sbv1.SpiralBench) Facts {
 	}
 	f.GPUModel, f.PCIeGen, f.PCIeWidth = e.GPUModel, e.GPUPCIeGeneration, e.GPUPCIeWidth
 	for _, n := range e.NICs {
-		if f.NICDriver == "" && f.NICFirmware == "" {
-			f.NICDriver, f.NICSpeedMbps, f.NICFirmware = n.Driver, n.SpeedMbps, n.Firmware
+		if !f.hasNIC() {
+			f.NICDriver, f.NICSpeedMbps, f.NICFirmware, f.NICPCIID = n.Driver, n.SpeedMbps, n.Firmware, n.PCIID
 		}
 	}
 	return f
@@ -130,8 +138,8 @@ func (f Facts) Merge(o Facts) Facts {
 	if f.PCIeGen == 0 {
 		f.PCIeGen, f.PCIeWidth = o.PCIeGen, o.PCIeWidth
 	}
-	if f.NICDriver == "" && f.NICFirmware == "" {
-		f.NICDriver, f.NICSpeedMbps, f.NICFirmware = o.NICDriver, o.NICSpeedMbps, o.NICFirmware
+	if !f.hasNIC() {
+		f.NICDriver, f.NICSpeedMbps, f.NICFirmware, f.NICPCIID = o.NICDriver, o.NICSpeedMbps, o.NICFirmware, o.NICPCIID
 	}
 	return f
 }
@@ -143,12 +151,17 @@ func (f Facts) String() string {
 		gpu = fmt.Sprintf("%d x %q", f.GPUCount, f.GPUModel)
 	}
 	nic := "no NIC facts"
-	if f.NICDriver != "" || f.NICFirmware != "" {
+	if f.hasNIC() {
 		nic = fmt.Sprintf("NIC %s %d Mb/s", f.NICDriver, f.NICSpeedMbps)
 		if f.NICFirmware != "" {
 			nic += fmt.Sprintf(" firmware %q", f.NICFirmware)
 		} else {
 			nic += " no firmware"
+		}
+		if f.NICPCIID != "" {
+			nic += " PCI id " + f.NICPCIID
+		} else {
+			nic += " no PCI id"
 		}
 	}
 	return gpu + ", " + nic
@@ -175,6 +188,9 @@ func (m Match) String() string {
 	if m.NICFirmware != "" {
 		keys = append(keys, fmt.Sprintf("nicFirmware %q", m.NICFirmware))
 	}
+	if m.NICPCIID != "" {
+		keys = append(keys, "nicPCIID "+m.NICPCIID)
+	}
 	return strings.Join(keys, ", ")
 }
 
@@ -194,6 +210,9 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 			return nil, fmt.Errorf("catalog: class name %q empty or repeated", cl.Name)
 		}
 		seen[cl.Name] = true
+		if id := cl.Match.NICPCIID; id != "" && !pciIDPattern.MatchString(id) {
+			return nil, fmt.Errorf("catalog: class %s: nicPCIID %q is not a PCI vendor:device id: write it as lspci -n does, for example 15b3:1021", cl.Name, id)
+		}
 		for _, r := range cl.References {
 			if _, ok := figure.Lookup(r.Figure); !ok {
 				return nil, fmt.Errorf("catalog: class %s step %s: unknown figure %q", cl.Name, r.Step, r.Figure)
@@ -205,6 +224,9 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 	}
 	return &c, nil
 }
+
+// pciIDPattern is a PCI vendor:device id as lspci -n and the data plane write it.
+var pciIDPattern = regexp.MustCompile(`^[0-9a-f]{4}:[0-9a-f]{4}$`)
 
 // BuiltinCatalog is the compiled-in catalog.
 func BuiltinCatalog() *Catalog {
@@ -239,14 +261,15 @@ func (m Match) matches(f Facts) bool {
 	if m.NoGPU {
 		return f.GPUModel == "" && f.GPUCount == 0
 	}
-	if m.GPUModel == "" && m.GPUCount == 0 && m.NICDriver == "" && m.NICFirmware == "" {
+	if m.GPUModel == "" && m.GPUCount == 0 && m.NICDriver == "" && m.NICFirmware == "" && m.NICPCIID == "" {
 		return false // a class must key on something
 	}
 	return (m.GPUModel == "" || strings.Contains(strings.ToLower(f.GPUModel), strings.ToLower(m.GPUModel))) &&
 		(m.GPUCount == 0 || m.GPUCount == f.GPUCount) &&
 		(m.NICDriver == "" || m.NICDriver == f.NICDriver) &&
 		(m.NICSpeedMbps == 0 || m.NICSpeedMbps == f.NICSpeedMbps) &&
-		(m.NICFirmware == "" || firmwareMatches(m.NICFirmware, f.NICFirmware))
+		(m.NICFirmware == "" || firmwareMatches(m.NICFirmware, f.NICFirmware)) &&
+		(m.NICPCIID == "" || m.NICPCIID == f.NICPCIID)
 }
 
 // firmwareMatches: the reported firmware is the wanted version, or starts with it and goes on

@@ -150,8 +150,8 @@ func TestMatchClassOnNICFirmware(t *testing.T) {
 			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
 		}
 	}
-	for fw, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware`,
-		"28.50.1000": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s firmware "28.50.1000"`} {
+	for fw, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`,
+		"28.50.1000": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s firmware "28.50.1000" no PCI id`} {
 		j := Judge(Input{Catalog: c, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: spark(fw)}}}})
 		if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
 			t.Errorf("firmware %q: %s %s %q, want Invalid NoReference %q", fw, j.Verdict, codes(j), j.Message(), want)
@@ -176,5 +176,93 @@ func TestFactsOfReadsTheFirstNICsFirmware(t *testing.T) {
 	}
 	if m := (Facts{}).Merge(f); m.NICFirmware != f.NICFirmware {
 		t.Fatalf("merge lost the firmware: %+v", m)
+	}
+}
+
+// pciCatalog keys one class on a ConnectX-7's PCI id (with the GPU), one on another NIC's id
+// alone, and a GB10 class without NIC keys last.
+const pciCatalog = `version: 1
+classes:
+- name: spark-cx7
+  match: {gpuModel: GB10, nicPCIID: "15b3:1021"}
+  references: []
+- name: cx6dx
+  match: {nicPCIID: "15b3:101d"}
+  references: []
+- name: any-gb10
+  match: {gpuModel: GB10}
+  references: []
+`
+
+// The NIC's PCI vendor:device id is a match key: exact, and a node reporting none (a virtual
+// interface, or an older data plane) matches no class that names one.
+func TestMatchClassOnNICPCIID(t *testing.T) {
+	c, err := ParseCatalog([]byte(pciCatalog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spark := func(id string) Facts {
+		return Facts{GPUModel: "NVIDIA GB10", GPUCount: 1, NICDriver: "mlx5_core", NICSpeedMbps: 200000, NICPCIID: id}
+	}
+	cases := []struct {
+		facts Facts
+		want  string
+	}{
+		{spark("15b3:1021"), "spark-cx7"},                          // match
+		{spark("15b3:101d"), "cx6dx"},                              // mismatch for the first, the second's id
+		{spark("15b3:10211"), "any-gb10"},                          // not the id: falls through to the class without NIC keys
+		{spark(""), "any-gb10"},                                    // nothing reported
+		{Facts{NICDriver: "mlx5_core", NICPCIID: "15b3:1021"}, ""}, // the id alone, without the GPU the class names
+		{Facts{NICDriver: "veth"}, ""},                             // a virtual interface: no id
+	}
+	for _, tc := range cases {
+		got := ""
+		if cl := c.MatchClass(tc.facts); cl != nil {
+			got = cl.Name
+		}
+		if got != tc.want {
+			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
+		}
+	}
+	// Only the PCI-keyed class: a node reporting no id, or another one, is NoReference and says so.
+	only, err := ParseCatalog([]byte("version: 1\nclasses:\n- {name: spark-cx7, match: {gpuModel: GB10, nicPCIID: \"15b3:1021\"}, references: []}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`,
+		"15b3:1017": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware PCI id 15b3:1017`} {
+		j := Judge(Input{Catalog: only, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: spark(id)}}}})
+		if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
+			t.Errorf("PCI id %q: %s %s %q, want Invalid NoReference %q", id, j.Verdict, codes(j), j.Message(), want)
+		}
+	}
+}
+
+// A PCI id not written as lspci -n writes it is refused when the catalog is read.
+func TestParseCatalogRefusesMalformedNICPCIID(t *testing.T) {
+	for _, id := range []string{"15B3:1021", "0x15b3:0x1021", "15b3", "ConnectX-7", "15b3:1021 "} {
+		doc := "version: 1\nclasses:\n- {name: c, match: {nicPCIID: \"" + id + "\"}, references: []}\n"
+		if _, err := ParseCatalog([]byte(doc)); err == nil || !strings.Contains(err.Error(), "15b3:1021") {
+			t.Errorf("nicPCIID %q: err %v, want a refusal with an example", id, err)
+		}
+	}
+}
+
+// The PCI id comes from the same interface as the driver and firmware, and merges with them.
+func TestFactsOfReadsTheFirstNICsPCIID(t *testing.T) {
+	sb := &sbv1.SpiralBench{}
+	sb.Status.Environment = &sbv1.Environment{}
+	sb.Status.Environment.NICs = []sbv1.NICEnvironment{
+		{Interface: "enp1s0f0np0", Driver: "mlx5_core", PCIID: "15b3:1021", SpeedMbps: 200000},
+		{Interface: "enp1s0f1np1", Driver: "mlx5_core", PCIID: "15b3:101d"}}
+	f := FactsOf(sb)
+	if f.NICPCIID != "15b3:1021" {
+		t.Fatalf("%+v", f)
+	}
+	if m := (Facts{GPUModel: "NVIDIA GB10"}).Merge(f); m.NICPCIID != "15b3:1021" || m.GPUModel != "NVIDIA GB10" {
+		t.Fatalf("merge lost the PCI id: %+v", m)
+	}
+	if m := (Facts{NICPCIID: "15b3:101d"}).Merge(f); m.NICPCIID != "15b3:101d" || m.NICDriver != "" {
+		t.Fatalf("merge mixed two interfaces' facts: %+v", m)
 	}
 }

@@ -192,6 +192,9 @@ func stepReasons(s StepOutcome, class *Class) []Reason {
 		}
 		return named(NoGPU, "no GPU on this node")
 	}
+	if s.Reason != "" { // why it has none (a Pair step that found no node to run with)
+		return named(StepMissing, s.Reason)
+	}
 	return named(StepMissing, "no result")
 }
 

@@ -153,3 +153,17 @@ func TestBenchOutcomeNamesWhatDecidedIt(t *testing.T) {
 		}
 	}
 }
+
+// A step without a result says why when its walk knew (a Pair step no node could run with),
+// else "no result".
+func TestStepMissingSaysWhy(t *testing.T) {
+	for reason, want := range map[string]string{
+		"": "tcp: no result",
+		"no partner this round, and no node passed to run it with": "tcp: no partner this round, and no node passed to run it with",
+	} {
+		j := Judge(Input{Steps: []StepOutcome{{Step: "tcp", State: StepMissingState, Reason: reason}}})
+		if j.Verdict != sbv1.NodeInvalid || codes(j) != "StepMissing:tcp" || j.Message() != want {
+			t.Errorf("reason %q: %s %s %q, want Invalid StepMissing:tcp %q", reason, j.Verdict, codes(j), j.Message(), want)
+		}
+	}
+}

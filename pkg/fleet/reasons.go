@@ -14,7 +14,7 @@ const (
 	// Steps.
 	StepFailed           ReasonCode = "StepFailed"           // a step ran and did not pass (a cell failed, a rule broke, a check failed)
 	StepInvalid          ReasonCode = "StepInvalid"          // a step measured, but the measurement cannot be trusted, or it could not run
-	StepMissing          ReasonCode = "StepMissing"          // a step has no result (its bench is gone, its partner left)
+	StepMissing          ReasonCode = "StepMissing"          // a step has no result (its bench is gone, a Pair step found no node to run with)
 	StepSkipped          ReasonCode = "StepSkipped"          // an earlier step with onFailure Stop did not pass
 	StepDeadlineExceeded ReasonCode = "StepDeadlineExceeded" // a step ran past its deadlineSeconds
 	NoGPU                ReasonCode = "NoGPU"                // a GPU step on a node without GPUs, and the class does not excuse it

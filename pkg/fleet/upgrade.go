@@ -1,5 +1,7 @@
 package fleet
 
+import "sort"
+
 // The NVIDIA GPU Operator moves a node through a driver upgrade with the label
 // nvidia.com/gpu-driver-upgrade-state, the Network Operator through
 // nvidia.com/ofed-driver-upgrade-state (NVIDIA/k8s-operator-libs, pkg/upgrade, consts.go).
@@ -73,4 +75,25 @@ func Gate(state, taint string) GateAction {
 		}
 	}
 	return GateNone
+}
+
+// UpgradeRunsKept is how many driver upgrades of a node keep their benches and check pods:
+// the last ones, the current included. Older ones are deleted when a gate ends; their
+// results stay in the bucket and in the node's history.
+const UpgradeRunsKept = 3
+
+// OldGates are the gate ids beyond the newest keep, oldest last. A gate id is the time the
+// gate opened in nanoseconds (decimal), so a longer id is a later one.
+func OldGates(ids []string, keep int) []string {
+	sorted := append([]string(nil), ids...)
+	sort.Slice(sorted, func(i, j int) bool {
+		if len(sorted[i]) != len(sorted[j]) {
+			return len(sorted[i]) > len(sorted[j])
+		}
+		return sorted[i] > sorted[j]
+	})
+	if len(sorted) <= keep {
+		return nil
+	}
+	return sorted[keep:]
 }

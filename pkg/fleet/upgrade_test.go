@@ -1,6 +1,9 @@
 package fleet
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The GPU Operator's sequence for one node, with the gate's action at each step.
 func TestGateFollowsTheUpgradeSequence(t *testing.T) {
@@ -41,5 +44,24 @@ func TestGateFollowsTheUpgradeSequence(t *testing.T) {
 	}
 	if !InProgress(UpgradeStateDrainRequired) || InProgress(UpgradeStateDone) || InProgress("") {
 		t.Fatal("InProgress")
+	}
+}
+
+// The newest gates are kept, by the time they opened (a longer id is later, whatever its
+// digits), and the order the ids come in does not matter.
+func TestOldGatesKeepsTheNewest(t *testing.T) {
+	ids := []string{"1700000000000000003", "999999999999999999", "1700000000000000001", "1700000000000000002", "1800000000000000000"}
+	got := strings.Join(OldGates(ids, 3), ",")
+	if want := "1700000000000000001,999999999999999999"; got != want {
+		t.Errorf("old gates %s, want %s", got, want)
+	}
+	if old := OldGates(ids[:3], 3); len(old) != 0 {
+		t.Errorf("three gates, three kept: %v", old)
+	}
+	if old := OldGates(nil, UpgradeRunsKept); len(old) != 0 {
+		t.Errorf("no gates: %v", old)
+	}
+	if ids[0] != "1700000000000000003" {
+		t.Error("the caller's slice was reordered")
 	}
 }

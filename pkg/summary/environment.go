@@ -30,6 +30,7 @@ type EnvNIC struct {
 	DriverVersion string `json:"driver_version"`
 	Firmware      string `json:"firmware"`
 	PCIAddress    string `json:"pci_address"`
+	PCIID         string `json:"pci_id"`
 	SpeedMbps     int64  `json:"speed_mbps"`
 	MTU           int64  `json:"mtu"`
 	RXRing        int64  `json:"rx_ring"`
@@ -94,6 +95,7 @@ func (e *Env) Fill(env *sbv1.Environment) {
 		}
 		d.NICs = append(d.NICs, sbv1.NICEnvironment{Interface: clip(n.Netdev, 60), Driver: clip(n.Driver, 60),
 			DriverVersion: clip(n.DriverVersion, 60), Firmware: clip(n.Firmware, 60), PCIAddress: clip(n.PCIAddress, 60),
+			PCIID:     clip(n.PCIID, 16),
 			SpeedMbps: int64(known(n.SpeedMbps)), MTU: known(n.MTU), RXRing: known(n.RXRing), TXRing: known(n.TXRing),
 			PCIeWidth: known(n.PCIeWidth), PCIeGeneration: known(n.PCIeGen), NUMANode: numa(n.NUMANode)})
 	}

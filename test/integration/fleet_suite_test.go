@@ -14,6 +14,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -118,34 +119,54 @@ func TestFleetSuiteRunsStepsInOrderAndStopsAtAFailure(t *testing.T) {
 }
 
 // A step whose bench hangs ends at its deadline: the fleet suspends the bench and marks it,
-// the step is StepDeadlineExceeded and the node Failed, and the next step still runs
-// (onFailure Continue) once the hung cell's own deadline has freed the node.
+// the bench stops its running attempt at once (its pods are deleted, not left to run to their
+// cell deadline), the step is StepDeadlineExceeded and the node Failed, and the next step runs
+// (onFailure Continue) as soon as the stopped pods have left the node.
 func TestFleetSuiteStepDeadline(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	poolNode(t, "sd-a", "deadline")
 	slow := tcpStep("slow", 0, sbv1.StepContinue)
 	slow.DeadlineSeconds = 10
-	// The hung attempt itself ends at its cell deadline (15 s), after the step's (10 s): only
-	// then does the suspended bench free the node for the next step.
-	slow.Template.Spec.Run.CellDeadlineSeconds = ptr.To[int32](15)
+	// The hung attempt's own deadline is far past the step's: were it only suspended, the node
+	// would stay held by it, and the next step queued, for 300 s.
+	slow.Template.Spec.Run.CellDeadlineSeconds = ptr.To[int32](300)
 	f := suiteFleet("deadline", ns, "deadline", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{slow, tcpStep("next", 0, sbv1.StepStop)}})
 	if err := k8sClient.Create(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
 	k := &fleetKubelet{t: t, ns: ns, hold: func(sb *sbv1.SpiralBench) bool { return sb.Labels[controllers.LabelFleetStep] == "slow" }}
-	done := k.runUntil(60*time.Second, "deadline", "round 1 finished", roundFinished(1))
+	done := k.runUntil(90*time.Second, "deadline", "round 1 finished", roundFinished(1))
 	row := rowOf(done, "sd-a")
 	if row.Verdict != sbv1.NodeFailed || strings.Join(row.Reasons, ",") != "StepDeadlineExceeded:slow" {
 		t.Fatalf("row %+v", row)
 	}
 	for _, sb := range fleetBenches(t, ns, "deadline") {
-		if sb.Labels[controllers.LabelFleetStep] == "slow" && (!ptr.Deref(sb.Spec.Suspend, false) || sb.Annotations["spiralbench.io/fleet-deadline-exceeded"] == "") {
+		if sb.Labels[controllers.LabelFleetStep] != "slow" {
+			continue
+		}
+		if !ptr.Deref(sb.Spec.Suspend, false) || sb.Annotations["spiralbench.io/fleet-deadline-exceeded"] == "" {
 			t.Errorf("the slow step's bench is not suspended and marked: %v %v", sb.Spec.Suspend, sb.Annotations)
+		}
+		if sb.Status.ActiveAttempt != nil || sb.Status.Phase == sbv1.PhaseRunning {
+			t.Errorf("the slow step's bench still runs: %s %+v", sb.Status.Phase, sb.Status.ActiveAttempt)
+		}
+		if res := sb.Status.CellResults; len(res) == 0 || res[0].FailedAttempts != 1 {
+			t.Errorf("the stopped attempt is not recorded as failed: %+v", res)
+		}
+		var pods corev1.PodList
+		if err := k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
+			t.Fatal(err)
+		}
+		if len(pods.Items) != 0 {
+			t.Errorf("the stopped attempt's pods are left: %d", len(pods.Items))
 		}
 	}
 	if got := stepsOf(t, ns, "deadline"); got["sd-a/next"] != 1 {
 		t.Errorf("the step after the deadline did not run once: %v", got)
+	}
+	if len(k.overlaps) > 0 {
+		t.Errorf("the next step ran beside the stopped one: %v", k.overlaps)
 	}
 }
 

@@ -36,7 +36,7 @@ func twoLinkSummary(role string, withEnv bool) string {
 			`{"netdev":"net1","driver":"mlx5_core","driver_version":"24.10","firmware":"28.45.1020 (NVD0000000087)","bus_info":"0000:01:00.0",` +
 			`"speed_mbps":200000,"mtu":9000,"rx_ring":1024,"tx_ring":1024,"pci_address":"0000:01:00.0","pcie_width":4,"pcie_gen":5,"numa_node":0},` +
 			`{"netdev":"net2","driver":"mlx5_core","driver_version":"24.10","firmware":"28.45.1020 (NVD0000000087)","bus_info":"0002:01:00.0",` +
-			`"speed_mbps":200000,"mtu":9000,"rx_ring":1024,"tx_ring":1024,"pci_address":"0002:01:00.0","pcie_width":4,"pcie_gen":5,"numa_node":0}],` +
+			`"speed_mbps":200000,"mtu":9000,"rx_ring":1024,"tx_ring":1024,"pci_address":"0002:01:00.0","pci_id":"15b3:1021","pcie_width":4,"pcie_gen":5,"numa_node":0}],` +
 			`"gpu":{"name":"NVIDIA GB10","driver_version":"580.95.05","cuda_version":"13.0","pci_bus_id":"0000000F:01:00.0","pcie_width":-1,"pcie_gen":-1,"numa_node":-1},"gpu_note":""}`
 	}
 	return fmt.Sprintf(`{"v":1,"transport":"tcp","role":%q,"state":"Valid","reason":"","seconds_milli":1000,"payload_bytes":8000,`+
@@ -132,7 +132,7 @@ func TestPairsSpreadOverTwoNetworksWithRowsPerLink(t *testing.T) {
 		env.ImageDigest != "registry.local/spiral-dataplane@sha256:0123abcd" || len(env.NICs) != 2 {
 		t.Errorf("environment %+v", env)
 	}
-	if n := env.NICs[1]; n.Interface != "net2" || n.PCIAddress != "0002:01:00.0" || n.SpeedMbps != 200000 || n.MTU != 9000 ||
+	if n := env.NICs[1]; n.Interface != "net2" || n.PCIAddress != "0002:01:00.0" || n.PCIID != "15b3:1021" || n.SpeedMbps != 200000 || n.MTU != 9000 ||
 		n.RXRing != 1024 || n.PCIeGeneration != 5 || n.PCIeWidth != 4 || ptr.Deref(n.NUMANode, -5) != 0 {
 		t.Errorf("nic 1 %+v", n)
 	}

@@ -51,6 +51,7 @@ json nic_json(const std::string& netdev, const std::string& root) {
   j["rx_ring"] = rings ? int64_t{rings->rx} : -1;
   j["tx_ring"] = rings ? int64_t{rings->tx} : -1;
   j["pci_address"] = f.pci_address;
+  j["pci_id"] = f.pci_id;
   j["pcie_width"] = f.pci.width;
   j["pcie_gen"] = f.pci.generation;
   j["numa_node"] = f.pci.numa_node;

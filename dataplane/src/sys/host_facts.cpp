@@ -1,5 +1,6 @@
 #include "sys/host_facts.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -121,6 +122,21 @@ PciLink read_pci_link(const std::string& root, const std::string& address) {
   return link;
 }
 
+std::string pci_id_of(const std::string& vendor, const std::string& device) {
+  // sysfs writes each as "0x" and four lowercase hex digits.
+  auto hex16 = [](const std::string& s) -> std::string {
+    if (s.size() != 6 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) return "";
+    std::string digits = s.substr(2);
+    for (char& c : digits) {
+      if (!std::isxdigit(static_cast<unsigned char>(c))) return "";
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    return digits;
+  };
+  const std::string v = hex16(vendor), d = hex16(device);
+  return v.empty() || d.empty() ? "" : v + ":" + d;
+}
+
 HostFacts read_host_facts(const std::string& root) {
   HostFacts f;
   f.kernel_cmdline = read_trimmed(root, "/proc/cmdline");
@@ -147,6 +163,10 @@ NetdevFacts read_netdev_facts(const std::string& root, const std::string& netdev
   // A DPDK port named by its PCI address has no netdev: its PCI device is the name itself.
   if (ec && pci_like(netdev)) f.pci_address = netdev;
   f.pci = read_pci_link(root, f.pci_address);
+  if (!f.pci_address.empty()) {
+    const std::string pci_dir = "/sys/bus/pci/devices/" + f.pci_address + "/";
+    f.pci_id = pci_id_of(read_trimmed(root, pci_dir + "vendor"), read_trimmed(root, pci_dir + "device"));
+  }
   return f;
 }
 

@@ -39,6 +39,10 @@ struct PciLink {
 // A PCI device's link from /sys/bus/pci/devices/<address>/ ("" address: nothing read).
 PciLink read_pci_link(const std::string& root, const std::string& address);
 
+// The vendor:device id from sysfs's vendor and device files ("0x15b3", "0x1021" ->
+// "15b3:1021", ConnectX-7); "" when either is missing or not a 16-bit hex number.
+std::string pci_id_of(const std::string& vendor, const std::string& device);
+
 struct HostFacts {
   std::string kernel_cmdline, isolcpus, nohz_full, cpu_governor;
   std::string cpu_model;
@@ -51,6 +55,7 @@ struct NetdevFacts {
   int mtu = -1;
   int64_t speed_mbps = -1;  // /sys/class/net/<dev>/speed; -1 when down or unknown
   std::string pci_address;  // the netdev's device link, "" for virtual devices
+  std::string pci_id;       // vendor:device of that PCI device (the NIC's model), "" when unknown
   PciLink pci;
 };
 NetdevFacts read_netdev_facts(const std::string& root, const std::string& netdev);

@@ -72,6 +72,16 @@ TEST(HostFacts, CapturedFirecrackerGuestHasNoIsolationNorGovernor) {
   EXPECT_EQ(f.cpus_online, 2);
 }
 
+TEST(HostFacts, PciIdFromSysfsVendorAndDevice) {
+  EXPECT_EQ(pci_id_of("0x15b3", "0x1021"), "15b3:1021");
+  EXPECT_EQ(pci_id_of("0x15B3", "0x101D"), "15b3:101d");  // lowercase, as lspci -n prints it
+  EXPECT_EQ(pci_id_of("", "0x1021"), "");                 // no vendor file
+  EXPECT_EQ(pci_id_of("0x15b3", ""), "");
+  EXPECT_EQ(pci_id_of("15b3", "1021"), "");               // not sysfs's format
+  EXPECT_EQ(pci_id_of("0x15b3", "0x10g1"), "");
+  EXPECT_EQ(pci_id_of("0x15b31", "0x1021"), "");
+}
+
 TEST(HostFacts, CpuModelOnX86AndArmAndCpuLists) {
   EXPECT_EQ(cpu_model_of("processor\t: 0\nmodel name\t: AMD EPYC 9454 48-Core Processor\n"),
             "AMD EPYC 9454 48-Core Processor");
@@ -105,12 +115,15 @@ TEST_F(SparkRoot, NicLinkPcieAndNuma) {
   EXPECT_EQ(n.pci.width, 4);
   EXPECT_EQ(n.pci.generation, 5);
   EXPECT_EQ(n.pci.numa_node, 0);
+  EXPECT_EQ(n.pci_id, "15b3:1021");  // the device's vendor and device files
   const NetdevFacts missing = read_netdev_facts(root(), "sbw2-none");
   EXPECT_EQ(missing.mtu, -1);
   EXPECT_EQ(missing.pci_address, "");
+  EXPECT_EQ(missing.pci_id, "");
   const NetdevFacts dpdk_port = read_netdev_facts(root(), "0000:01:00.0");  // raw: ports by PCI address
   EXPECT_EQ(dpdk_port.pci_address, "0000:01:00.0");
   EXPECT_EQ(dpdk_port.pci.generation, 5);
+  EXPECT_EQ(dpdk_port.pci_id, "15b3:1021");
   const PciLink gpu = read_pci_link(root(), "000f:01:00.0");
   EXPECT_EQ(gpu.width, 16);
   EXPECT_EQ(gpu.generation, -1);  // "Unknown": not trained, or not on PCIe
@@ -128,6 +141,7 @@ TEST_F(SparkRoot, EnvironmentJsonHasEveryKey) {
   EXPECT_EQ(nic["mtu"], 9000);
   EXPECT_EQ(nic["pcie_gen"], 5);
   EXPECT_EQ(nic["numa_node"], 0);
+  EXPECT_EQ(nic["pci_id"], "15b3:1021");
   // Driver, firmware and rings come from the ethtool ioctl on the live host: no such device here.
   EXPECT_EQ(nic["driver"], "");
   EXPECT_EQ(nic["rx_ring"], -1);
