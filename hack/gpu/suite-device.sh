@@ -9,11 +9,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."  # the carry folder (or a checkout)
 OUT=${OUT:-$PWD/suite-results}; mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 CMAKE_POLICY_VERSION_MINIMUM=3.5
-NCCL_HOME=$(python3 -c 'import nvidia.nccl as n; print(list(n.__path__)[0])' 2>/dev/null) ||
-  NCCL_HOME=$(dirname "$(dirname "$(find / -name libnccl.so.2 -path '*nvidia/nccl/lib/*' 2>/dev/null | head -1)")")
-N=/tmp/spiral-nccl-home; mkdir -p $N/lib; ln -sfn "$NCCL_HOME/include" $N/include
-ln -sf "$NCCL_HOME/lib/libnccl.so.2" $N/lib/libnccl.so.2; ln -sf libnccl.so.2 $N/lib/libnccl.so
-export LD_LIBRARY_PATH=$N/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# shellcheck source=hack/gpu/nccl-home.sh
+source hack/gpu/nccl-home.sh
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "$(nproc) cores; commit $(cat .carry-commit 2>/dev/null || echo unknown)"; } | tee "$OUT/machine.txt"
 GEN=(-G Ninja); command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
 t0=$(date +%s)

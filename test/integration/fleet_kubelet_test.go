@@ -247,3 +247,31 @@ func pinnedNode(p *corev1.Pod) string {
 	}
 	return ""
 }
+
+// setUpgradeState sets a node's GPU driver upgrade state label, as NVIDIA's upgrade controller
+// does, for the fleet's upgrade gate.
+func setUpgradeState(t *testing.T, node, state string) {
+	t.Helper()
+	n := getNode(t, node)
+	n.Labels["nvidia.com/gpu-driver-upgrade-state"] = state
+	if err := k8sClient.Update(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitGateTaint steps the stand-in kubelet (and each also, e.g. passing check pods) until the
+// node's upgrade-gate taint has the value want ("": no taint).
+func (k *fleetKubelet) waitGateTaint(timeout time.Duration, node, want string, also ...func()) {
+	k.t.Helper()
+	eventually(k.t, timeout, node+" gate taint "+want, func() (bool, string) {
+		k.step()
+		for _, f := range also {
+			f()
+		}
+		v, ok := taintValue(getNode(k.t, node), "spiralbench.io/upgrade-gate")
+		if want == "" {
+			return !ok, v
+		}
+		return ok && v == want, v
+	})
+}

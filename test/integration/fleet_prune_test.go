@@ -112,23 +112,8 @@ func TestFleetKeepsTheLastUpgradesOfANode(t *testing.T) {
 		_ = k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "pruneup"}, cur)
 		return roundFinished(1)(cur), cur.Status.Progress
 	})
-	setState := func(state string) {
-		t.Helper()
-		n := getNode(t, "pu-a")
-		n.Labels["nvidia.com/gpu-driver-upgrade-state"] = state
-		if err := k8sClient.Update(context.Background(), n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitTaint := func(want string) {
-		t.Helper()
-		eventually(t, 60*time.Second, "gate taint "+want, func() (bool, string) {
-			k.step()
-			passChecks(t, ns)
-			v, ok := taintValue(getNode(t, "pu-a"), "spiralbench.io/upgrade-gate")
-			return ok == (want != "") && v == want, v
-		})
-	}
+	setState := func(state string) { setUpgradeState(t, "pu-a", state) }
+	waitTaint := func(want string) { k.waitGateTaint(60*time.Second, "pu-a", want, func() { passChecks(t, ns) }) }
 	upgradeBenches := func() map[string]int {
 		out := map[string]int{}
 		for _, sb := range fleetBenches(t, ns, "pruneup") {

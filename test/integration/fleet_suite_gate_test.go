@@ -35,25 +35,8 @@ func TestFleetSuiteGatesDriverUpgrades(t *testing.T) {
 	k := &fleetKubelet{t: t, ns: ns, mbps: map[string]int64{}}
 	k.runUntil(60*time.Second, "suitegate", "initial round finished", roundFinished(1))
 
-	setState := func(node, state string) {
-		t.Helper()
-		n := getNode(t, node)
-		n.Labels["nvidia.com/gpu-driver-upgrade-state"] = state
-		if err := k8sClient.Update(context.Background(), n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitTaint := func(node, want string) {
-		t.Helper()
-		eventually(t, 60*time.Second, node+" gate taint "+want, func() (bool, string) {
-			k.step()
-			v, ok := taintValue(getNode(t, node), "spiralbench.io/upgrade-gate")
-			if want == "" {
-				return !ok, v
-			}
-			return ok && v == want, v
-		})
-	}
+	setState := func(node, state string) { setUpgradeState(t, node, state) }
+	waitTaint := func(node, want string) { k.waitGateTaint(60*time.Second, node, want) }
 	upgradeSteps := func() map[string]int {
 		out := map[string]int{}
 		for _, sb := range fleetBenches(t, ns, "suitegate") {

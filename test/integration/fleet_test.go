@@ -268,25 +268,8 @@ func TestFleetUpgradeGateHoldsNodesUntilTheirBenchPasses(t *testing.T) {
 	k.runUntil(60*time.Second, "upgrade", "initial round finished", roundFinished(1))
 	before := len(fleetBenches(t, ns, "upgrade"))
 
-	setState := func(node, state string) {
-		t.Helper()
-		n := getNode(t, node)
-		n.Labels["nvidia.com/gpu-driver-upgrade-state"] = state
-		if err := k8sClient.Update(context.Background(), n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitTaint := func(node, want string) {
-		t.Helper()
-		eventually(t, 30*time.Second, node+" gate taint "+want, func() (bool, string) {
-			k.step()
-			v, ok := taintValue(getNode(t, node), "spiralbench.io/upgrade-gate")
-			if want == "" {
-				return !ok, v
-			}
-			return ok && v == want, v
-		})
-	}
+	setState := func(node, state string) { setUpgradeState(t, node, state) }
+	waitTaint := func(node, want string) { k.waitGateTaint(30*time.Second, node, want) }
 	k.mbps["fu-bad"] = 300 // the new driver made this node slow
 	for _, n := range []string{"fu-good", "fu-bad", "fu-broken"} {
 		setState(n, "upgrade-required")
