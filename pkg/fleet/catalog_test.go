@@ -127,10 +127,7 @@ func TestMatchClassOnNICFirmware(t *testing.T) {
 	spark := func(fw string) Facts {
 		return Facts{GPUModel: "NVIDIA GB10", GPUCount: 1, NICDriver: "mlx5_core", NICSpeedMbps: 200000, NICFirmware: fw}
 	}
-	cases := []struct {
-		facts Facts
-		want  string
-	}{
+	cases := []matchCase{
 		{spark("28.39.1002 (MT_0000000838)"), "spark-fw28.39"},    // a version it leads, then the board's PSID
 		{spark("28.39"), "spark-fw28.39"},                         // the same version
 		{spark("28.390.1"), ""},                                   // not at a dot or space: another version
@@ -141,22 +138,9 @@ func TestMatchClassOnNICFirmware(t *testing.T) {
 		{Facts{GPUModel: "NVIDIA GB10", GPUCount: 1}, ""},         // nor any NIC fact
 		{Facts{NICDriver: "mlx5_core", NICFirmware: "28.44.1036"}, "cx7-fw28.44.1036"},
 	}
-	for _, tc := range cases {
-		got := ""
-		if cl := c.MatchClass(tc.facts); cl != nil {
-			got = cl.Name
-		}
-		if got != tc.want {
-			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
-		}
-	}
-	for fw, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`,
-		"28.50.1000": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s firmware "28.50.1000" no PCI id`} {
-		j := Judge(Input{Catalog: c, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: spark(fw)}}}})
-		if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
-			t.Errorf("firmware %q: %s %s %q, want Invalid NoReference %q", fw, j.Verdict, codes(j), j.Message(), want)
-		}
-	}
+	checkMatches(t, c, cases)
+	checkNoReference(t, c, spark(""), `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`)
+	checkNoReference(t, c, spark("28.50.1000"), `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s firmware "28.50.1000" no PCI id`)
 }
 
 // The firmware comes from the environment capture's first NIC, with its driver and speed, and
@@ -204,10 +188,7 @@ func TestMatchClassOnNICPCIID(t *testing.T) {
 	spark := func(id string) Facts {
 		return Facts{GPUModel: "NVIDIA GB10", GPUCount: 1, NICDriver: "mlx5_core", NICSpeedMbps: 200000, NICPCIID: id}
 	}
-	cases := []struct {
-		facts Facts
-		want  string
-	}{
+	cases := []matchCase{
 		{spark("15b3:1021"), "spark-cx7"},                          // match
 		{spark("15b3:101d"), "cx6dx"},                              // mismatch for the first, the second's id
 		{spark("15b3:10211"), "any-gb10"},                          // not the id: falls through to the class without NIC keys
@@ -215,27 +196,14 @@ func TestMatchClassOnNICPCIID(t *testing.T) {
 		{Facts{NICDriver: "mlx5_core", NICPCIID: "15b3:1021"}, ""}, // the id alone, without the GPU the class names
 		{Facts{NICDriver: "veth"}, ""},                             // a virtual interface: no id
 	}
-	for _, tc := range cases {
-		got := ""
-		if cl := c.MatchClass(tc.facts); cl != nil {
-			got = cl.Name
-		}
-		if got != tc.want {
-			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
-		}
-	}
+	checkMatches(t, c, cases)
 	// Only the PCI-keyed class: a node reporting no id, or another one, is NoReference and says so.
 	only, err := ParseCatalog([]byte("version: 1\nclasses:\n- {name: spark-cx7, match: {gpuModel: GB10, nicPCIID: \"15b3:1021\"}, references: []}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[string]string{"": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`,
-		"15b3:1017": `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware PCI id 15b3:1017`} {
-		j := Judge(Input{Catalog: only, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: spark(id)}}}})
-		if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
-			t.Errorf("PCI id %q: %s %s %q, want Invalid NoReference %q", id, j.Verdict, codes(j), j.Message(), want)
-		}
-	}
+	checkNoReference(t, only, spark(""), `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware no PCI id`)
+	checkNoReference(t, only, spark("15b3:1017"), `no class matches 1 x "NVIDIA GB10", NIC mlx5_core 200000 Mb/s no firmware PCI id 15b3:1017`)
 }
 
 // A PCI id not written as lspci -n writes it is refused when the catalog is read.
@@ -264,5 +232,34 @@ func TestFactsOfReadsTheFirstNICsPCIID(t *testing.T) {
 	}
 	if m := (Facts{NICPCIID: "15b3:101d"}).Merge(f); m.NICPCIID != "15b3:101d" || m.NICDriver != "" {
 		t.Fatalf("merge mixed two interfaces' facts: %+v", m)
+	}
+}
+
+// matchCase is a node's facts and the class it must match ("": none).
+type matchCase struct {
+	facts Facts
+	want  string
+}
+
+func checkMatches(t *testing.T, c *Catalog, cases []matchCase) {
+	t.Helper()
+	for _, tc := range cases {
+		got := ""
+		if cl := c.MatchClass(tc.facts); cl != nil {
+			got = cl.Name
+		}
+		if got != tc.want {
+			t.Errorf("%s: matched %q, want %q", tc.facts, got, tc.want)
+		}
+	}
+}
+
+// checkNoReference: a node whose facts match no class is Invalid, NoReference, saying what it
+// reported.
+func checkNoReference(t *testing.T, c *Catalog, facts Facts, want string) {
+	t.Helper()
+	j := Judge(Input{Catalog: c, Steps: []StepOutcome{{Step: "tcp", State: StepPassedState, Observation: Observation{Facts: facts}}}})
+	if j.Verdict != sbv1.NodeInvalid || codes(j) != "NoReference" || j.Message() != want {
+		t.Errorf("%s: %s %s %q, want Invalid NoReference %q", facts, j.Verdict, codes(j), j.Message(), want)
 	}
 }
