@@ -38,23 +38,13 @@ func (r *SpiralBenchReconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repe
 	return in, err
 }
 
-// repeatsFrom is how many repeats an attempt starting at repeat `first` runs in its pods: the
-// rest of the cell's, up to what the kind runs in one process (benchkind RepeatsPerAttempt).
-func repeatsFrom(sb *sbv1.SpiralBench, first int32) int32 {
-	perAttempt := int32(1)
-	if kind, err := benchkind.For(&sb.Spec); err == nil {
-		perAttempt = max(kind.RepeatsPerAttempt, 1)
-	}
-	return max(min(max(sb.Spec.Run.Repeats, 1)-first, perAttempt), 1)
-}
-
 // startAttempt creates rank 0's pod (with a single rank, the only pod) of the next repeats of
 // cell and records the attempt. The pod name is deterministic, so a retry after a failed
 // status write finds it again.
 func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell) (time.Duration, error) {
 	res := cellResult(sb, cell)
 	repeat, attempt := int32(len(res.RepeatResults)), res.Attempts
-	repeats := repeatsFrom(sb, repeat)
+	repeats := benchkind.RepeatsFrom(&sb.Spec, repeat)
 	in, err := r.input(sb, cell, repeat, repeats, attempt)
 	if err != nil {
 		return 0, err

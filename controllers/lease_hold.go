@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 )
 
@@ -27,7 +28,7 @@ const leaseMargin = 30 * time.Second
 
 // holdSeconds is a lease's duration for this bench.
 func (r *SpiralBenchReconciler) holdSeconds(sb *sbv1.SpiralBench) int32 {
-	attempt := time.Duration(cellpod.AttemptDeadlineSeconds(sb.Spec.Run, repeatsFrom(sb, 0))) * time.Second
+	attempt := time.Duration(cellpod.AttemptDeadlineSeconds(sb.Spec.Run, benchkind.RepeatsFrom(&sb.Spec, 0))) * time.Second
 	return int32((attempt + r.deadlineSlack() + leaseMargin) / time.Second)
 }
 

@@ -12,6 +12,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -36,7 +37,7 @@ func TestALeaseHoldsTheNodeForOneAttemptAndIsRenewedWithTheNext(t *testing.T) {
 		t.Fatalf("one lease and an attempt: %d, %+v", len(leases), got.Status.ActiveAttempt)
 	}
 	l := leases[0]
-	want := int32(cellpod.AttemptDeadlineSeconds(got.Spec.Run, repeatsFrom(got, 0))) + int32(DefaultDeadlineSlack/time.Second) + int32(leaseMargin/time.Second)
+	want := int32(cellpod.AttemptDeadlineSeconds(got.Spec.Run, benchkind.RepeatsFrom(&got.Spec, 0))) + int32(DefaultDeadlineSlack/time.Second) + int32(leaseMargin/time.Second)
 	if ptr.Deref(l.Spec.LeaseDurationSeconds, 0) != want || l.Spec.RenewTime == nil || l.Spec.RenewTime.Before(ptr.To(metav1.NewMicroTime(before.Truncate(time.Second)))) {
 		t.Errorf("lease holds the attempt's deadline + slack + margin from now: duration %v (want %d), renewed %v", l.Spec.LeaseDurationSeconds, want, l.Spec.RenewTime)
 	}

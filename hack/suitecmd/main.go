@@ -71,16 +71,12 @@ func printStep(step fleet.Step, gpus int32) error {
 	if err != nil {
 		return err
 	}
-	perAttempt := int32(1)
-	if kind, err := benchkind.For(&sb.Spec); err == nil {
-		perAttempt = max(kind.RepeatsPerAttempt, 1)
-	}
 	repeats := max(sb.Spec.Run.Repeats, 1)
 	for _, cell := range cells {
-		// The attempts of the cell as the bench controller starts them (repeatsFrom): as many
-		// repeats per process as the kind runs, the next attempt from the next repeat.
-		for first := int32(0); first < repeats; first += perAttempt {
-			in, err := cellpod.NewInput(sb, cell, first, min(perAttempt, repeats-first), 0, []string{"this-node"})
+		// The attempts of the cell as the bench controller starts them.
+		for first, n := int32(0), int32(0); first < repeats; first += n {
+			n = benchkind.RepeatsFrom(&sb.Spec, first)
+			in, err := cellpod.NewInput(sb, cell, first, n, 0, []string{"this-node"})
 			if err != nil {
 				return err
 			}

@@ -102,6 +102,17 @@ func Lookup(t sbv1.Transport) (Profile, bool) {
 }
 
 // For returns the kind of a spec's transport, or an error naming the known ones.
+// RepeatsFrom is how many repeats an attempt starting at repeat first runs in its pods: the
+// rest of the cell's, up to what the kind runs in one process (RepeatsPerAttempt). The bench
+// controller starts attempts this way; hack/suitecmd renders them alike.
+func RepeatsFrom(spec *sbv1.SpiralBenchSpec, first int32) int32 {
+	perAttempt := int32(1)
+	if kind, err := For(spec); err == nil {
+		perAttempt = max(kind.RepeatsPerAttempt, 1)
+	}
+	return max(min(max(spec.Run.Repeats, 1)-first, perAttempt), 1)
+}
+
 func For(spec *sbv1.SpiralBenchSpec) (Profile, error) {
 	if p, ok := registry[spec.Transport]; ok {
 		return p, nil
