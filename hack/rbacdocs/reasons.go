@@ -26,6 +26,8 @@ var reasons = map[string]reason{
 		"Write a fleet's rounds, counts, failing and straggling nodes, and conditions."},
 	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchnoderesults": {"create, deletecollection, get, list, update, watch",
 		"Write each node's row of a fleet round (one small object per node and round, owned by the fleet), and delete a fleet's rounds older than the last five."},
+	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchattemptresults": {"create, get, list, watch",
+		"Write each finished attempt of a cell as a record the bench owns (every repeat it measured), and read them back for the verdict, the report and fleets. No update: a record is never changed once written."},
 	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchfleets": {"get, list, watch",
 		"Reconcile fleets; the manager never changes a fleet's spec."},
 	"Role/spiralbench-manager core/secrets": {"get",
