@@ -42,7 +42,7 @@ var reasons = map[string]reason{
 
 // whoFor says whom each of config/rbac/user_roles.yaml's roles is for.
 var whoFor = map[string]string{
-	"spiralbench-view":         "Anyone who may read a namespace: benches, their results in status, fleets.",
+	"spiralbench-view":         "Anyone who may read a namespace: benches, their results (status and attempt results), fleets.",
 	"spiralbench-edit":         "Whoever runs benches in a namespace; no fleets, no Secrets, no pods.",
 	"spiralbench-fleet-editor": "Node operators only: a fleet makes the manager bench, label and taint nodes across the cluster.",
 }
