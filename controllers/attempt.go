@@ -122,14 +122,14 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	}
 	rendezvous := pods[0]
 	if rendezvous == nil {
-		return 0, r.finishAttempt(sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
 	}
 	missing, present := peersMissing(in.Ranks, pods)
 	switch {
 	case len(missing) > 0 && ended(rendezvous):
-		return 0, r.finishAttempt(sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
+		return 0, r.finishAttempt(ctx, sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
 	case len(missing) > 0 && wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, present...)})
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: deadlineReason(in, present...)})
 	case len(missing) > 0:
 		return r.startPeers(ctx, sb, in, rendezvous, wait)
 	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods) || anyRefused(pods)):
@@ -137,9 +137,9 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		// connection breaks) with the repeats it finished in its summary: wait for it. Not after
 		// a refusal (exit 2, before any traffic): its peer may wait a minute for a connection
 		// that never comes, and no retry can help.
-		return 0, r.finishAttempt(sb, cell, judge(in.Ranks, pods, a, in.Echo()))
+		return 0, r.finishAttempt(ctx, sb, cell, judge(in.Ranks, pods, a, in.Echo()))
 	case wait <= 0:
-		return 0, r.finishAttempt(sb, cell, outcome{reason: deadlineReason(in, pods...)})
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: deadlineReason(in, pods...)})
 	}
 	return wait, nil
 }
@@ -183,11 +183,17 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	return wait, nil
 }
 
-// finishAttempt records an attempt's outcome in the cell's result: every repeat it measured,
-// and a failure when it measured fewer than it ran. The attempt's pods are deleted by the next
-// reconcile's cleanup, after this is persisted, so a failed status write never loses the outcome.
-func (r *SpiralBenchReconciler) finishAttempt(sb *sbv1.SpiralBench, cell plan.Cell, o outcome) error {
+// finishAttempt records an attempt's outcome: its record (every repeat it measured, and why
+// it measured fewer than it ran, if it did), then the cell's result. The attempt's pods are
+// deleted by the next reconcile's cleanup, after this is persisted, so a failed status write
+// never loses the outcome.
+func (r *SpiralBenchReconciler) finishAttempt(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell, o outcome) error {
 	res := cellResult(sb, cell)
+	rec, err := r.recordAttempt(ctx, sb, cell.Index, res.Attempts, o)
+	if err != nil {
+		return err
+	}
+	o.results, o.reason, o.final = rec.RepeatResults, rec.Message, rec.Final
 	res.Attempts++
 	sb.Status.ActiveAttempt = nil
 	recordCapturedEnvironment(sb, o)

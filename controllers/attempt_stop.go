@@ -1,6 +1,8 @@
 package controllers
 
 import (
+	"context"
+
 	"k8s.io/utils/ptr"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -19,12 +21,12 @@ func stopsNow(sb *sbv1.SpiralBench) bool {
 // stopAttempt ends the active attempt as a failed one. Its pods are deleted by the next
 // reconcile's cleanup, after this is persisted (as for any finished attempt), and the suspended
 // bench gives its nodes back once they have left them: within their grace period.
-func (r *SpiralBenchReconciler) stopAttempt(sb *sbv1.SpiralBench, cells []plan.Cell) error {
+func (r *SpiralBenchReconciler) stopAttempt(ctx context.Context, sb *sbv1.SpiralBench, cells []plan.Cell) error {
 	a := sb.Status.ActiveAttempt
 	if int(a.CellIndex) >= len(cells) {
 		sb.Status.ActiveAttempt = nil
 		return nil
 	}
-	return r.finishAttempt(sb, cells[a.CellIndex], outcome{reason: "stopped: its fleet step ran past its deadline (" +
+	return r.finishAttempt(ctx, sb, cells[a.CellIndex], outcome{reason: "stopped: its fleet step ran past its deadline (" +
 		annotationDeadlineExceeded + ")"})
 }

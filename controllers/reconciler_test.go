@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 )
 
@@ -50,7 +51,8 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sb.Namespace}})
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&sbv1.SpiralBench{}).
-		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).WithObjects(append(objs, sb)...).Build()
+		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).
+		WithIndex(&sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench).WithObjects(append(objs, sb)...).Build()
 	r := &SpiralBenchReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS}
 	return &harness{t: t, c: c, r: r, sb: client.ObjectKeyFromObject(sb)}
@@ -74,6 +76,10 @@ func (h *harness) bench() *sbv1.SpiralBench {
 	h.t.Helper()
 	var sb sbv1.SpiralBench
 	if err := h.c.Get(context.Background(), h.sb, &sb); err != nil {
+		h.t.Fatal(err)
+	}
+	// with its attempts' repeats, as every reader of per-repeat detail sees it
+	if err := attempts.Load(context.Background(), h.c, &sb); err != nil {
 		h.t.Fatal(err)
 	}
 	return &sb

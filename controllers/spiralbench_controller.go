@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
@@ -35,9 +36,10 @@ const finalizer = "spiralbench.io/release"
 // queuedRetry is how often a queued bench looks at its node again.
 const queuedRetry = 3 * time.Second
 
-// SpiralBenchReconciler runs each SpiralBench cell by cell. All progress lives in status
-// (results per repeat, the active attempt, the leased nodes), so the reconciler holds no
-// state and a restarted manager resumes without losing or repeating a cell.
+// SpiralBenchReconciler runs each SpiralBench cell by cell. All progress lives in the API:
+// status (the cells' aggregates, the active attempt, the leased nodes) and the bench's attempt
+// results (the repeats each attempt measured), so the reconciler holds no state and a
+// restarted manager resumes without losing or repeating a cell.
 type SpiralBenchReconciler struct {
 	client.Client
 	// APIReader reads past the cache where a stale answer would be wrong: leases, and
@@ -111,6 +113,9 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
+	if err := r.attachAttempts(ctx, &sb); err != nil {
+		return ctrl.Result{}, err
+	}
 	before := sb.DeepCopy()
 	fx := &stepEffects{EventRecorder: r.Recorder}
 	step := *r
@@ -165,7 +170,7 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 	}
 	if sb.Status.ActiveAttempt != nil {
 		if stopsNow(sb) {
-			return 0, r.stopAttempt(sb, cells)
+			return 0, r.stopAttempt(ctx, sb, cells)
 		}
 		// A running attempt finishes even when suspended: its numbers are worth keeping.
 		return r.observeAttempt(ctx, sb, cells)
@@ -284,6 +289,9 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		r.namespaces = newNamespaceCache()
 	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
+		return err
+	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench); err != nil {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).

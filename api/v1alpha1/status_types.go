@@ -225,11 +225,11 @@ type CellResult struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Message string `json:"message,omitempty"`
-	// repeatResults are the measurements of each repeat, kept so the bucket gets one record
-	// per repeat and a restarted controller loses none.
-	// +listType=atomic
-	// +optional
-	RepeatResults []RepeatResult `json:"repeatResults,omitempty"`
+	// RepeatResults are the measurements of each repeat, in attempt order. They are not
+	// stored in the bench (its status would grow by a screen per repeat): each attempt's
+	// repeats are a SpiralBenchAttemptResult, which the controller, sbctl and fleets attach
+	// here with pkg/attempts.Attach after reading the bench.
+	RepeatResults []RepeatResult `json:"-"`
 }
 
 // RepeatResult is one repeat of a cell as the data plane reported it.

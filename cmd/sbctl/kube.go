@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -12,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 )
 
 // kube holds kubectl's connection flags (--kubeconfig, -n, --context, --cluster, --user, ...)
@@ -78,6 +80,11 @@ func (k *kube) get(ctx context.Context, name string) (*sbv1.SpiralBench, error) 
 		return nil, err
 	}
 	sb.APIVersion, sb.Kind = sbv1.GroupVersion.String(), "SpiralBench"
+	// Per-repeat detail lives in the bench's attempt results; without them (not allowed to
+	// read them, or deleted) the cells' aggregates still tell the bench's story.
+	if err := attempts.Load(ctx, c, sb); err != nil {
+		fmt.Fprintf(os.Stderr, "warning: per-repeat detail left out: %v\n", err)
+	}
 	return sb, nil
 }
 

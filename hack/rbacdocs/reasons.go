@@ -26,6 +26,8 @@ var reasons = map[string]reason{
 		"Write a fleet's rounds, counts, failing and straggling nodes, and conditions."},
 	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchnoderesults": {"create, deletecollection, get, list, update, watch",
 		"Write each node's row of a fleet round (one small object per node and round, owned by the fleet), and delete a fleet's rounds older than the last five."},
+	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchattemptresults": {"create, get, list, watch",
+		"Write each finished attempt of a cell as a record the bench owns (every repeat it measured), and read them back for the verdict, the report and fleets. No update: a record is never changed once written."},
 	"ClusterRole/spiralbench-manager spiralbench.io/spiralbenchfleets": {"get, list, watch",
 		"Reconcile fleets; the manager never changes a fleet's spec."},
 	"Role/spiralbench-manager core/secrets": {"get",
@@ -40,7 +42,7 @@ var reasons = map[string]reason{
 
 // whoFor says whom each of config/rbac/user_roles.yaml's roles is for.
 var whoFor = map[string]string{
-	"spiralbench-view":         "Anyone who may read a namespace: benches, their results in status, fleets.",
+	"spiralbench-view":         "Anyone who may read a namespace: benches, their results (status and attempt results), fleets.",
 	"spiralbench-edit":         "Whoever runs benches in a namespace; no fleets, no Secrets, no pods.",
 	"spiralbench-fleet-editor": "Node operators only: a fleet makes the manager bench, label and taint nodes across the cluster.",
 }

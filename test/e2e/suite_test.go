@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 )
 
 var (
@@ -106,6 +107,10 @@ func waitFor(t *testing.T, ns, name string, timeout time.Duration, what string, 
 	for {
 		err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, sb)
 		if err == nil && cond(sb) {
+			// with each attempt's repeats, as reports and sbctl read them
+			if err := attempts.Load(context.Background(), k8s, sb); err != nil {
+				t.Fatal(err)
+			}
 			return sb
 		}
 		if time.Now().After(deadline) {

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/summary"
 )
@@ -263,6 +264,10 @@ func (k *kubeletStandIn) runUntil(timeout time.Duration, phases ...sbv1.Phase) *
 		}
 		return false, fmt.Sprintf("phase %s progress %s active %+v conditions %+v", sb.Status.Phase, sb.Status.Progress, sb.Status.ActiveAttempt, sb.Status.Conditions)
 	})
+	// with each attempt's repeats, as reports and sbctl read them
+	if err := attempts.Load(context.Background(), k8sClient, sb); err != nil {
+		k.t.Fatal(err)
+	}
 	return sb
 }
 

@@ -197,4 +197,13 @@ func TestDescribeOfATwentyCellBench(t *testing.T) {
 	if n := strings.Count(out, "CellStarted"); n != 20 {
 		t.Errorf("describe lists %d CellStarted events, want one per cell (20)", n)
 	}
+	// Repeats are the attempt results' (kubectl get sbar), not the bench's: a cell's aggregate
+	// takes about 25 lines, and the spec, conditions and events about 150 more.
+	if strings.Contains(out, "Repeat Results") || lines > 20*30+200 {
+		t.Errorf("describe prints every repeat or more than 30 lines a cell: %d lines", lines)
+	}
+	var records sbv1.SpiralBenchAttemptResultList
+	if err := k8sClient.List(context.Background(), &records, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelAttemptBench: "twenty"}); err != nil || len(records.Items) != 20 {
+		t.Errorf("one attempt result per cell: %d, %v", len(records.Items), err)
+	}
 }

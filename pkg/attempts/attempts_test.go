@@ -1,0 +1,70 @@
+package attempts
+
+import (
+	"testing"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+)
+
+func bench(attempts ...int32) *sbv1.SpiralBench {
+	sb := &sbv1.SpiralBench{}
+	sb.Name, sb.Namespace = "b", "lab"
+	for i, n := range attempts {
+		sb.Status.CellResults = append(sb.Status.CellResults, sbv1.CellResult{Index: int32(i), Attempts: n})
+	}
+	return sb
+}
+
+func record(sb *sbv1.SpiralBench, cell, attempt int32, repeats ...int32) sbv1.SpiralBenchAttemptResult {
+	var rs []sbv1.RepeatResult
+	for _, r := range repeats {
+		rs = append(rs, sbv1.RepeatResult{Repeat: r, Attempt: attempt})
+	}
+	return *New(sb, cell, attempt, rs, "", false)
+}
+
+func repeatsOf(c sbv1.CellResult) []int32 {
+	var out []int32
+	for _, r := range c.RepeatResults {
+		out = append(out, r.Repeat)
+	}
+	return out
+}
+
+func TestAttachPutsCountedAttemptsInAttemptOrder(t *testing.T) {
+	sb := bench(2, 1)
+	other := bench(1)
+	other.Name = "other"
+	items := []sbv1.SpiralBenchAttemptResult{
+		record(sb, 0, 1, 2), record(sb, 1, 0, 0, 1, 2), record(sb, 0, 0, 0, 1),
+		record(sb, 0, 2, 9),    // written, but its status write was lost: not counted yet
+		record(other, 0, 0, 7), // another bench's
+	}
+	if missing := Attach(sb, items); missing != 0 {
+		t.Errorf("missing %d, want 0", missing)
+	}
+	if got := repeatsOf(sb.Status.CellResults[0]); len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 2 {
+		t.Errorf("cell 0 repeats %v, want attempts 0 then 1: [0 1 2]", got)
+	}
+	if got := repeatsOf(sb.Status.CellResults[1]); len(got) != 3 {
+		t.Errorf("cell 1 repeats %v, want 3", got)
+	}
+}
+
+func TestAttachCountsTheAttemptsItLacks(t *testing.T) {
+	sb := bench(3, 0)
+	if missing := Attach(sb, []sbv1.SpiralBenchAttemptResult{record(sb, 0, 1, 0)}); missing != 2 {
+		t.Errorf("missing %d, want 2 (attempts 0 and 2 of cell 0)", missing)
+	}
+	// Attaching again replaces, never appends: a reconcile attaches each time it reads the bench.
+	items := []sbv1.SpiralBenchAttemptResult{record(sb, 0, 0), record(sb, 0, 1, 0), record(sb, 0, 2, 1)}
+	if missing := Attach(sb, items); missing != 0 || len(sb.Status.CellResults[0].RepeatResults) != 2 {
+		t.Errorf("missing %d, repeats %v; want 0 and [0 1]", missing, repeatsOf(sb.Status.CellResults[0]))
+	}
+}
+
+func TestNameFollowsBenchCellAndAttempt(t *testing.T) {
+	if n := Name("tcp-sweep", 12, 3); n != "tcp-sweep-c12-a3" {
+		t.Errorf("name %q", n)
+	}
+}
