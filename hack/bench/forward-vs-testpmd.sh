@@ -111,16 +111,11 @@ port() {
 perf_on() {  # perf_on TAG: records the forwarding core in the background when PERF_DIR is set
   [[ -n ${PERF_DIR:-} && $LAST == 1 ]] || return 0
   mkdir -p "$PERF_DIR"
-  perf record -q -C "$FWD" -o "$WORK/$1.perf" -- sleep $((T > 2 ? T - 1 : 1)) >/dev/null 2>&1 &
+  perf_cores_start "$WORK/$1.perf" "$FWD" $((T > 2 ? T - 1 : 1))
 }
-perf_off() {
+perf_off() {  # who had the forwarding core, then what the forwarder's process spent it on
   [[ -n ${PERF_DIR:-} && $LAST == 1 ]] || return 0
-  wait "$(jobs -p | tail -n 1)" 2>/dev/null || true
-  {  # who had the forwarding core, then what the forwarder's process spent it on
-    perf report -q -i "$WORK/$1.perf" --stdio --sort comm 2>/dev/null | grep -v '^$' | head -n 8
-    echo
-    perf report -q -i "$WORK/$1.perf" --stdio --sort dso,sym 2>/dev/null | grep -v '^$' | head -n 20
-  } >"$PERF_DIR/$1.txt" || true
+  perf_cores_report "$WORK/$1.perf" 20 >"$PERF_DIR/$1.txt" || true
 }
 # rate REC: "pps lost state" of the receiver in a record (or a failure)
 rate() { jq -r '"\(.pps // 0) \(.lost // 0) \(.state)"' <<<"$1"; }

@@ -17,3 +17,23 @@ kill_descendants() {
   kill $(descendants $$) 2>/dev/null || true
   wait 2>/dev/null || true
 }
+
+# perf_cores_start FILE CORES SECONDS [DELAY]: in the background, waits DELAY seconds, then
+# `perf record -C CORES` for SECONDS into FILE (system-wide on those cores: the tools' threads and
+# the kernel work they cause there, softirq included). PERF_PID is that background job.
+# PERF_EVENT (default cpu-clock: a timer, so it works in VMs without a PMU, and idle shows as such).
+perf_cores_start() {
+  { sleep "${4:-0}"; perf record -q -e "${PERF_EVENT:-cpu-clock}" -C "$2" -o "$1" -- sleep "$3"; } >/dev/null 2>&1 &
+  PERF_PID=$!
+}
+
+# perf_cores_report FILE [LINES] [CPUS]: waits for perf_cores_start's recording, then prints who
+# had the cores and the top LINES symbols (default 20), of the samples on CPUS only when given.
+perf_cores_report() {
+  wait "$PERF_PID" 2>/dev/null || true
+  local only=()
+  [[ -n ${3:-} ]] && only=(--cpu "$3")
+  perf report -q -i "$1" --stdio "${only[@]}" --sort comm 2>/dev/null | grep -v '^$' | head -n 8
+  echo
+  perf report -q -i "$1" --stdio "${only[@]}" --no-children --sort dso,sym 2>/dev/null | grep -v '^$' | head -n "${2:-20}"
+}

@@ -14,6 +14,15 @@
 #   protocol; UDP_PACED=0 leaves out the paced rows)
 #   TX_CORES/RX_CORES (comma lists; default: one core per pair when there are enough, else 0 and 1)
 #   SBW_NS_A/SBW_NS_B (default sbwb-a/sbwb-b: the bench's own wire, removed at exit)
+#   UDP_GSO=1 (0 leaves out spiral's GSO/GRO rows), SPIRAL_ARGS (extra arguments for both spiral
+#   sides, e.g. "--batch 32" or "--socket-buffer-bytes 1048576", to try a setting)
+#   PERF_DIR=DIR: during the last run of each tool in each unpaced UDP cell, perf record -C of the
+#   TX and RX cores from the end of the warm-up for CELL_SECONDS-1 s (perf_cores_start in lib.sh),
+#   and one snapshot mid-run of both sides' UDP sockets (ss -uamn: skmem, so send/receive buffer
+#   sizes and drops) and of the tools' threads and their cores; DIR/<tool>-udp-<bytes>-x<pairs>.txt
+#   gets that run's result, the top symbols of the TX cores and of the RX cores, and the snapshot.
+#   Both tools are pinned alike: pair i's sender on TX_CORES[i], its receiver on RX_CORES[i]
+#   (iperf3 -A, spiral --tx-cores/--rx-cores); the snapshot shows where their threads ran.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -57,6 +66,38 @@ IFS=, read -ra TXC <<<"$TX_CORES"
 IFS=, read -ra RXC <<<"$RX_CORES"
 core_of() { local -n list=$1; echo "${list[$(($2 % ${#list[@]}))]}"; }
 cores_used() { local -n list=$1; local i; for ((i = 0; i < $2; i++)); do echo "${list[$((i % ${#list[@]}))]}"; done | sort -un | tr '\n' ' '; }
+read -ra SPIRAL_EXTRA <<<"${SPIRAL_ARGS:-}"
+
+# profile_on PAIRS / profile_off PAIRS: PERF_DIR's recording of the run median_of marks with
+# PROFILE_TAG (see Environment); the recording starts half a second after the warm-up.
+profile_on() {
+  [[ -n ${PERF_DIR:-} && -n ${PROFILE_TAG:-} ]] || return 0
+  mkdir -p "$PERF_DIR"
+  local cores
+  cores=$(echo $(cores_used TXC "$1") $(cores_used RXC "$1") | tr ' ' ,)
+  perf_cores_start "$WORK/run.perf" "$cores" $((T > 2 ? T - 1 : 1)) "$(awk -v w="$W" 'BEGIN { print w + 0.5 }')"
+  {
+    sleep "$(awk -v w="$W" -v t="$T" 'BEGIN { print w + t / 2 }')"
+    echo "## $NS_A (senders): ss -uamn"; ip netns exec "$NS_A" ss -uamn
+    echo "## $NS_B (receivers): ss -uamn"; ip netns exec "$NS_B" ss -uamn
+    echo "## threads: tid, core last run on, %cpu, name"
+    ps -eLo pid,tid,psr,pcpu,comm,args | awk 'NR == 1 || /iperf3|spiral-dataplane/' | grep -v awk | cut -c1-150
+  } >"$WORK/snap" 2>&1 &
+  SNAP_PID=$!
+}
+profile_off() {
+  [[ -n ${PERF_DIR:-} && -n ${PROFILE_TAG:-} ]] || return 0
+  local tx rx
+  tx=$(echo $(cores_used TXC "$1") | tr ' ' ,) rx=$(echo $(cores_used RXC "$1") | tr ' ' ,)
+  wait "$SNAP_PID" 2>/dev/null || true
+  {
+    echo "## TX cores $tx: perf record -e ${PERF_EVENT:-cpu-clock} -C $tx,$rx, $((T > 2 ? T - 1 : 1)) s after the warm-up"
+    perf_cores_report "$WORK/run.perf" 25 "$tx"
+    echo; echo "## RX cores $rx"
+    perf_cores_report "$WORK/run.perf" 25 "$rx"
+    echo; cat "$WORK/snap"
+  } >"$PERF_DIR/$PROFILE_TAG.txt" || true
+}
 
 # busy % of the given cores between two /proc/stat snapshots (mean over the cores)
 cpu_busy() {
@@ -80,7 +121,7 @@ wait_listening() {  # ns port
 
 # iperf3 cell: N client/server process pairs. Prints "gbps loss_pct cpu_tx cpu_rx".
 run_iperf3() {  # proto bytes pairs rate_mbps(0 = unpaced; udp only)
-  local proto=$1 bytes=$2 n=$3 rate=$4 i port
+  local proto=$1 bytes=$2 n=$3 rate=$4 i port clients=()
   local opts=(-t "$T" -O "$W" -l "$bytes" -J)  # -t counts after the omitted warm-up
   if [[ $proto == udp ]]; then
     opts+=(-u -b "$([[ $rate == 0 ]] && echo 0 || echo "$((rate / n))M")")  # -b is per process
@@ -90,12 +131,16 @@ run_iperf3() {  # proto bytes pairs rate_mbps(0 = unpaced; udp only)
     ip netns exec "$NS_B" iperf3 -s -1 -p $port -A "$(core_of RXC $i)" >/dev/null 2>&1 &
   done
   for ((i = 0; i < n; i++)); do wait_listening "$NS_B" $((5301 + i)); done
+  profile_on "$n"
   cat /proc/stat >"$WORK/cpu0"
   for ((i = 0; i < n; i++)); do
     ip netns exec "$NS_A" iperf3 -c "$IP_B" -p $((5301 + i)) -A "$(core_of TXC $i)" "${opts[@]}" >"$WORK/iperf3.$i.json" &
+    clients+=($!)
   done
-  wait
+  wait "${clients[@]}" || true
   cat /proc/stat >"$WORK/cpu1"
+  wait  # the servers
+  profile_off "$n"
   local cpu_tx cpu_rx
   cpu_tx=$(cpu_busy "$WORK/cpu0" "$WORK/cpu1" "$(cores_used TXC "$n")")
   cpu_rx=$(cpu_busy "$WORK/cpu0" "$WORK/cpu1" "$(cores_used RXC "$n")")
@@ -116,12 +161,15 @@ run_spiral() {  # proto bytes pairs rate_mbps extra-args...
   local args=(--transport "$proto" --payload-bytes "$bytes" --pairs "$n" --seconds "$T" --warmup-seconds "$W"
               --base-port 6201 --tx-cores "$TX_CORES" --rx-cores "$RX_CORES" --grace-ms 1000)
   [[ $proto == udp ]] && args+=(--target-mbps "$rate")
+  args+=("${SPIRAL_EXTRA[@]}")
   ip netns exec "$NS_B" "$BIN" server "${args[@]}" --bind-address "$IP_B" "$@" >"$WORK/server.out" 2>&1 &
   local server=$!
+  profile_on "$n"
   cat /proc/stat >"$WORK/cpu0"
   ip netns exec "$NS_A" "$BIN" client "${args[@]}" --server-address "$IP_B" "$@" >"$WORK/client.out" 2>"$WORK/client.err" || true
   cat /proc/stat >"$WORK/cpu1"
   wait $server || true
+  profile_off "$n"
   local cpu_tx cpu_rx
   cpu_tx=$(cpu_busy "$WORK/cpu0" "$WORK/cpu1" "$(cores_used TXC "$n")")
   cpu_rx=$(cpu_busy "$WORK/cpu0" "$WORK/cpu1" "$(cores_used RXC "$n")")
@@ -130,10 +178,19 @@ run_spiral() {  # proto bytes pairs rate_mbps extra-args...
       '"\(.rx_gbps * 100 | round / 100) \(if .transport == "udp" then .loss_ppm / 10000 else 0 end) \($tx) \($rx) \(.state)"'
 }
 
-# median_of FUNCTION ARGS...: runs it REPEATS times, prints the output line with the median Gb/s
+# median_of FUNCTION ARGS...: runs it REPEATS times, prints the output line with the median Gb/s.
+# With PERF_TAG set (and PERF_DIR) the last run is profiled into $PERF_DIR/$PERF_TAG.txt.
 median_of() {
-  local i
-  for ((i = 0; i < REPEATS; i++)); do "$@"; done | sort -g -k1,1 | sed -n "$(((REPEATS + 1) / 2))p"
+  local i line
+  for ((i = 0; i < REPEATS; i++)); do
+    if ((i == REPEATS - 1)) && [[ -n ${PERF_DIR:-} && -n ${PERF_TAG:-} ]]; then
+      line=$(PROFILE_TAG=$PERF_TAG "$@")
+      echo "$line"
+      sed -i "1i # $PERF_TAG, the profiled run: $line (Gb/s, loss %, busy % TX, RX cores)" "$PERF_DIR/$PERF_TAG.txt" 2>/dev/null || true
+    else
+      "$@"
+    fi
+  done | sort -g -k1,1 | sed -n "$(((REPEATS + 1) / 2))p"
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "-" }'; }
@@ -142,6 +199,8 @@ row() { printf "| %-40s | %7s | %7s | %7s | %7s | %7s | %7s | %5s |\n" "$@"; }
 echo "# sockets-vs-iperf3 on $(hostname): $(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)), kernel $(uname -r)"
 echo "# $(iperf3 --version | head -1 | cut -d' ' -f1-2), spiral-dataplane $("$BIN" --version), veth MTU $MTU, ${T} s cells after ${W} s warm-up"
 echo "# TX cores $TX_CORES, RX cores $RX_CORES; median of $REPEATS run(s) per cell; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+[[ -n ${SPIRAL_ARGS:-} ]] && echo "# spiral's extra arguments (SPIRAL_ARGS): $SPIRAL_ARGS"
+[[ -n ${PERF_DIR:-} ]] && echo "# PERF_DIR: the last run of each tool in each unpaced UDP cell was profiled (perf record), in $PERF_DIR"
 echo "# Gb/s at the receiver; loss: UDP datagrams lost %, CPU: busy % of the TX / RX cores over the run"
 echo
 row "cell" "iperf3" "loss %" "cpu t/r" "spiral" "loss %" "cpu t/r" "ratio"
@@ -160,14 +219,16 @@ done
 for bytes in ${UDP_SIZES-8000 1000}; do
   for n in $PAIRS; do
     label="udp ${bytes}B x$n"
-    read -r ig il itx irx <<<"$(median_of run_iperf3 udp $bytes $n 0)"
-    read -r sg sl stx srx state <<<"$(median_of run_spiral udp $bytes $n 0)"
+    read -r ig il itx irx <<<"$(PERF_TAG=iperf3-udp-$bytes-x$n median_of run_iperf3 udp $bytes $n 0)"
+    read -r sg sl stx srx state <<<"$(PERF_TAG=spiral-udp-$bytes-x$n median_of run_spiral udp $bytes $n 0)"
     row "$label unpaced" "$ig" "$il" "$itx/$irx" "$sg" "$sl" "$stx/$srx" "$(ratio "$sg" "$ig")"
     UDP_RATIO["$label"]=$(ratio "$sg" "$ig")
     UDP_LOSS_OK["$label"]=$(awk -v s="$sl" -v i="$il" 'BEGIN { print (s != "" && s <= i) ? "yes" : "no" }')
     [[ $state == Valid ]] || echo "  ($label: spiral state ${state:-missing: the run left no result record})"
-    read -r gg gl gtx grx gstate <<<"$(median_of run_spiral udp $bytes $n 0 --udp-gso --udp-gro)"
-    row "$label unpaced, spiral GSO/GRO" "" "" "" "$gg" "$gl" "$gtx/$grx" "$(ratio "$gg" "$ig")"
+    if [[ ${UDP_GSO:-1} == 1 ]]; then
+      read -r gg gl gtx grx gstate <<<"$(median_of run_spiral udp $bytes $n 0 --udp-gso --udp-gro)"
+      row "$label unpaced, spiral GSO/GRO" "" "" "" "$gg" "$gl" "$gtx/$grx" "$(ratio "$gg" "$ig")"
+    fi
     [[ ${UDP_PACED:-1} == 1 ]] || continue
     rate=$(awk -v g="$ig" 'BEGIN { printf "%d", g * 900 }')  # 90 % of iperf3's goodput, Mb/s
     if ((rate > 0)); then

@@ -42,6 +42,7 @@ void UdpSender::open() {
     auto to = resolve_ipv4_until(pair_server_address(cell_, i), static_cast<uint16_t>(cell_.base_port + i), deadline);
     Socket s;
     s.fd = udp_connected(to);
+    s.to = to;
     const SocketOptions& o = socket_options(cell_);
     set_buffer(s.fd.get(), BufferSide::send, o.buffer_bytes ? o.buffer_bytes : kDefaultSendBuffer);
     if (o.udp_gso) set_int_option(s.fd.get(), SOL_UDP, UDP_SEGMENT, static_cast<int>(cell_.payload_bytes), "UDP_SEGMENT");
@@ -69,6 +70,12 @@ uint32_t UdpSender::prepare_messages(Socket& s, uint32_t datagrams) const {
 
 void UdpSender::run_queue(size_t q, std::stop_token stop) {
   Socket& s = sockets_[q];
+  // Connect again from this (pinned) thread: the socket caches the output route, and IPv4 caches
+  // output routes per CPU, so open()'s connects on the main thread gave every pair the same route
+  // entry, whose reference count each datagram takes and drops (sk_dst_check, dst_release): one
+  // cache line bouncing between all sender cores. From its own core each pair gets its own.
+  if (::connect(s.fd.get(), reinterpret_cast<const sockaddr*>(&s.to), sizeof s.to) != 0)
+    throw RunFailure(errno_message("udp connect from the sender's core", errno));
   const uint32_t payload = cell_.payload_bytes;
   std::optional<TokenBucket> bucket;
   uint32_t per_wakeup = 1;  // datagrams worth waking up for

@@ -1,6 +1,7 @@
 #pragma once
 // UDP sender: one connected socket per pair, batches of numbered datagrams with sendmmsg
 // (optionally as GSO super-buffers), unpaced or paced by a token bucket per pair.
+#include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <vector>
@@ -23,6 +24,7 @@ class UdpSender final : public EngineBase {
 
   struct Socket {
     Fd fd;
+    sockaddr_in to{};      // the pair's server, connected again from the sender's own core
     PageBuffer datagrams;  // batch * payload_bytes, laid out back to back
     std::vector<iovec> iov;
     std::vector<mmsghdr> messages;
