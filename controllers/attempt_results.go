@@ -73,11 +73,17 @@ func attachCached(ctx context.Context, c client.Reader, sb *sbv1.SpiralBench) (i
 }
 
 // withRepeats is a finished bench with its repeats attached, for a fleet's judge: a copy, since
-// the fleet reads benches straight from the cache. Without its records (deleted by hand, or
-// not cached yet) the bench is judged on its aggregates, as its own verdict was.
-func withRepeats(ctx context.Context, c client.Reader, sb *sbv1.SpiralBench) *sbv1.SpiralBench {
+// the fleet reads benches straight from the cache. The cache may show the bench's last status
+// before the record it counts, so what the cache lacks is read from the apiserver (api).
+// Without its records (deleted by hand) the bench is judged on its aggregates, as its own
+// verdict was.
+func withRepeats(ctx context.Context, cache, api client.Reader, sb *sbv1.SpiralBench) *sbv1.SpiralBench {
 	cp := sb.DeepCopy()
-	if _, err := attachCached(ctx, c, cp); err != nil {
+	missing, err := attachCached(ctx, cache, cp)
+	if err == nil && missing > 0 {
+		err = attempts.Load(ctx, api, cp)
+	}
+	if err != nil {
 		ctrl.LoggerFrom(ctx).Info("fleet judges a bench without its attempt results", "bench", sb.Name, "error", err.Error())
 	}
 	return cp
