@@ -85,14 +85,25 @@ type benchResults struct {
 	Phase       sbv1.Phase         `json:"phase"`
 	Cells       sbv1.CellCounts    `json:"cellCounts"`
 	Conditions  []metav1.Condition `json:"conditions,omitempty"`
-	CellResults []sbv1.CellResult  `json:"cells"`
+	CellResults []cellResults      `json:"cells"`
 	Environment *sbv1.Environment  `json:"environment,omitempty"`
 	Artifacts   *sbv1.Artifacts    `json:"artifacts,omitempty"`
 }
 
+// cellResults is a cell with its repeats, which the API type leaves out of JSON (the bench
+// stores them in its attempt results, not its status).
+type cellResults struct {
+	sbv1.CellResult
+	RepeatResults []sbv1.RepeatResult `json:"repeatResults,omitempty"`
+}
+
 func resultsOf(sb *sbv1.SpiralBench) benchResults {
+	cells := make([]cellResults, len(sb.Status.CellResults))
+	for i, c := range sb.Status.CellResults {
+		cells[i] = cellResults{CellResult: c, RepeatResults: c.RepeatResults}
+	}
 	return benchResults{Bench: sb.Name, Namespace: sb.Namespace, RunID: report.RunID(sb), Transport: sb.Spec.Transport,
-		Phase: sb.Status.Phase, Cells: sb.Status.Cells, Conditions: sb.Status.Conditions, CellResults: sb.Status.CellResults,
+		Phase: sb.Status.Phase, Cells: sb.Status.Cells, Conditions: sb.Status.Conditions, CellResults: cells,
 		Environment: sb.Status.Environment, Artifacts: sb.Status.Artifacts}
 }
 

@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/compare"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
@@ -119,6 +120,20 @@ func create(t *testing.T, ns string, sb *sbv1.SpiralBench) {
 	if err := k8sClient.Status().Update(ctx, sb); err != nil {
 		t.Fatalf("status of %s: %v", sb.Name, err)
 	}
+	// Each attempt's repeats as the controller keeps them: a record per attempt.
+	for _, c := range status.CellResults {
+		for a := int32(0); a < c.Attempts; a++ {
+			var reps []sbv1.RepeatResult
+			for _, r := range c.RepeatResults {
+				if r.Attempt == a {
+					reps = append(reps, r)
+				}
+			}
+			if err := k8sClient.Create(ctx, attempts.New(sb, c.Index, a, reps, "", false)); err != nil {
+				t.Fatalf("attempt %d of cell %d of %s: %v", a, c.Index, sb.Name, err)
+			}
+		}
+	}
 }
 
 func namespace(t *testing.T) string {
@@ -152,8 +167,8 @@ func TestResultsOutputFormats(t *testing.T) {
 	}
 	var fromJSON benchResults
 	if err := json.Unmarshal([]byte(out), &fromJSON); err != nil || fromJSON.Bench != "tcp-sweep" || len(fromJSON.CellResults) != 9 ||
-		strings.Contains(out, "managedFields") {
-		t.Errorf("-o json: %v bench %q cells %d\n%s", err, fromJSON.Bench, len(fromJSON.CellResults), out)
+		strings.Contains(out, "managedFields") || len(fromJSON.CellResults[0].RepeatResults) == 0 {
+		t.Errorf("-o json: %v bench %q cells %d, the first one's repeats from its attempt results\n%s", err, fromJSON.Bench, len(fromJSON.CellResults), out)
 	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "yaml")
 	var fromYAML benchResults

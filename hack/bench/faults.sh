@@ -77,7 +77,7 @@ spec:
   topology: {server: {${2:-}}}
 YAML
 }
-sb() { kubectl -n "$NS" get spiralbench "$1" -o json 2>/dev/null || true; } # empty once it is gone
+sb() { bench_json "$NS" "$1"; } # with its attempts' repeats; empty once it is gone
 # until SECONDS CMD...: polls CMD every 0.2 s; fails after SECONDS.
 until_true() {
   local end=$((SECONDS + $1)); shift

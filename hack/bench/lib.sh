@@ -37,3 +37,17 @@ perf_cores_report() {
   echo
   perf report -q -i "$1" --stdio "${only[@]}" --no-children --sort dso,sym 2>/dev/null | grep -v '^$' | head -n "${2:-20}"
 }
+
+# bench_json NAMESPACE NAME: the bench as `kubectl get -o json` prints it, with each cell's
+# repeats (which the bench does not store: its SpiralBenchAttemptResults do) put back under
+# status.cellResults[].repeatResults, attempts the status counts only, in attempt order, as
+# pkg/attempts does for the operator. Empty when the bench is gone; NAMESPACE "" is kubectl's own.
+bench_json() {
+  local sb sbar ns=()
+  [[ -n $1 ]] && ns=(-n "$1")
+  sb=$(kubectl "${ns[@]}" get spiralbenches.spiralbench.io "$2" -o json 2>/dev/null) || return 0
+  sbar=$(kubectl "${ns[@]}" get spiralbenchattemptresults.spiralbench.io -l "spiralbench.io/bench=$2" -o json 2>/dev/null || echo '{"items":[]}')
+  jq -n --argjson sb "$sb" --argjson sbar "$sbar" '$sb | .status.cellResults |= map(. as $c |
+    .repeatResults = ([$sbar.items[] | select(.cellIndex == $c.index and .attempt < ($c.attempts // 0))]
+      | sort_by(.attempt) | map(.repeatResults // []) | add // []))'
+}

@@ -27,7 +27,9 @@ spec:
   run: {seconds: $SECONDS_PER_CELL, warmupSeconds: $WARMUP, repeats: $REPEATS}
 YAML
 kubectl wait --for=condition=Completed spiralbenches.spiralbench.io/overhead --timeout=$((CELLS * REPEATS * (SECONDS_PER_CELL + WARMUP + 60)))s >/dev/null
-kubectl get spiralbenches.spiralbench.io overhead -o json | python3 -c '
+# shellcheck source=hack/bench/lib.sh
+source "$ROOT/hack/bench/lib.sh"
+bench_json "" overhead | python3 -c '
 import json, sys
 sb = json.load(sys.stdin)
 warmup = sb["spec"]["run"]["warmupSeconds"] * 1000
