@@ -184,3 +184,32 @@ func keys[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+// The attempt is judged once every rank's container has exited, while the kubelet still shows
+// the pods Running (it sets the terminal phase only after stopping the sandbox); one rank's exit
+// alone does not end it.
+func TestAttemptIsJudgedOnceTheContainersExitBeforeThePodsTurnTerminal(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("exits", "lab").UID("u9").Obj()
+	h := newHarness(t, sb, readyNode("spark-a"))
+	h.reconcile()
+	h.setStatus(sbtesting.WrapPod(h.pods()[cellpod.RoleServer]).Running("10.0.0.5").Obj())
+	h.reconcile()
+	pods := h.pods()
+	srv, cli := pods[cellpod.RoleServer], pods[cellpod.RoleClient]
+	if cli == nil {
+		t.Fatalf("no client: %v", keys(pods))
+	}
+	h.setStatus(sbtesting.WrapPod(cli).ContainerExited(0, sbtesting.MakeSummary("client").TXMbps(9100).JSON()).Obj())
+	if got := h.reconcile(); got.Status.ActiveAttempt == nil {
+		t.Fatal("judged while the server's container still ran")
+	}
+	h.setStatus(sbtesting.WrapPod(srv).ContainerExited(0, sbtesting.MakeSummary("server").RXMbps(9000).JSON()).Obj())
+	got := h.reconcile()
+	res := cell0(got)
+	if got.Status.ActiveAttempt != nil || len(res.RepeatResults) != 1 || res.RepeatResults[0].RXMbps != 9000 {
+		t.Fatalf("both containers exited, pods still Running: want the attempt judged, got active %+v, result %+v", got.Status.ActiveAttempt, res)
+	}
+	if res.State != sbv1.CellValid {
+		t.Errorf("state %s: %s", res.State, res.Message)
+	}
+}

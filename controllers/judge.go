@@ -69,7 +69,7 @@ func anyRefused(pods []*corev1.Pod) bool {
 // anyRunning: some pod runs (and may still write its summary lines).
 func anyRunning(pods []*corev1.Pod) bool {
 	for _, p := range pods {
-		if p.Status.Phase == corev1.PodRunning {
+		if p.Status.Phase == corev1.PodRunning && !ended(p) {
 			return true
 		}
 	}

@@ -45,11 +45,23 @@ func terminated(p *corev1.Pod) *corev1.ContainerStateTerminated {
 	return nil
 }
 
+// ended: the pod's container has exited (its termination message is final; restartPolicy is
+// Never), or the pod is in a terminal phase. The kubelet reports the exit at its next relist,
+// but the pod's terminal phase only once it has also stopped the pod's sandbox: judging on the
+// exit keeps that teardown off the end of every cell.
 func ended(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed || terminated(p) != nil
 }
 
-func failed(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodFailed }
+// failed: the pod's phase is Failed, or its container exited with a non-zero code (the phase
+// the kubelet will give it).
+func failed(p *corev1.Pod) bool {
+	if p.Status.Phase == corev1.PodFailed {
+		return true
+	}
+	t := terminated(p)
+	return t != nil && t.ExitCode != 0
+}
 
 func podReady(p *corev1.Pod) bool {
 	for _, c := range p.Status.Conditions {

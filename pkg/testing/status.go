@@ -95,6 +95,19 @@ func (w *PodWrapper) Exited(code int32, message string) *PodWrapper {
 	return w
 }
 
+// ContainerExited ends the pod's container with an exit code and termination message while the
+// phase is still Running: what the kubelet reports at its relist, before it has stopped the
+// pod's sandbox and set the terminal phase.
+func (w *PodWrapper) ContainerExited(code int32, message string) *PodWrapper {
+	phase := w.Status.Phase
+	w.Exited(code, message)
+	if phase == "" {
+		phase = corev1.PodRunning
+	}
+	w.Status.Phase = phase
+	return w
+}
+
 // SummaryWrapper builds the data plane's summary (docs/dataplane.md, "Outputs").
 type SummaryWrapper struct{ summary.Summary }
 
