@@ -64,3 +64,32 @@ print("cells:", sb["status"]["progress"], "state:", [c["state"] for c in sb["sta
       "attempts:", [c["attempts"] for c in sb["status"]["cellResults"]])
 print("load average:", open("/proc/loadavg").read().split()[:3])
 '
+# The same per cell from the events' eventTime (microseconds, where status has whole seconds):
+# CellStarted -> PeersStarted -> Cell<State>, this bench's uid only.
+uid=$(kubectl get spiralbenches.spiralbench.io overhead -o jsonpath='{.metadata.uid}')
+kubectl get events.events.k8s.io -o json | python3 -c '
+import json, sys
+from datetime import datetime
+uid, warmup, seconds, repeats = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+ts = lambda v: datetime.strptime(v.rstrip("Z")[:26], "%Y-%m-%dT%H:%M:%S.%f").timestamp()
+cells = {}
+for e in json.load(sys.stdin)["items"]:
+    if e.get("regarding", {}).get("uid") != uid or not e.get("eventTime"):
+        continue
+    cell = e.get("note", "").split()[1] if e.get("note", "").startswith("cell ") else "?"
+    if e["reason"] == "PeersStarted":
+        cell = "peers"
+    cells.setdefault(cell, []).append((e["reason"], ts(e["eventTime"])))
+print()
+print("cell  started->peers_s  cell_wall_s (events)  operator_only_s  operator_only_%")
+peers = sorted(t for _, t in cells.get("peers", []))
+for cell, evs in sorted(cells.items()):
+    start = [t for r, t in evs if r == "CellStarted"]
+    end = [t for r, t in evs if r in ("CellValid", "CellInvalid", "CellFailed")]
+    if not start or not end:
+        continue
+    s, w = min(start), max(end) - min(start)
+    p = next((t - s for t in peers if t >= s), float("nan"))
+    op = w - repeats * (warmup + seconds)
+    print("%4s  %16.3f  %20.3f  %15.3f  %15.2f" % (cell, p, w, op, 100 * op / w))
+' "$uid" "$WARMUP" "$SECONDS_PER_CELL" "$REPEATS"
