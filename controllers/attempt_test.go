@@ -192,7 +192,7 @@ func TestAttemptIsJudgedOnceTheContainersExitBeforeThePodsTurnTerminal(t *testin
 	sb := sbtesting.MakeSpiralBench("exits", "lab").UID("u9").Obj()
 	h := newHarness(t, sb, readyNode("spark-a"))
 	h.reconcile()
-	h.setStatus(sbtesting.WrapPod(h.pods()[cellpod.RoleServer]).Running("10.0.0.5").Obj())
+	h.setStatus(sbtesting.WrapPod(h.pods()[cellpod.RoleServer]).Ready("10.0.0.5").Obj())
 	h.reconcile()
 	pods := h.pods()
 	srv, cli := pods[cellpod.RoleServer], pods[cellpod.RoleClient]
