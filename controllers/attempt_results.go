@@ -3,6 +3,7 @@ package controllers
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -72,19 +73,28 @@ func attachCached(ctx context.Context, c client.Reader, sb *sbv1.SpiralBench) (i
 	return attempts.Attach(sb, list.Items), nil
 }
 
-// withRepeats is a finished bench with its repeats attached, for a fleet's judge: a copy, since
-// the fleet reads benches straight from the cache. The cache may show the bench's last status
-// before the record it counts, so what the cache lacks is read from the apiserver (api).
-// Without its records (deleted by hand) the bench is judged on its aggregates, as its own
-// verdict was.
-func withRepeats(ctx context.Context, cache, api client.Reader, sb *sbv1.SpiralBench) *sbv1.SpiralBench {
-	cp := sb.DeepCopy()
-	missing, err := attachCached(ctx, cache, cp)
+// repeatsOf is a finished bench with its repeats attached, for a fleet's judge, once per step
+// and bench. The fleet reads benches straight from the cache, so the repeats go into a copy of
+// the bench and its cell list (Attach gives each cell a new repeats slice; nothing else is
+// written). The cache may show the bench's last status before the record it counts, so what
+// the cache lacks is read from the apiserver. Without its records (deleted by hand) the bench
+// is judged on its aggregates, as its own verdict was.
+func (r *FleetReconciler) repeatsOf(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) *sbv1.SpiralBench {
+	if full := v.withRepeats[sb]; full != nil {
+		return full
+	}
+	full := *sb
+	full.Status.CellResults = slices.Clone(sb.Status.CellResults)
+	missing, err := attachCached(ctx, r.Client, &full)
 	if err == nil && missing > 0 {
-		err = attempts.Load(ctx, api, cp)
+		err = attempts.Load(ctx, r.APIReader, &full)
 	}
 	if err != nil {
 		ctrl.LoggerFrom(ctx).Info("fleet judges a bench without its attempt results", "bench", sb.Name, "error", err.Error())
 	}
-	return cp
+	if v.withRepeats == nil {
+		v.withRepeats = map[*sbv1.SpiralBench]*sbv1.SpiralBench{}
+	}
+	v.withRepeats[sb] = &full
+	return &full
 }

@@ -116,7 +116,7 @@ func condMessage(sb *sbv1.SpiralBench, t string) string {
 // and, when the fleet asks, the node's class references) by fleet.Judge.
 func (r *FleetReconciler) record(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, why string) {
 	state, reason := fleet.BenchOutcome(sb)
-	outcome := fleet.StepOutcome{State: state, Reason: reason, Observation: fleet.Observe(withRepeats(ctx, r.Client, r.APIReader, sb))}
+	outcome := fleet.StepOutcome{State: state, Reason: reason, Observation: fleet.Observe(r.repeatsOf(ctx, v, sb))}
 	r.decide(ctx, v, row, []fleet.StepOutcome{outcome}, sb, sb, why)
 }
 
@@ -128,7 +128,7 @@ func (r *FleetReconciler) decide(ctx context.Context, v *fleetView, row *sbv1.Fl
 	row.Value, row.BaselineDeltaMilliPercent, row.Regressed = nil, nil, false
 	var repeats []int64
 	if headlineBench != nil {
-		row.Value, repeats = headline(withRepeats(ctx, r.Client, r.APIReader, headlineBench), v.metric)
+		row.Value, repeats = headline(r.repeatsOf(ctx, v, headlineBench), v.metric)
 	}
 	finishedAt := metav1.NewTime(r.now())
 	if last != nil {

@@ -190,7 +190,7 @@ func (r *FleetReconciler) benchEnded(ctx context.Context, v *fleetView, sb *sbv1
 		return false
 	}
 	out.State, out.Reason = fleet.BenchOutcome(sb)
-	out.Observation = fleet.Observe(withRepeats(ctx, r.Client, r.APIReader, sb))
+	out.Observation = fleet.Observe(r.repeatsOf(ctx, v, sb))
 	return true
 }
 

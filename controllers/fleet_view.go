@@ -32,6 +32,9 @@ type fleetView struct {
 	sorted []*sbv1.FleetNode
 	// benches of this fleet by kind and subject (the node, or "server,client").
 	benches map[string]*sbv1.SpiralBench
+	// withRepeats are finished benches with their attempts' repeats attached, read once per
+	// step (repeatsOf).
+	withRepeats map[*sbv1.SpiralBench]*sbv1.SpiralBench
 	// busyNodes are in a bench of this fleet that has not finished (any kind, any round).
 	busyNodes map[string]bool
 	// metric is the headline metric of rows, stragglers and baselines.
