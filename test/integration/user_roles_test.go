@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -29,6 +30,17 @@ func bind(t *testing.T, ns, user, role string) {
 	if err := k8sClient.Create(context.Background(), rb); err != nil {
 		t.Fatal(err)
 	}
+	// The apiserver's authorizer learns of the binding from its own watch: wait until it
+	// grants what every one of these roles grants (reading benches there), so the test's next
+	// request meets the binding, not the authorizer's lag.
+	eventually(t, 10*time.Second, user+" bound to "+role+" in "+ns, func() (bool, string) {
+		review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{User: user,
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: ns, Verb: "get", Group: sbv1.GroupVersion.Group, Resource: "spiralbenches"}}}
+		if err := k8sClient.Create(context.Background(), review); err != nil {
+			return false, err.Error()
+		}
+		return review.Status.Allowed, review.Status.Reason
+	})
 }
 
 // forbidden fails unless err is the apiserver's Forbidden.
