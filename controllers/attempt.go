@@ -99,8 +99,8 @@ func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBe
 	return nil
 }
 
-// observeAttempt advances the active attempt: once rank 0 is Ready it starts the other ranks
-// together, and it finishes the attempt when the pods have ended (or one failed), rank 0 was
+// observeAttempt advances the active attempt: once rank 0's container runs it starts the other
+// ranks together, and it finishes the attempt when the pods have ended (or one failed), rank 0 was
 // deleted, or the deadline passed.
 func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, cells []plan.Cell) (time.Duration, error) {
 	a := sb.Status.ActiveAttempt
@@ -157,10 +157,14 @@ func (r *SpiralBenchReconciler) rankPods(ctx context.Context, sb *sbv1.SpiralBen
 	return pods, nil
 }
 
-// startPeers is the barrier: the ranks after rank 0 are created, together, only once rank 0
-// is Ready (its data plane listens) and has an address to give them.
+// startPeers creates the ranks after rank 0, together, once rank 0's container runs (its image
+// is there and its data plane starting) and it has an address to give them. They start while
+// rank 0 sets up: the barrier that keeps them from measuring early is rank 0's own, since it
+// listens only once every buffer is allocated and the others retry their connect until then
+// (--connect-timeout-ms). Waiting for rank 0's readiness probe instead cost every cell a probe
+// period and a kubelet status update (docs/benchmarks/operator.md).
 func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input, rendezvous *corev1.Pod, wait time.Duration) (time.Duration, error) {
-	if !podReady(rendezvous) {
+	if !containerStarted(rendezvous) {
 		return wait, nil
 	}
 	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec), sb.Spec.Topology.Links)
@@ -178,7 +182,7 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 		}
 		started = append(started, pod.Name)
 	}
-	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s is ready at %s; started %s",
+	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s runs at %s; started %s",
 		in.Ranks[0].Name, rendezvous.Name, addr, strings.Join(started, ", "))
 	return wait, nil
 }

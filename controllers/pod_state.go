@@ -14,7 +14,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 )
 
-// Reading a cell pod's state: whether it exists, is Ready, has ended and how.
+// Reading a cell pod's state: whether it exists, runs, has ended and how.
 
 // getPod reads a pod from the cache and, when the cache lacks it, from the apiserver: a pod
 // just created may not be cached yet, and only the apiserver can say it is really gone.
@@ -63,10 +63,16 @@ func failed(p *corev1.Pod) bool {
 	return t != nil && t.ExitCode != 0
 }
 
-func podReady(p *corev1.Pod) bool {
+// containerStarted: the pod's container runs (or the pod is Ready, which implies it).
+func containerStarted(p *corev1.Pod) bool {
 	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
+		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+			return true
+		}
+	}
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Running != nil {
+			return true
 		}
 	}
 	return false

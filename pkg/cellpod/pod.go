@@ -157,7 +157,8 @@ func Build(in Input, rank benchkind.Rank, rendezvous string) *corev1.Pod {
 		Resources:                resources(sb, rank),
 	}
 	if rank.Index == 0 {
-		// Rank 0 is Ready once it listens: the barrier the other ranks wait behind.
+		// Rank 0 is Ready once it listens, for whoever looks at the pod; the other ranks do not wait
+		// for it: they retry their connect until rank 0 listens.
 		c.ReadinessProbe = &corev1.Probe{
 			ProbeHandler:  corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"cat", readyFile}}},
 			PeriodSeconds: 1, FailureThreshold: 1,

@@ -56,6 +56,17 @@ func WrapPod(p *corev1.Pod) *PodWrapper { return &PodWrapper{*p.DeepCopy()} }
 // Obj returns the pod.
 func (w *PodWrapper) Obj() *corev1.Pod { return &w.Pod }
 
+// Creating puts the pod on a node with an IP while its container is still being created (the
+// image pulled, the sandbox set up): Pending.
+func (w *PodWrapper) Creating(ip string) *PodWrapper {
+	w.Status.Phase = corev1.PodPending
+	w.Status.PodIP = ip
+	w.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse}}
+	w.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane",
+		State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ContainerCreating"}}}}
+	return w
+}
+
 // Running puts the pod on a node with an IP, not yet Ready.
 func (w *PodWrapper) Running(ip string) *PodWrapper {
 	w.Status.Phase = corev1.PodRunning

@@ -34,8 +34,8 @@ type kubeletStandIn struct {
 	summary func(cell, repeat int, role string) string
 	// clientArgs are the data plane flags of the last client pod it ran.
 	clientArgs []string
-	// clientBeforeReady counts clients created while their server was not Ready.
-	clientBeforeReady int
+	// clientBeforeRunning counts clients created while their server's container did not run.
+	clientBeforeRunning int
 	// rankPods, when set, makes it run kinds whose pods are ranks (NCCL): each pod is set
 	// Running and Ready, and once rankPods pods of an attempt run, all end together with
 	// summary(cell, repeat, role). rankArgs keeps each role's data plane flags.
@@ -132,8 +132,8 @@ func (k *kubeletStandIn) step() {
 		if role == cellpod.RoleClient {
 			k.clientArgs = p.Spec.Containers[0].Args
 			server := byName[cellpod.Name(k.bench, int32(cell), int32(attempt), cellpod.RoleServer)]
-			if server == nil || !isReady(server) {
-				k.clientBeforeReady++
+			if server == nil || !isRunning(server) {
+				k.clientBeforeRunning++
 			}
 			// A pod of several repeats (--repeats) ends with a summary line per repeat.
 			repeats, _ := strconv.Atoi(argOf(p.Spec.Containers[0].Args, "--repeats"))
@@ -200,9 +200,9 @@ func argOf(args []string, flag string) string {
 	return ""
 }
 
-func isReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+func isRunning(p *corev1.Pod) bool {
+	for _, cs := range p.Status.ContainerStatuses {
+		if cs.State.Running != nil {
 			return true
 		}
 	}
