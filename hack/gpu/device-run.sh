@@ -7,9 +7,10 @@
 #   3. ctest    the "gpu", "device" and "unit" labels (gpu.correctness again with fresh inputs, gpu.cli)
 #   4. bench    spiral-gpu-bench: copy ceiling, single calls, pipeline ingest, knobs
 #   5. e2e      hack/gpu/e2e.sh: TCP and UDP over a veth wire, workload none vs each workload
-#   6. raw      hack/gpu/raw-bench.sh: the raw GPU receive path on DPDK frames (memif, af_packet
-#               on a veth wire): correctness against CPU references, workloads vs bare, staged vs
-#               in place, the window sweep; needs DPDK, carried under .deps/dpdk (hack/gpu/carry.sh)
+#   6. raw      hack/gpu/raw-bench.sh: the raw GPU receive path on DPDK frames (memif, net_ring,
+#               af_packet on a veth wire): correctness against CPU references, workloads vs bare,
+#               staged vs in place, the window sweep (RAW_PARTS picks; RAW_PARTS="correct ring":
+#               net_ring, which copies nothing); needs DPDK, carried under .deps/dpdk (hack/gpu/carry.sh)
 # DEVICE_RUN_STEPS picks steps 2-6 ("correctness ctest bench e2e raw", the default); the build
 # makes only what they need.
 # Results in $OUT (default ./gpu-results), at most 8 files: summary.md (everything that matters,

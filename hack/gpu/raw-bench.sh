@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # The raw Ethernet GPU receive path on a GPU host (docs/benchmarks/gpu.md section 6):
 #   correct  raw_gpu_correctness over net_memif (host_pinned in place with fft, gemm, gemm_fp16;
-#            host staged with fft) and over net_af_packet on a veth wire (host_pinned, each
-#            workload): frames DPDK received, with drops, duplicates, reordering and strays,
-#            against the sender's bytes and CPU references
+#            host staged with fft), over net_ring (host_pinned in place, each workload) and over
+#            net_af_packet on a veth wire (host_pinned, each workload): frames DPDK received, with
+#            drops, duplicates, reordering and strays, against the sender's bytes and CPU references
 #   memif    benchmark (not a test): 8000 B frames, workload none vs fft, gemm, gemm_fp16, memory
 #            host_pinned (in place) and host (staged), RAW_ROUNDS interleaved rounds
 #   afp      the same over net_af_packet on the veth wire, host_pinned
+#   ring     (not in the default parts) the same over net_ring, host_pinned in place: a port that
+#            copies nothing (the receiver gets the sender's mbufs, made in the registered receive
+#            memory), so what the workload costs is the GPU receive path's own cost. Unpaced (no
+#            line rate: as fast as the cores go) and paced at RAW_RING_MBPS (98400, DAQIRI's bare
+#            line rate on Spark): paced, "vs none" is against the paced bare run, and net_ring
+#            cannot lose a frame (a full ring makes the sender wait), so a workload that does not
+#            keep up shows as a lower rate, not as loss
 #   sweep    gemm_fp16, host_pinned, memif: GPU window 512 KiB .. 8 MiB (DAQIRI's batch sweep)
 #   knobs    fft in place over memif with max_in_flight 4, and with an RX worker core (the GPU
 #            path on its own core, the poll-mode core only receiving): where the time goes
@@ -14,8 +21,9 @@
 #            functions, memif in place, workload none vs fft, and staged fft (perf, cpu-clock)
 # Prints Markdown; with RAW_JSON=FILE also one JSON object per benchmark run.
 # Usage: hack/gpu/raw-bench.sh BUILD_DIR (spiral-dataplane and tests/gpu/raw_gpu_correctness)
-# Environment: RAW_PARTS ("correct memif afp sweep"), RAW_SECONDS (3), RAW_ROUNDS (3),
-#   RAW_TX_CORE (4), RAW_RX_CORE (2), RAW_MAIN_CORE (6), SPIRAL_EAL_ARGS (plugins, see dpdk-env.sh).
+# Environment: RAW_PARTS ("correct memif afp sweep knobs profile"; add ring), RAW_SECONDS (3), RAW_ROUNDS (3),
+#   RAW_TX_CORE (4), RAW_RX_CORE (2), RAW_MAIN_CORE (6), RAW_RING_MBPS (98400), SPIRAL_EAL_ARGS
+#   (plugins, see dpdk-env.sh).
 # Needs root; iproute2 for the veth wire (afp parts skip without it). Exit 1 when a correctness
 # check failed or a run did not complete.
 set -uo pipefail
@@ -42,6 +50,9 @@ memif_ports() {  # memif_ports TAG -> --tx-port ... --rx-port ... (10 KiB buffer
   local s=$WORK/$1.sock
   echo "--tx-port net_memif0,role=client,socket=$s,bsize=10240,rsize=11 --rx-port net_memif1,role=server,socket=$s,bsize=10240,rsize=11"
 }
+ring_ports() {  # one net_ring port: TX queue 0 enqueues the mbufs RX queue 0 dequeues
+  echo "--tx-port net_ring0 --rx-port net_ring0"
+}
 afp_ports() {
   local fs=blocksz=20480,framesz=10240,framecnt=1024
   echo "--tx-port net_af_packet0,iface=$SBW_IF_A,netns=$SBW_NS_A,$fs,qdisc_bypass=1 --rx-port net_af_packet1,iface=$SBW_IF_B,netns=$SBW_NS_B,$fs,qdisc_bypass=1"
@@ -52,11 +63,13 @@ if has correct; then
   echo '```'
   n=0
   for c in memif:host_pinned:fft memif:host_pinned:gemm memif:host_pinned:gemm_fp16 memif:host:fft \
+           ring:host_pinned:fft ring:host_pinned:gemm ring:host_pinned:gemm_fp16 \
            afp:host_pinned:fft afp:host_pinned:gemm afp:host_pinned:gemm_fp16; do
     IFS=: read -r dev memory workload <<<"$c"
     if [[ $dev == afp ]] && ((!WIRE_UP)); then echo "skip $c: no veth wire (no ip, or not root)"; continue; fi
     ports=$(memif_ports "check$((n++))")
     [[ $dev == afp ]] && ports=$(afp_ports)
+    [[ $dev == ring ]] && ports=$(ring_ports)
     # shellcheck disable=SC2086  # the ports are words
     if timeout 120 "$CHECK" --memory "$memory" --workload "$workload" $ports >"$WORK/check.out" 2>&1; then
       echo "$c: $(grep -E '^(ok|FAIL)' "$WORK/check.out" | sed 's/  */ /g' | paste -sd ';' -)"
@@ -69,14 +82,16 @@ if has correct; then
 fi
 
 # run DEV MEMORY WORKLOAD WINDOW_BYTES [KNOB] -> appends "key rx_gbps lost windows stalls stall_ms
-# sm_pct rx_cpu_pct state" to $WORK/runs. KNOB: "" | inflight4 | worker (an RX worker core)
+# sm_pct rx_cpu_pct state" to $WORK/runs. KNOB: "" | inflight4 | worker (an RX worker core) |
+# paced (the sender at RAW_RING_MBPS)
 run() {
   local dev=$1 memory=$2 workload=$3 window=$4 knob=${5:-} ports out=$WORK/run.out extra=()
   case $knob in
     inflight4) extra=(--max-in-flight 4) ;;
     worker) extra=(--rx-workers "${RAW_WORKER_CORE:-8}") ;;
+    paced) extra=(--target-mbps "${RAW_RING_MBPS:-98400}") ;;
   esac
-  ports=$(memif_ports "b$RANDOM"); [[ $dev == afp ]] && ports=$(afp_ports)
+  ports=$(memif_ports "b$RANDOM"); [[ $dev == afp ]] && ports=$(afp_ports); [[ $dev == ring ]] && ports=$(ring_ports)
   # shellcheck disable=SC2086
   timeout 60 "$BIN" loopback --transport raw --no-huge --memory "$memory" --workload "$workload" $ports \
     --payload-bytes 8000 --batch 256 --seconds "$T" --warmup-seconds 1 --workload-batch-bytes "$window" \
@@ -122,7 +137,8 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for key, runs in rows.items():
     dev, memory, workload, window, knob = key.split("|")
     med = statistics.median(r[0] for r in runs)
-    base = rows.get("|".join([dev, memory, "none", window, "-"]))
+    # paced rows against the bare run at the same rate; other knobs against the plain bare run
+    base = rows.get("|".join([dev, memory, "none", window, knob if knob == "paced" else "-"]))
     ratio = "%.3f" % (med / statistics.median(r[0] for r in base)) if base and workload != "none" else ""
     last = runs[-1]
     print("| %s | %s | %s | %d KiB | %s | %.2f | %s | %d | %d | %d | %d | %s | %s | %s | %s |" % (
@@ -133,6 +149,8 @@ PY
 }
 
 has memif && table "memif: in place (host_pinned) vs staged (host)" memif "host_pinned host" "none fft gemm gemm_fp16" 8388608
+has ring && table "net_ring (copies nothing), in place; paced: the sender at ${RAW_RING_MBPS:-98400} Mb/s" ring \
+  host_pinned "none fft gemm gemm_fp16" 8388608 "- paced"
 if has afp; then
   if ((WIRE_UP)); then table "af_packet on a veth wire (MTU 9000), in place" afp host_pinned "none fft gemm gemm_fp16" 8388608
   else echo; echo "afp: skipped (no veth wire: no ip, or not root)"; fi

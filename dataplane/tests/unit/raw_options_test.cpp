@@ -9,6 +9,8 @@
 #include "config/cell_json.hpp"
 #include "config/cell_parse.hpp"
 #include "kinds/registry.hpp"
+#include "config/object_reader.hpp"
+#include "transports/raw/raw_parse.hpp"
 #include "transports/raw/raw_options.hpp"
 #include "transports/raw/raw_port.hpp"
 #include "transports/raw/eal_plan.hpp"
@@ -223,6 +225,7 @@ TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
   // 1 MiB / 7976 B = 131 slots (+1), 3 windows (max_in_flight + 1) of 1 stream, plus 2 bursts
   EXPECT_EQ(gpu.gpu_held_buffers, 3u * 132 + 2 * 256);
   EXPECT_EQ(gpu.rx_pool_buffers, bare.rx_pool_buffers + gpu.gpu_held_buffers);
+  EXPECT_EQ(gpu.tx_pool_buffers, options.pool_buffers) << "memif copies: the sender's pool holds nothing";
   std::any_cast<RawOptions&>(cell.options).memory = BufferMemory::host;  // staged: mbufs freed at once
   EXPECT_EQ(raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000)).gpu_held_buffers, 0u);
   std::any_cast<RawOptions&>(cell.options).memory = BufferMemory::host_pinned;
@@ -233,6 +236,52 @@ TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
     FAIL() << "accepted holding millions of mbufs";
   } catch (const BadInput& e) {
     EXPECT_NE(std::string(e.what()).find("lower workload_batch_bytes"), std::string::npos) << e.what();
+  }
+}
+
+// net_ring enqueues the sender's mbufs on the receiver's ring: what the GPU holds in place is
+// drawn from the TX pools, so they grow instead of the RX pools (which net_ring never fills).
+TEST(RawEal, OverNetRingAGpuWorkloadInPlaceGrowsTheSendPools) {
+  Cell cell;
+  cell.kind = &kind_named("raw");
+  cell.payload_bytes = 8000;
+  cell.batch = 256;
+  RawOptions options;
+  options.tx_port = options.rx_port = "net_ring0";
+  options.memory = BufferMemory::host_pinned;
+  cell.options = options;
+  const PortSpec ring = parse_port("tx_port", options.tx_port);
+  EXPECT_TRUE(raw::receiver_gets_sender_mbufs(ring));
+  EXPECT_FALSE(raw::receiver_gets_sender_mbufs(parse_port("tx_port", "net_memif0,role=client")));
+  const auto bare = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(8000));
+  EXPECT_EQ(bare.tx_pool_buffers, options.pool_buffers);
+  cell.workload = Workload::fft;  // set directly: a CPU build's parser refuses GPU workloads
+  cell.workload_batch_bytes = 1 << 20;
+  cell.max_in_flight = 2;
+  const auto gpu = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(8000));
+  EXPECT_EQ(gpu.gpu_held_buffers, 3u * 132 + 2 * 256);
+  EXPECT_EQ(gpu.tx_pool_buffers, options.pool_buffers + gpu.gpu_held_buffers);
+  EXPECT_EQ(gpu.rx_pool_buffers, bare.rx_pool_buffers);
+  EXPECT_GT(gpu.bytes, bare.bytes) << "the EAL's budget counts the grown pools";
+}
+
+// A GPU workload reading net_ring frames in place was refused while the sender's pools were
+// outside the registered receive memory; now they are made in it. What still cannot work on a
+// virtual port (device memory) is still refused. check_raw directly: a CPU build's parser
+// refuses every GPU workload before it gets there.
+TEST(RawOptions, InPlaceGpuWorkloadOverNetRingIsAccepted) {
+  REQUIRE_DPDK_BUILD();
+  const json keys = {{"tx_port", "net_ring0"}, {"rx_port", "net_ring0"}, {"memory", "host_pinned"}};
+  Cell c = parse_cell(with(raw_cell(), "memory", "host_pinned"));
+  c.workload = Workload::fft;
+  const ObjectReader r(keys, "", kRawKeys);
+  EXPECT_NO_THROW(check_raw(c, r));
+  std::any_cast<RawOptions&>(c.options).memory = BufferMemory::device;
+  try {
+    check_raw(c, r);
+    FAIL() << "accepted device memory on net_ring";
+  } catch (const BadInput& e) {
+    EXPECT_NE(std::string(e.what()).find("tx_port net_ring0 is a virtual device"), std::string::npos) << e.what();
   }
 }
 

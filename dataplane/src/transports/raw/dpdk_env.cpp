@@ -107,9 +107,11 @@ DpdkEnvironment::DpdkEnvironment(const Cell& cell)
     }
     tx_port_ = tx_spec_.devargs == rx_spec_.devargs ? rx_port_ : probe(tx_spec_, "tx_port");
     const RawOptions& o = raw_options(cell);
+    // net_ring: the receiver reads the sender's mbufs, so they go where received frames belong
+    tx_in_rx_memory_ = o.memory == BufferMemory::host_pinned && !forwarding_ && receiver_gets_sender_mbufs(tx_spec_);
     if (o.memory == BufferMemory::host_pinned) make_rx_memory();
     for (uint32_t q = 0; q < o.tx_queues; ++q)
-      tx_pools_.push_back(make_pool("tx" + std::to_string(q), o.pool_buffers, pools_.tx_data_room, false));
+      tx_pools_.push_back(make_pool("tx" + std::to_string(q), pools_.tx_pool_buffers, pools_.tx_data_room, tx_in_rx_memory_));
     for (uint32_t q = 0; q < o.rx_queues; ++q)
       rx_pools_.push_back(make_pool("rx" + std::to_string(q), pools_.rx_pool_buffers, pools_.rx_data_room, !forwarding_));
     if (pools_.spare_pool_buffers)
@@ -195,6 +197,8 @@ void DpdkEnvironment::make_rx_memory() {
   uint64_t bytes =
       uint64_t{raw_options(cell_).rx_queues} * ExternalMemory::bytes_for(pools_.rx_pool_buffers, pools_.rx_data_room) +
       ExternalMemory::bytes_for(pools_.spare_pool_buffers, pools_.rx_data_room);
+  if (tx_in_rx_memory_)
+    bytes += uint64_t{raw_options(cell_).tx_queues} * ExternalMemory::bytes_for(pools_.tx_pool_buffers, pools_.tx_data_room);
   // registered with CUDA when a GPU reads the frames in place
   bool for_gpu = cell_.workload != Workload::none;
   if (forwarding_) {  // the forwarder's pool only: the sender and receiver stay in DPDK's memory
@@ -202,10 +206,11 @@ void DpdkEnvironment::make_rx_memory() {
     for_gpu = on_gpu(raw_options(cell_).forward.work);
   }
   const unsigned registrations = for_gpu ? memory::kRegisterCuda : memory::kRegisterNone;
+  const char* purpose = forwarding_          ? "the forwarder's mbuf pool's data"
+                        : tx_in_rx_memory_ ? "the receive and (net_ring) send mbuf pools' data"
+                                           : "the receive mbuf pools' data";
   rx_memory_ = std::make_unique<ExternalMemory>(
-      memory::allocate({BufferMemory::host_pinned, bytes,
-                        forwarding_ ? "the forwarder's mbuf pool's data" : "the receive mbuf pools' data", registrations}),
-      "host_pinned receive memory");
+      memory::allocate({BufferMemory::host_pinned, bytes, purpose, registrations}), "host_pinned receive memory");
   // ports that DMA (PCI) need the memory mapped; virtual devices copy with the CPU
   for (const auto& [port, netns] : opened_) {
     const PortSpec& spec = port == rx_port_               ? rx_spec_
@@ -218,7 +223,7 @@ void DpdkEnvironment::make_rx_memory() {
     rx_memory_->dma_map(info.device, spec.name);
   }
   std::fprintf(stderr, "raw: %s mbuf data in %llu KiB of host_pinned external memory%s\n",
-               forwarding_ ? "forwarder" : "receive", static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
+               forwarding_ ? "forwarder" : tx_in_rx_memory_ ? "receive and send (net_ring)" : "receive", static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
                rx_memory_->region().cuda_registered() ? ", registered with CUDA" : "");
 }
 

@@ -53,8 +53,9 @@ class DpdkEnvironment {
   uint16_t forward_rx_port() const { return fwd_rx_port_; }
   uint16_t forward_tx_port() const { return fwd_tx_port_; }
   const memory::Region* forward_memory() const { return forwarding_ ? rx_memory() : nullptr; }
-  // The receive pools' data when it is host_pinned memory registered with CUDA (a GPU workload
-  // reads the frames in place), else null.
+  // The receive pools' data (over net_ring also the TX pools', whose mbufs the receiver gets)
+  // when it is host_pinned memory registered with CUDA (a GPU workload reads the frames in
+  // place), else null.
   const memory::Region* rx_memory() const {
     return rx_memory_ && rx_memory_->region().cuda_registered() ? &rx_memory_->region() : nullptr;
   }
@@ -90,8 +91,10 @@ class DpdkEnvironment {
   std::vector<rte_mempool*> tx_pools_, rx_pools_;
   rte_mempool* spare_pool_ = nullptr;
   // memory host_pinned: the receive pools' data (forward mode: the forwarder's pool's data), from
-  // the memory provider as DPDK external memory
+  // the memory provider as DPDK external memory; over net_ring the TX pools' data too
+  // (tx_in_rx_memory_), since the receiver gets the sender's mbufs and reads them in place
   std::unique_ptr<ExternalMemory> rx_memory_;
+  bool tx_in_rx_memory_ = false;
 };
 
 }  // namespace spiral::raw

@@ -98,8 +98,10 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
                      std::to_string(slots) + " frames per stream): lower workload_batch_bytes or max_in_flight, or "
                      "use memory host (staged)");
     p.gpu_held_buffers = static_cast<uint32_t>(held);
-    p.rx_pool_buffers += p.gpu_held_buffers;
   }
+  // the held frames come from the pool the received frames live in
+  p.tx_pool_buffers = o.pool_buffers;
+  (receiver_gets_sender_mbufs(tx) ? p.tx_pool_buffers : p.rx_pool_buffers) += p.gpu_held_buffers;
   // af_xdp fills 4096 RX descriptors whatever the ring size, and its TX copies frames into
   // buffers of that same (RX queue's) pool: the spare pool must hold both.
   p.spare_pool_buffers = tx.devargs == rx.devargs ? 0 : p.device_queues * (o.ring_descriptors + 4096) + 1024;
@@ -108,11 +110,13 @@ PoolSizes pool_sizes(const Cell& cell, const PortSpec& tx, const PortSpec& rx, u
     p.forward_pool_buffers = fwd.pipelines * (o.ring_descriptors + (kForwardSlots + 2) * cell.batch) + o.pool_buffers;
     p.forward_spare_buffers = fwd.pipelines * (o.ring_descriptors + 4096) + 1024;
   }
-  p.bytes = uint64_t{o.pool_buffers} * o.tx_queues * (p.tx_data_room + kMbufOverhead) +
+  p.bytes = uint64_t{p.tx_pool_buffers} * o.tx_queues * (p.tx_data_room + kMbufOverhead) +
             (uint64_t{p.rx_pool_buffers} * o.rx_queues + p.spare_pool_buffers + p.forward_pool_buffers +
              p.forward_spare_buffers) * (p.rx_data_room + kMbufOverhead);
   return p;
 }
+
+bool receiver_gets_sender_mbufs(const PortSpec& tx) { return tx.driver == "net_ring"; }
 
 EalPlan plan_eal(const Cell& cell, const PortSpec& tx, const PortSpec& rx, const PoolSizes& pools,
                  const Hugepages& huge, const std::vector<int>& main_cpus, const std::string& file_prefix) {

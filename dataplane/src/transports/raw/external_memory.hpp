@@ -3,8 +3,9 @@
 // as external memory (rte_extmem_register) and, for ports that DMA (PCI devices), mapped for
 // each of them (rte_dev_dma_map), so mbuf pools can keep their data in it
 // (rte_pktmbuf_pool_create_extbuf): the PMD writes frames there and, when the Region is
-// registered with CUDA, GPU kernels read them in place. Virtual devices (net_ring, net_memif,
-// net_af_packet, ...) copy with the CPU and need no DMA mapping.
+// registered with CUDA, GPU kernels read them in place. Virtual devices need no DMA mapping:
+// net_memif and net_af_packet copy with the CPU; net_ring copies nothing (the receiver gets the
+// sender's mbufs, whose pools are then made here too).
 #include <rte_mempool.h>
 
 #include <cstdint>

@@ -73,11 +73,8 @@ void check_raw(const Cell& c, const ObjectReader& r) {
                                    " cannot keep a ring full: needs at least ring_descriptors + 2 x batch = " +
                                    std::to_string(o.ring_descriptors + 2ull * c.batch));
   if (r.has("pairs") && c.pairs != 1) refuse_key("pairs", "must be 1 for raw: use tx_queues and rx_queues");
-  // net_ring hands the sender's mbufs to the receiver: their data is not in the receive memory
-  if (c.workload != Workload::none && o.memory == BufferMemory::host_pinned &&
-      (rx.driver == "net_ring" || tx.driver == "net_ring"))
-    refuse_key("memory", "host_pinned with a GPU workload reads frames in the receive pools' memory, but net_ring "
-                         "passes the sender's mbufs over: use memory host (staged), or net_memif / net_af_packet");
+  // host_pinned with a GPU workload over net_ring: the receiver reads the sender's mbufs, whose
+  // pools then live in the registered receive memory too (dpdk_env.cpp), so they are read in place
   check_forward(c, r);
 }
 
