@@ -229,6 +229,9 @@ func (r *FleetReconciler) createBench(ctx context.Context, v *fleetView, kind, r
 			Name: objectName(f, kind, round, nodes, step), Namespace: f.Namespace,
 			Labels:      map[string]string{},
 			Annotations: map[string]string{annotationSubject: subject},
+			// The bench controller's own finalizer, set at creation: it would otherwise patch
+			// it in at its first reconcile, one request per bench of a fleet.
+			Finalizers: []string{finalizer},
 		},
 		Spec: *step.Template.Spec.DeepCopy(),
 	}

@@ -27,6 +27,7 @@ func TestFleetBenchesEveryIdleNodeOnceWithinMaxParallel(t *testing.T) {
 		poolNode(t, n, "sched")
 	}
 	busy := gpuPod(t, ns, "training", "fs-c")
+	created := watchCreatedBenches(t, ns)
 	f := sbtesting.MakeFleet("sched", ns, "sched").MaxParallel(2).MinRxMbps(900).Verdicts(false).Obj()
 	if err := k8sClient.Create(context.Background(), f); err != nil {
 		t.Fatal(err)
@@ -57,6 +58,11 @@ func TestFleetBenchesEveryIdleNodeOnceWithinMaxParallel(t *testing.T) {
 	for _, sb := range fleetBenches(t, ns, "sched") {
 		for _, n := range benchNodesOf(&sb) {
 			benched[n]++
+		}
+	}
+	for name, finalizers := range created.finalizers() {
+		if len(finalizers) != 1 || finalizers[0] != "spiralbench.io/release" {
+			t.Errorf("bench %s was created with finalizers %v: the bench controller then patches its own in", name, finalizers)
 		}
 	}
 	for _, n := range nodes {
