@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	var metricsAddr, probeAddr, pprofAddr, dataplaneImage, leaseNamespace string
+	var metricsAddr, probeAddr, pprofAddr, dataplaneImage, leaseNamespace, benchEvents string
 	var leaderElect, fleetNodeWrites bool
 	var benchWorkers int
 	flag.StringVar(&metricsAddr, "metrics-bind-address", ":8080", "address the Prometheus metrics endpoint binds to; 0 disables it")
@@ -49,6 +49,7 @@ func main() {
 	var referenceCatalog string
 	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
 	flag.IntVar(&benchWorkers, "bench-workers", 1, "benches reconciled at once; a fleet of hundreds of parallel benches needs several, since each reconcile waits on the apiserver")
+	flag.StringVar(&benchEvents, "bench-events", envOr("SPIRALBENCH_BENCH_EVENTS", controllers.BenchEventsAll), "events the bench controller writes: all, or warnings (only failures and refusals; for pools of thousands of nodes, docs/fleet.md) ($SPIRALBENCH_BENCH_EVENTS)")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -117,10 +118,15 @@ func main() {
 		log.Error(err, "cannot read the reference catalog", "path", referenceCatalog)
 		os.Exit(1)
 	}
+	benchRecorder, err := controllers.BenchEventRecorder(mgr.GetEventRecorder("spiralbench-controller"), benchEvents)
+	if err != nil {
+		log.Error(err, "bad flag")
+		os.Exit(1)
+	}
 	if err := (&controllers.SpiralBenchReconciler{
 		Client:         mgr.GetClient(),
 		APIReader:      mgr.GetAPIReader(),
-		Recorder:       mgr.GetEventRecorder("spiralbench-controller"),
+		Recorder:       benchRecorder,
 		DefaultImage:   dataplaneImage,
 		PullPolicy:     corev1.PullPolicy(pullPolicy),
 		LeaseNamespace: leaseNamespace,

@@ -16,6 +16,8 @@
 # CPU_PROFILE=FILE writes a CPU profile of the restarted manager's first PROFILE_SECONDS (30)
 # there: `go tool pprof -top build/fleet-scale/manager FILE` says where its time goes.
 #
+# SPIRALBENCH_BENCH_EVENTS=warnings runs the manager with --bench-events=warnings (no Normal
+# events of benches; docs/fleet.md, at scale).
 # SUITE=Quick benches each node with the built-in Quick suite (copy, nccl, tcp: three benches
 # per node) instead of one TCP bench. The table marks each figure against the 10,000-node
 # targets and gives every process's CPU seconds, which says what limits the wall time.

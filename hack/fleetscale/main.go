@@ -84,6 +84,9 @@ func print(r *fleetscale.Result) {
 	row("pool nodes (simulated, KWOK)", "", fmt.Sprintf("%d", r.Nodes), "")
 	row("nodes decided (the figures per node divide by it)", "", fmt.Sprintf("%d (round finished: %v)", r.Decided, r.Completed), "")
 	row("wall time, fleet created to round done", "", r.Wall.Round(time.Second).String(), "")
+	if e := os.Getenv("SPIRALBENCH_BENCH_EVENTS"); e != "" {
+		row("manager's --bench-events ($SPIRALBENCH_BENCH_EVENTS)", "", e, "")
+	}
 	row("manager restarted (SIGKILL) midway", "yes", fmt.Sprintf("%v", r.Restarted), met(r.Restarted))
 	row("reconciles per node benched", "", fmt.Sprintf("%.1f (%v)", reconciles/n, names), "")
 	api := r.APIRequests / n
