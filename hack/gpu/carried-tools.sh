@@ -1,6 +1,8 @@
 # Sourced by hack/gpu/device-run.sh, tcp-gap.sh and gaps-run.sh: setup_tools puts ip, ping, ss,
 # iperf3 and jq on PATH, from the Debian packages hack/gpu/carry.sh unpacked under $DEPS when the
-# machine lacks them, with only the libraries it lacks (under $TOOLS/lib). Needs DEPS and TOOLS set.
+# machine lacks them, with only the libraries it lacks (under $TOOLS/lib), and perf when the carry
+# packed it (CARRY_PERF=1: .deps/perf.tgz, compressed to keep the carry under the device tool's
+# 64 MiB). Needs DEPS and TOOLS set.
 setup_tools() {
   mkdir -p "$TOOLS/bin" "$TOOLS/lib"
   local tool bin lib src
@@ -22,5 +24,11 @@ setup_tools() {
     echo "$tool -> $bin"
   done
   export PATH=$TOOLS/bin:$PATH
+  local packed=$DEPS/../perf.tgz
+  if [[ -f $packed ]] && ! command -v perf >/dev/null; then
+    [[ -x $TOOLS/perf/bin/perf ]] || tar xzf "$packed" -C "$TOOLS"
+    export PATH=$PATH:$TOOLS/perf/bin
+    echo "perf -> $TOOLS/perf/bin/perf"
+  fi
   ip -V
 }

@@ -74,13 +74,19 @@ Version: $(pkg-config --modversion libdpdk)
 Libs: -L\${libdir} -Wl,-rpath-link,\${libdir} $libs
 Cflags: -I\${includedir}/../x86_64-linux-gnu/dpdk -I\${includedir} -include rte_config.h -march=corei7
 PC
-# CARRY_PERF=1: this host's perf (linux-perf) too, for hack/gpu/raw-bench.sh's profile part
+# CARRY_PERF=1: this host's perf (linux-perf) too, for raw-bench.sh's profile part and the
+# PERF_DIR of the CPU-side comparisons; packed (.deps/perf.tgz: 28 MB of perf and its libraries
+# would take the carry past the device tool's 64 MiB), unpacked by carried-tools.sh's setup_tools
+rm -rf "$DEST/.deps/perf" "$DEST/.deps/perf.tgz"
 if [[ ${CARRY_PERF:-0} == 1 ]]; then
-  mkdir -p "$DEST/.deps/perf/bin"
-  cp "$(readlink -f "$(command -v perf)")" "$DEST/.deps/perf/perf.real"
-  carry_libs "$DEST/.deps/perf/lib" "$DEST/.deps/perf/perf.real"
-  printf '#!/bin/sh\nC=$(cd "$(dirname "$0")/.." && pwd)\nLD_LIBRARY_PATH="$C/lib" exec "$C/perf.real" "$@"\n' >"$DEST/.deps/perf/bin/perf"
-  chmod +x "$DEST/.deps/perf/bin/perf"
+  perf_dir=$(mktemp -d)
+  mkdir -p "$perf_dir/perf/bin"
+  cp "$(readlink -f "$(command -v perf)")" "$perf_dir/perf/perf.real"
+  carry_libs "$perf_dir/perf/lib" "$perf_dir/perf/perf.real"
+  printf '#!/bin/sh\nC=$(cd "$(dirname "$0")/.." && pwd)\nLD_LIBRARY_PATH="$C/lib" exec "$C/perf.real" "$@"\n' >"$perf_dir/perf/bin/perf"
+  chmod +x "$perf_dir/perf/bin/perf"
+  tar czf "$DEST/.deps/perf.tgz" -C "$perf_dir" perf
+  rm -rf "$perf_dir"
 fi
 echo "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD || echo +dirty)" >"$DEST/.carry-commit"
 rm -rf "$DEST/.deps/root/usr/share/doc" "$DEST/.deps/root/usr/share/man" "$DEST/.deps/root/usr/share/locale"

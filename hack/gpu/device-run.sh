@@ -99,7 +99,6 @@ say ""
 source "$ROOT/hack/gpu/carried-tools.sh"
 setup_tools >>"$OUT/build.log" 2>&1
 export PATH=$TOOLS/bin:$PATH
-[[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH
 # DPDK carried from the development machine, when this one has none (the raw transport)
 source "$ROOT/hack/gpu/dpdk-env.sh"
 DPDK=(-DSPIRAL_WITH_DPDK=AUTO)

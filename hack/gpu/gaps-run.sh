@@ -37,8 +37,7 @@ TOOLS=/tmp/spiral-gpu-tools DEPS=$ROOT/.deps/root
 # shellcheck source=hack/gpu/carried-tools.sh
 source hack/gpu/carried-tools.sh
 setup_tools >>"$OUT/build/build.log" 2>&1
-# perf when hack/gpu/carry.sh packed it (CARRY_PERF=1), for forward-vs-testpmd.sh's PERF_DIR
-[[ -x $ROOT/.deps/perf/bin/perf ]] && ! command -v perf >/dev/null && export PATH=$ROOT/.deps/perf/bin:$PATH
+# setup_tools put perf on PATH when hack/gpu/carry.sh packed it (CARRY_PERF=1), for PERF_DIR
 for t in sysctl pgrep ss mountpoint iperf3 jq perf; do echo "$t: $(command -v $t || echo missing)"; done >>"$OUT/build/build.log"
 # shellcheck source=hack/gpu/dpdk-env.sh
 source hack/gpu/dpdk-env.sh
