@@ -205,16 +205,22 @@ TEST(RawEal, AfPacketFramesMustFitItsFrameSize) {
   EXPECT_GE(pools.rx_data_room, 10240u - 32 + 128) << "af_packet refuses RX mbufs smaller than its frames";
 }
 
-TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
+// A raw cell of 8000 B frames, batch 256, host_pinned memory over these ports, no workload yet.
+Cell pinned_raw_cell(RawOptions& options, const std::string& tx_port, const std::string& rx_port) {
   Cell cell;
   cell.kind = &kind_named("raw");
   cell.payload_bytes = 8000;
   cell.batch = 256;
-  RawOptions options;
-  options.tx_port = "net_memif0,role=client";
-  options.rx_port = "net_memif1,role=server";
+  options.tx_port = tx_port;
+  options.rx_port = rx_port;
   options.memory = BufferMemory::host_pinned;
   cell.options = options;
+  return cell;
+}
+
+TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
+  RawOptions options;
+  Cell cell = pinned_raw_cell(options, "net_memif0,role=client", "net_memif1,role=server");
   const PortSpec tx = parse_port("tx_port", options.tx_port), rx = parse_port("rx_port", options.rx_port);
   const auto bare = raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000));
   EXPECT_EQ(bare.gpu_held_buffers, 0u) << "no workload: nothing held";
@@ -242,14 +248,8 @@ TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
 // net_ring enqueues the sender's mbufs on the receiver's ring: what the GPU holds in place is
 // drawn from the TX pools, so they grow instead of the RX pools (which net_ring never fills).
 TEST(RawEal, OverNetRingAGpuWorkloadInPlaceGrowsTheSendPools) {
-  Cell cell;
-  cell.kind = &kind_named("raw");
-  cell.payload_bytes = 8000;
-  cell.batch = 256;
   RawOptions options;
-  options.tx_port = options.rx_port = "net_ring0";
-  options.memory = BufferMemory::host_pinned;
-  cell.options = options;
+  Cell cell = pinned_raw_cell(options, "net_ring0", "net_ring0");
   const PortSpec ring = parse_port("tx_port", options.tx_port);
   EXPECT_TRUE(raw::receiver_gets_sender_mbufs(ring));
   EXPECT_FALSE(raw::receiver_gets_sender_mbufs(parse_port("tx_port", "net_memif0,role=client")));
