@@ -218,18 +218,25 @@ Cell pinned_raw_cell(RawOptions& options, const std::string& tx_port, const std:
   return cell;
 }
 
+// Gives the cell a GPU workload of 1 MiB windows, 2 in flight: 1 MiB / 7976 B = 131 slots (+1),
+// 3 windows (max_in_flight + 1) of 1 stream, plus 2 bursts held. Set directly: a CPU build's
+// parser refuses GPU workloads.
+constexpr uint32_t kHeldFor1MiBWindows = 3u * 132 + 2 * 256;
+void give_gpu_workload(Cell& cell, Workload w) {
+  cell.workload = w;
+  cell.workload_batch_bytes = 1 << 20;
+  cell.max_in_flight = 2;
+}
+
 TEST(RawEal, AGpuWorkloadInPlaceGrowsTheReceivePoolsByWhatItHolds) {
   RawOptions options;
   Cell cell = pinned_raw_cell(options, "net_memif0,role=client", "net_memif1,role=server");
   const PortSpec tx = parse_port("tx_port", options.tx_port), rx = parse_port("rx_port", options.rx_port);
   const auto bare = raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000));
   EXPECT_EQ(bare.gpu_held_buffers, 0u) << "no workload: nothing held";
-  cell.workload = Workload::gemm;  // set directly: a CPU build's parser refuses GPU workloads
-  cell.workload_batch_bytes = 1 << 20;
-  cell.max_in_flight = 2;
+  give_gpu_workload(cell, Workload::gemm);
   const auto gpu = raw::pool_sizes(cell, tx, rx, raw::frame_bytes(8000));
-  // 1 MiB / 7976 B = 131 slots (+1), 3 windows (max_in_flight + 1) of 1 stream, plus 2 bursts
-  EXPECT_EQ(gpu.gpu_held_buffers, 3u * 132 + 2 * 256);
+  EXPECT_EQ(gpu.gpu_held_buffers, kHeldFor1MiBWindows);
   EXPECT_EQ(gpu.rx_pool_buffers, bare.rx_pool_buffers + gpu.gpu_held_buffers);
   EXPECT_EQ(gpu.tx_pool_buffers, options.pool_buffers) << "memif copies: the sender's pool holds nothing";
   std::any_cast<RawOptions&>(cell.options).memory = BufferMemory::host;  // staged: mbufs freed at once
@@ -255,11 +262,9 @@ TEST(RawEal, OverNetRingAGpuWorkloadInPlaceGrowsTheSendPools) {
   EXPECT_FALSE(raw::receiver_gets_sender_mbufs(parse_port("tx_port", "net_memif0,role=client")));
   const auto bare = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(8000));
   EXPECT_EQ(bare.tx_pool_buffers, options.pool_buffers);
-  cell.workload = Workload::fft;  // set directly: a CPU build's parser refuses GPU workloads
-  cell.workload_batch_bytes = 1 << 20;
-  cell.max_in_flight = 2;
+  give_gpu_workload(cell, Workload::fft);
   const auto gpu = raw::pool_sizes(cell, ring, ring, raw::frame_bytes(8000));
-  EXPECT_EQ(gpu.gpu_held_buffers, 3u * 132 + 2 * 256);
+  EXPECT_EQ(gpu.gpu_held_buffers, kHeldFor1MiBWindows);
   EXPECT_EQ(gpu.tx_pool_buffers, options.pool_buffers + gpu.gpu_held_buffers);
   EXPECT_EQ(gpu.rx_pool_buffers, bare.rx_pool_buffers);
   EXPECT_GT(gpu.bytes, bare.bytes) << "the EAL's budget counts the grown pools";
