@@ -63,13 +63,8 @@ func failed(p *corev1.Pod) bool {
 	return t != nil && t.ExitCode != 0
 }
 
-// containerStarted: the pod's container runs (or the pod is Ready, which implies it).
+// containerStarted: the pod's container runs.
 func containerStarted(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-			return true
-		}
-	}
 	for _, cs := range p.Status.ContainerStatuses {
 		if cs.State.Running != nil {
 			return true

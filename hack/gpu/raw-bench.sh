@@ -53,6 +53,13 @@ memif_ports() {  # memif_ports TAG -> --tx-port ... --rx-port ... (10 KiB buffer
 ring_ports() {  # one net_ring port: TX queue 0 enqueues the mbufs RX queue 0 dequeues
   echo "--tx-port net_ring0 --rx-port net_ring0"
 }
+ports_for() {  # ports_for DEV TAG: the port flags of memif (sockets named after TAG), ring or afp
+  case $1 in
+    afp) afp_ports ;;
+    ring) ring_ports ;;
+    *) memif_ports "$2" ;;
+  esac
+}
 afp_ports() {
   local fs=blocksz=20480,framesz=10240,framecnt=1024
   echo "--tx-port net_af_packet0,iface=$SBW_IF_A,netns=$SBW_NS_A,$fs,qdisc_bypass=1 --rx-port net_af_packet1,iface=$SBW_IF_B,netns=$SBW_NS_B,$fs,qdisc_bypass=1"
@@ -67,9 +74,7 @@ if has correct; then
            afp:host_pinned:fft afp:host_pinned:gemm afp:host_pinned:gemm_fp16; do
     IFS=: read -r dev memory workload <<<"$c"
     if [[ $dev == afp ]] && ((!WIRE_UP)); then echo "skip $c: no veth wire (no ip, or not root)"; continue; fi
-    ports=$(memif_ports "check$((n++))")
-    [[ $dev == afp ]] && ports=$(afp_ports)
-    [[ $dev == ring ]] && ports=$(ring_ports)
+    ports=$(ports_for "$dev" "check$((n++))")
     # shellcheck disable=SC2086  # the ports are words
     if timeout 120 "$CHECK" --memory "$memory" --workload "$workload" $ports >"$WORK/check.out" 2>&1; then
       echo "$c: $(grep -E '^(ok|FAIL)' "$WORK/check.out" | sed 's/  */ /g' | paste -sd ';' -)"
@@ -91,7 +96,7 @@ run() {
     worker) extra=(--rx-workers "${RAW_WORKER_CORE:-8}") ;;
     paced) extra=(--target-mbps "${RAW_RING_MBPS:-98400}") ;;
   esac
-  ports=$(memif_ports "b$RANDOM"); [[ $dev == afp ]] && ports=$(afp_ports); [[ $dev == ring ]] && ports=$(ring_ports)
+  ports=$(ports_for "$dev" "b$RANDOM")
   # shellcheck disable=SC2086
   timeout 60 "$BIN" loopback --transport raw --no-huge --memory "$memory" --workload "$workload" $ports \
     --payload-bytes 8000 --batch 256 --seconds "$T" --warmup-seconds 1 --workload-batch-bytes "$window" \

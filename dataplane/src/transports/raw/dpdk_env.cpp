@@ -206,11 +206,10 @@ void DpdkEnvironment::make_rx_memory() {
     for_gpu = on_gpu(raw_options(cell_).forward.work);
   }
   const unsigned registrations = for_gpu ? memory::kRegisterCuda : memory::kRegisterNone;
-  const char* purpose = forwarding_          ? "the forwarder's mbuf pool's data"
-                        : tx_in_rx_memory_ ? "the receive and (net_ring) send mbuf pools' data"
-                                           : "the receive mbuf pools' data";
+  const char* pools = forwarding_ ? "forwarder" : tx_in_rx_memory_ ? "receive and send (net_ring)" : "receive";
   rx_memory_ = std::make_unique<ExternalMemory>(
-      memory::allocate({BufferMemory::host_pinned, bytes, purpose, registrations}), "host_pinned receive memory");
+      memory::allocate({BufferMemory::host_pinned, bytes, std::string("the ") + pools + " mbuf pools' data", registrations}),
+      "host_pinned receive memory");
   // ports that DMA (PCI) need the memory mapped; virtual devices copy with the CPU
   for (const auto& [port, netns] : opened_) {
     const PortSpec& spec = port == rx_port_               ? rx_spec_
@@ -222,8 +221,8 @@ void DpdkEnvironment::make_rx_memory() {
     if (rte_eth_dev_info_get(port, &info) != 0 || !info.device) continue;
     rx_memory_->dma_map(info.device, spec.name);
   }
-  std::fprintf(stderr, "raw: %s mbuf data in %llu KiB of host_pinned external memory%s\n",
-               forwarding_ ? "forwarder" : tx_in_rx_memory_ ? "receive and send (net_ring)" : "receive", static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
+  std::fprintf(stderr, "raw: %s mbuf data in %llu KiB of host_pinned external memory%s\n", pools,
+               static_cast<unsigned long long>(rx_memory_->region().mapped() >> 10),
                rx_memory_->region().cuda_registered() ? ", registered with CUDA" : "");
 }
 

@@ -73,8 +73,6 @@ void check_raw(const Cell& c, const ObjectReader& r) {
                                    " cannot keep a ring full: needs at least ring_descriptors + 2 x batch = " +
                                    std::to_string(o.ring_descriptors + 2ull * c.batch));
   if (r.has("pairs") && c.pairs != 1) refuse_key("pairs", "must be 1 for raw: use tx_queues and rx_queues");
-  // host_pinned with a GPU workload over net_ring: the receiver reads the sender's mbufs, whose
-  // pools then live in the registered receive memory too (dpdk_env.cpp), so they are read in place
   check_forward(c, r);
 }
 
