@@ -8,6 +8,8 @@
 #   hack/local-cluster.sh status    what runs, the node, and what is left on the host
 #   hack/local-cluster.sh load TAR...   import image tarballs into the cluster's containerd
 #   hack/local-cluster.sh running   exit 0 when the cluster's containerd and apiserver run
+#   hack/local-cluster.sh kubelet-restart   restart the kubelet with the current settings
+#                                   (KUBELET_EVENTED_PLEG); pods keep running
 #
 # State lives in $CLUSTER_DIR (default ~/.cache/spiralbench/cluster); see docs/local-cluster.md.
 set -euo pipefail
@@ -120,7 +122,14 @@ state = "$d/state"
   [plugins."io.containerd.grpc.v1.cri".registry]
     config_path = "$d/certs.d"
 TOML
-  start containerd containerd --config "$d/config.toml"
+  if [[ $CLUSTER_RUNTIME == containerd2 ]]; then
+    local bin
+    bin=$("$HACK/containerd-assets.sh" | tail -n1)
+    # containerd 2 reads this version-2 file and migrates it in memory; the shim comes from PATH
+    start containerd env PATH="$bin:$PATH" "$bin/containerd" --config "$d/config.toml"
+  else
+    start containerd containerd --config "$d/config.toml"
+  fi
   wait_for "containerd serving" 30 ctr_k8s version
   [[ -f "$ROOT/build/images/pause.tar" ]] || "$HACK/build-images.sh" pause
   ctr_k8s images import "$ROOT/build/images/pause.tar" >/dev/null
@@ -157,6 +166,9 @@ registerNode: true
 serializeImagePulls: false
 evictionHard: {memory.available: "200Mi", nodefs.available: "2%", imagefs.available: "2%", nodefs.inodesFree: "2%"}
 YAML
+  if [[ $KUBELET_EVENTED_PLEG == 1 ]]; then
+    printf 'featureGates: {EventedPLEG: true}\n' >>"$CLUSTER_DIR/kubelet/config.yaml"
+  fi
   start kubelet "$K8S_BIN/kubelet" --config="$CLUSTER_DIR/kubelet/config.yaml" \
     --kubeconfig="$CLUSTER_DIR/kubelet.kubeconfig" --root-dir="$CLUSTER_DIR/kubelet" \
     --cert-dir="$CLUSTER_DIR/kubelet/pki" --hostname-override="$NODE_NAME" --node-ip="$NODE_IP" --v=1
@@ -236,5 +248,6 @@ case ${1:-} in
   status) status ;;
   load) shift; load "$@" ;;
   running) alive containerd && alive kube-apiserver ;;
-  *) echo "usage: $0 up|down|status|running|load TAR..." >&2; exit 2 ;;
+  kubelet-restart) stop kubelet; kubelet_up ;;
+  *) echo "usage: $0 up|down|status|running|load TAR...|kubelet-restart" >&2; exit 2 ;;
 esac

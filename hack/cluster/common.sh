@@ -18,6 +18,11 @@
 : "${ETCD_PEER_PORT:=2380}"
 : "${HUGEPAGES_2M:=64}" # 2 MiB pages reserved for pods while the cluster runs (0: leave vm.nr_hugepages alone)
 : "${PAUSE_IMAGE:=docker.io/spiralbench/pause:3.10}"
+# containerd: Debian's (1.6); containerd2: built by hack/containerd-assets.sh, which sends the
+# kubelet container events. KUBELET_EVENTED_PLEG=1 turns the kubelet's Evented PLEG on (container
+# state from those events instead of its 1 s relist; with containerd 1.6 the kubelet falls back).
+: "${CLUSTER_RUNTIME:=containerd}"
+: "${KUBELET_EVENTED_PLEG:=0}"
 export K8S_VERSION SPIRALBENCH_CACHE CLUSTER_DIR
 
 K8S_BIN="$SPIRALBENCH_CACHE/k8s-$K8S_VERSION" # filled by hack/k8s-assets.sh cluster
