@@ -157,19 +157,31 @@ func (r *SpiralBenchReconciler) rankPods(ctx context.Context, sb *sbv1.SpiralBen
 	return pods, nil
 }
 
-// startPeers creates the ranks after rank 0, together, once rank 0's container runs (its image
-// is there and its data plane starting) and it has an address to give them. They start while
+// startPeers creates the ranks after rank 0, together, as soon as rank 0's address is known:
+// at once when it is fixed (the side's address, or the leased node's own address for a
+// host-network pod), else once rank 0's container runs and has an address. They start while
 // rank 0 sets up: the barrier that keeps them from measuring early is rank 0's own, since it
 // listens only once every buffer is allocated and the others retry their connect until then
-// (--connect-timeout-ms). Waiting for rank 0's readiness probe instead cost every cell a probe
-// period and a kubelet status update (docs/benchmarks/operator.md).
+// (--connect-timeout-ms; as long as the attempt may last when they may start first). Waiting for
+// the kubelet to report rank 0 running costs every cell a relist period (docs/benchmarks/operator.md).
 func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input, rendezvous *corev1.Pod, wait time.Duration) (time.Duration, error) {
-	if !containerStarted(rendezvous) {
-		return wait, nil
+	side := in.Ranks[0].Sides[0].Spec(&sb.Spec)
+	node := ""
+	if i := in.Ranks[0].Node; i < len(in.Nodes) {
+		node = in.Nodes[i]
 	}
-	addr := rendezvousAddress(rendezvous, in.Ranks[0].Sides[0].Spec(&sb.Spec), sb.Spec.Topology.Links)
-	if addr == "" {
-		return time.Second, nil
+	addr, err := r.knownAddress(ctx, side, node)
+	if err != nil {
+		return 0, err
+	}
+	in.PeersFirst = addr != ""
+	if !in.PeersFirst {
+		if !containerStarted(rendezvous) {
+			return wait, nil
+		}
+		if addr = rendezvousAddress(rendezvous, side, sb.Spec.Topology.Links); addr == "" {
+			return time.Second, nil
+		}
 	}
 	var started []string
 	for _, rank := range in.Ranks[1:] {
@@ -182,8 +194,12 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 		}
 		started = append(started, pod.Name)
 	}
-	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s runs at %s; started %s",
-		in.Ranks[0].Name, rendezvous.Name, addr, strings.Join(started, ", "))
+	how := "runs at"
+	if in.PeersFirst {
+		how = "will listen at"
+	}
+	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s %s %s; started %s",
+		in.Ranks[0].Name, rendezvous.Name, how, addr, strings.Join(started, ", "))
 	return wait, nil
 }
 

@@ -1,12 +1,16 @@
 package controllers
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/plan"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -70,6 +74,41 @@ func TestTwoRanksClientStartsOnceTheServersContainerRuns(t *testing.T) {
 	rep := res.RepeatResults[0]
 	if rep.State != sbv1.CellValid || rep.RXMbps != 9000 || rep.TXMbps != 9100 || rep.Drops != 3 {
 		t.Errorf("RX from the server, TX from the client: %+v", rep)
+	}
+}
+
+// With its address known before it runs (a host-network server: its node's address), the
+// client starts with the server instead of after the kubelet reports it running, and waits for
+// its listen as long as the attempt may last: the server's image may still be pulling.
+func TestHostNetworkClientStartsWithItsServer(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("pair", "lab").UID("u1").Obj()
+	sb.Spec.Topology.Server.HostNetwork, sb.Spec.Topology.Client.HostNetwork = true, true
+	node := readyNode("spark-a")
+	node.Status.Addresses = []corev1.NodeAddress{{Type: corev1.NodeHostName, Address: "spark-a"}, {Type: corev1.NodeInternalIP, Address: "192.0.2.7"}}
+	h := newHarness(t, sb, node)
+	h.r.PrivilegedNamespaces = []string{"lab"}
+
+	h.reconcile()
+	h.reconcile() // the server's pod exists, nothing reported of it yet
+	pods := h.pods()
+	client := pods[cellpod.RoleClient]
+	if client == nil || pods[cellpod.RoleServer] == nil || pods[cellpod.RoleServer].Status.Phase != "" {
+		t.Fatalf("the client starts before the server is reported, got %v", keys(pods))
+	}
+	args := client.Spec.Containers[0].Args
+	if addr := argValue(args, "--server-address"); addr != "192.0.2.7" {
+		t.Errorf("the client connects to the node's InternalIP, got %q", addr)
+	}
+	cells, err := plan.Expand(&h.bench().Spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := cellpod.NewInput(h.bench(), cells[0], 0, 1, 0, []string{"spark-a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := argValue(args, "--connect-timeout-ms"), strconv.FormatInt(in.Deadline()*1000, 10); got != want {
+		t.Errorf("the client retries its connect for the attempt's deadline, %s ms; got %s", want, got)
 	}
 }
 

@@ -101,6 +101,28 @@ func deadlineReason(in cellpod.Input, pods ...*corev1.Pod) string {
 // address, else the first secondary network's IP (Multus network-status), else the pod IP.
 // With links above 1 it is the IPs of the first `links` secondary networks, comma-separated,
 // one per link (cellpod's --server-addresses); "" until Multus reports them all.
+// knownAddress is rank 0's address when it is known before rank 0 runs: the side's fixed
+// address, or, for a host-network pod on one link, its node's InternalIP (the address the
+// kubelet reports as such a pod's IP). "" when only the running pod can tell.
+func (r *SpiralBenchReconciler) knownAddress(ctx context.Context, side sbv1.SideSpec, nodeName string) (string, error) {
+	if side.Address != "" {
+		return side.Address, nil
+	}
+	if !side.HostNetwork || nodeName == "" {
+		return "", nil
+	}
+	var node corev1.Node
+	if err := r.Get(ctx, client.ObjectKey{Name: nodeName}, &node); err != nil {
+		return "", client.IgnoreNotFound(err)
+	}
+	for _, a := range node.Status.Addresses {
+		if a.Type == corev1.NodeInternalIP {
+			return a.Address, nil
+		}
+	}
+	return "", nil
+}
+
 func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec, links int32) string {
 	if side.Address != "" {
 		return side.Address

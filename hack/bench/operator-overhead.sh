@@ -8,6 +8,8 @@
 #
 #   hack/bench/operator-overhead.sh          (brings the stack up if it is not; leaves it up)
 #   SECONDS_PER_CELL=30 WARMUP=2 REPEATS=3 CELLS=2
+#   HOST_NETWORK=1   both pods in the node's network namespace (labels the default namespace
+#                    spiralbench.io/privileged=true, which host-network benches need)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SECONDS_PER_CELL=${SECONDS_PER_CELL:-30} WARMUP=${WARMUP:-2} REPEATS=${REPEATS:-3} CELLS=${CELLS:-2}
@@ -16,6 +18,11 @@ env_file="$ROOT/build/stack.env"
 # shellcheck disable=SC1090
 source "$env_file"
 payloads=$(seq -s, 8000 8 $((8000 + 8 * (CELLS - 1))))
+topology=""
+if [[ ${HOST_NETWORK:-0} == 1 ]]; then
+  kubectl label namespace default spiralbench.io/privileged=true --overwrite >/dev/null
+  topology="topology: {server: {hostNetwork: true}, client: {hostNetwork: true}}"
+fi
 kubectl delete spiralbench overhead --ignore-not-found --wait=true >/dev/null
 kubectl apply -f - <<YAML
 apiVersion: spiralbench.io/v1alpha1
@@ -25,6 +32,7 @@ spec:
   transport: TCP
   matrix: {payloadBytes: [$payloads], pairs: [1]}
   run: {seconds: $SECONDS_PER_CELL, warmupSeconds: $WARMUP, repeats: $REPEATS}
+  $topology
 YAML
 kubectl wait --for=condition=Completed spiralbenches.spiralbench.io/overhead --timeout=$((CELLS * REPEATS * (SECONDS_PER_CELL + WARMUP + 60)))s >/dev/null
 # shellcheck source=hack/bench/lib.sh

@@ -64,7 +64,11 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if rank.Index > 0 {
 		addresses := strings.Split(rendezvous, ",")
-		a := []string{"--server-address", addresses[0], "--connect-timeout-ms", "30000"}
+		connectMs := "30000"
+		if in.PeersFirst {
+			connectMs = strconv.FormatInt(in.Deadline()*1000, 10)
+		}
+		a := []string{"--server-address", addresses[0], "--connect-timeout-ms", connectMs}
 		if len(addresses) > 1 {
 			a = append(a, "--server-addresses", rendezvous)
 		}

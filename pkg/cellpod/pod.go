@@ -64,6 +64,10 @@ type Input struct {
 	DefaultImage string
 	// PullPolicy of the data plane image; empty means IfNotPresent.
 	PullPolicy corev1.PullPolicy
+	// PeersFirst: rank 0's address was known before it ran, so the other ranks may start before
+	// it listens (its image still pulling): they retry their connect for as long as the attempt
+	// may last instead of 30 s.
+	PeersFirst bool
 }
 
 // Name is the deterministic pod name of a rank (by its name): a restarted controller finds its pods by it.
