@@ -76,6 +76,7 @@ func (r *SpiralBenchReconciler) renewLeases(ctx context.Context, sb *sbv1.Spiral
 			}
 			return err
 		}
+		r.leaseVersions.wrote(n, holderID(sb), lease.ResourceVersion)
 	}
 	return nil
 }

@@ -120,3 +120,37 @@ func TestAHoldLostWhileCreatingThePodGivesThePodBack(t *testing.T) {
 		t.Errorf("the other bench keeps the node: %q", holder)
 	}
 }
+
+// A release deletes the lease this manager wrote last without reading it first; a lease
+// another bench took over since is read, and left to it.
+func TestReleaseSkipsTheReadOfTheLeaseItWroteLast(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("rel", "lab").NodeName("spark-a").UID("r1").Obj()
+	h := newHarness(t, sb, readyNode("spark-a"))
+	h.r.leaseVersions = &leaseVersions{}
+	got := h.reconcile()
+	if len(h.leases()) != 1 || len(got.Status.Nodes) != 1 {
+		t.Fatalf("the bench holds spark-a: %d leases, nodes %v", len(h.leases()), got.Status.Nodes)
+	}
+	reads := &countingReader{Reader: h.r.APIReader}
+	h.r.APIReader = reads
+	h.r.releaseNodes(context.Background(), got, got.Status.Nodes)
+	if len(h.leases()) != 0 || reads.gets != 0 {
+		t.Errorf("released without a read: %d leases left, %d reads", len(h.leases()), reads.gets)
+	}
+
+	sb2 := sbtesting.MakeSpiralBench("rel2", "lab").NodeName("spark-a").UID("r2").Obj()
+	h2 := newHarness(t, sb2, readyNode("spark-a"))
+	h2.r.leaseVersions = &leaseVersions{}
+	got = h2.reconcile()
+	l := h2.leases()[0]
+	l.Spec.HolderIdentity = ptr.To("lab/other/o1") // its hold expired and another bench took it
+	if err := h2.c.Update(context.Background(), &l); err != nil {
+		t.Fatal(err)
+	}
+	reads = &countingReader{Reader: h2.r.APIReader}
+	h2.r.APIReader = reads
+	h2.r.releaseNodes(context.Background(), got, got.Status.Nodes)
+	if left := h2.leases(); len(left) != 1 || ptr.Deref(left[0].Spec.HolderIdentity, "") != "lab/other/o1" || reads.gets != 1 {
+		t.Errorf("the other bench keeps its lease (read once): %d leases, %d reads", len(left), reads.gets)
+	}
+}

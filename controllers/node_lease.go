@@ -205,6 +205,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 			return err
 		}
 		r.markTaken(node)
+		r.leaseVersions.wrote(node, me, lease.ResourceVersion)
 		return nil
 	}
 	if len(sb.Status.Nodes) == 0 {
@@ -248,6 +249,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 		return err
 	}
 	r.markTaken(node)
+	r.leaseVersions.wrote(node, me, lease.ResourceVersion)
 	return nil
 }
 
@@ -279,11 +281,18 @@ func (r *SpiralBenchReconciler) holderRunning(ctx context.Context, holder string
 	return true
 }
 
-// releaseNodes deletes the leases this bench holds.
+// releaseNodes deletes the leases this bench holds: as last written by this manager when it
+// still is (leaseVersions), else after reading that the bench still holds it.
 func (r *SpiralBenchReconciler) releaseNodes(ctx context.Context, sb *sbv1.SpiralBench, nodes []string) {
 	for _, n := range nodes {
-		var lease coordinationv1.Lease
 		key := client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + n}
+		if version, ok := r.leaseVersions.take(n, holderID(sb)); ok {
+			mine := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace}}
+			if err := r.Delete(ctx, mine, client.Preconditions{ResourceVersion: &version}); err == nil || apierrors.IsNotFound(err) {
+				continue
+			}
+		}
+		var lease coordinationv1.Lease
 		if err := r.APIReader.Get(ctx, key, &lease); err != nil {
 			continue
 		}

@@ -78,6 +78,9 @@ type SpiralBenchReconciler struct {
 	// namespaces reuses namespace reads of the bench policy for a while (SetupWithManager
 	// makes it; nil reads every time).
 	namespaces *namespaceCache
+	// leaseVersions lets a release skip reading the lease it wrote last (SetupWithManager makes
+	// it; nil reads every time).
+	leaseVersions *leaseVersions
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=get;list;watch;update;patch;delete
@@ -287,6 +290,9 @@ func describe(t sbv1.Transport, p sbv1.CellParameters) string {
 func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.namespaces == nil {
 		r.namespaces = newNamespaceCache()
+	}
+	if r.leaseVersions == nil {
+		r.leaseVersions = &leaseVersions{}
 	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
 		return err
