@@ -10,8 +10,10 @@
 #   (workload_batch_bytes) instead of 8 MiB; udp = 8000 B datagrams with GSO/GRO, 1 pair;
 #   E2E_WORKLOADS ("none fft gemm gemm_fp16"; also none_span: none, with recv() cycling through
 #   3 windows' worth of memory as the GPU path does, SPIRAL_TCP_RECV_SPAN_BYTES, TCP only;
-#   WORKLOAD@RING: the stream ring's shape for TCP, SPIRAL_GPU_STREAM_RING, e.g. fft@off = the
-#   staged path, fft@8x64x4).
+#   WORKLOAD@VARIANT: WORKLOAD with one knob set (variant_env): nograph = SPIRAL_GPU_GRAPH=off,
+#   the workload called directly each window instead of its slot's CUDA graph; anything else is
+#   the stream ring's shape for TCP, SPIRAL_GPU_STREAM_RING, e.g. fft@off = the staged path,
+#   fft@8x64x4).
 # Needs root, iproute2 and python3. Exit 0 when every run completed (targets are reported), 77
 # when the wire cannot be made here, 1 otherwise.
 set -euo pipefail
@@ -53,23 +55,31 @@ cell_args() {
   esac
 }
 
+# The receiver's environment for WORKLOAD@VARIANT.
+variant_env() {
+  case ${1#*@} in
+    nograph) echo SPIRAL_GPU_GRAPH=off ;;
+    *) echo "SPIRAL_GPU_STREAM_RING=${1#*@}" ;;
+  esac
+}
+
 port=18001
 run_one() {  # transport workload rep
-  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=() wl=${2%%@*} span=()
+  local t=$1 w=$2 rep=$3 args server_extra=() client_extra=() wl=${2%%@*} run_env=()
   read -r -a args <<<"$(cell_args "$t")"
   [[ $t == udp ]] && server_extra=(--udp-gro) && client_extra=(--udp-gso)
   if [[ $w == none_span ]]; then  # the GPU path's receive memory (max_in_flight + 1 windows), no GPU
     wl=none
     local window=8388608
     [[ $t == tcp_w1m ]] && window=1048576
-    span=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * window)))
+    run_env=(SPIRAL_TCP_RECV_SPAN_BYTES=$((3 * window)))
   fi
-  [[ $w == *@* ]] && span=(SPIRAL_GPU_STREAM_RING="${w#*@}")
+  [[ $w == *@* ]] && run_env=("$(variant_env "$w")")
   local common=("${args[@]}" --base-port "$port" --seconds "$SECONDS_CELL" --warmup-seconds "$WARMUP")
   port=$((port + 10))
   local limit=$((SECONDS_CELL + WARMUP + 30))  # a run that hangs is killed and counted failed
   echo "run $t $w rep $rep" >&2
-  timeout -s KILL "$limit" ip netns exec "$SBW_NS_B" env "${span[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
+  timeout -s KILL "$limit" ip netns exec "$SBW_NS_B" env "${run_env[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
     --rx-cores "$RX_CORE" --workload "$wl" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
   local crc=0 src=0
@@ -96,7 +106,8 @@ print(json.dumps({"transport": t, "workload": w, "rep": int(rep), "state": rec["
                   "window_bytes": g.get("window_bytes", 0), "device": g.get("device", ""), "nvml": g.get("nvml", ""),
                   # the receive thread's time (hack/gpu/tcp-gap.sh): recv calls, submits, waits for a window
                   "rx_bytes_all": rec.get("rx_bytes_all", 0), "rx_recv_calls": rec.get("rx_recv_calls", 0),
-                  "rx_recv_ns": rec.get("rx_recv_ns", 0), "submit_ns": g.get("submit_ns", 0), "stall_ns": g.get("stall_ns", 0)}))
+                  "rx_recv_ns": rec.get("rx_recv_ns", 0), "submit_ns": g.get("submit_ns", 0), "stall_ns": g.get("stall_ns", 0),
+                  "graph_windows": g.get("graph_windows", 0)}))
 EOF
   # as it goes, so a run killed at its time limit keeps the runs it finished
   [[ -n $JSON ]] && tail -n 1 "$WORK/runs.jsonl" >>"$JSON"

@@ -8,11 +8,14 @@
 # with each workload, which does not use the ring, to show it kept its rate,
 # and prints per cell the median Gb/s of the runs, the ratio to none, and the receive thread's
 # instrumentation from the records: recv() time per MiB and per call, submit (CUDA calls) time
-# per window, waits for a free window (stalls), and the receive core's busy share.
+# per window, the share of windows whose workload went as one CUDA graph launch, waits for a free
+# window (stalls), and the receive core's busy share.
 #
 # Usage, from a folder made by hack/gpu/carry.sh (or a checkout), as root on the GPU machine:
 #   OUT=DIR bash hack/gpu/tcp-gap.sh          (GAP_REPEATS=3 GAP_SECONDS=3 GAP_WARMUP=1)
-#   GAP_WORKLOADS="none fft fft@8x64x4 ..." GAP_CELLS="tcp tcp_w1m" GAP_UDP=0: other shapes, no UDP
+#   GAP_WORKLOADS="none fft fft@8x64x4 gemm@nograph ..." GAP_CELLS="tcp tcp_w1m" GAP_UDP=0: other ring
+#   shapes, the workload without its CUDA graph (W@nograph, SPIRAL_GPU_GRAPH=off), no UDP
+#   BUILD=DIR: a build folder already configured (e.g. device-run.sh's) is built there as it is
 # Writes DIR/gap.md (also printed), DIR/gap.jsonl (one object per run), DIR/build.log.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,7 +37,7 @@ GEN=(-G Ninja); command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
 PREFIX=(); [[ -d $DEPS/usr ]] && PREFIX=(-DCMAKE_PREFIX_PATH="$DEPS/usr")
 {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nproc; uname -r; echo "load: $(cat /proc/loadavg)"
-  cmake -S dataplane -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSPIRAL_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" \
+  [[ -f $BUILD/CMakeCache.txt ]] || cmake -S dataplane -B "$BUILD" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DSPIRAL_WITH_CUDA=ON -DCMAKE_CUDA_COMPILER="$NVCC" \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DSPIRAL_WERROR=OFF -DSPIRAL_WITH_RDMA=OFF "${PREFIX[@]}" &&
     cmake --build "$BUILD" -j "$(nproc)" --target spiral-dataplane gpu_correctness
 } >"$OUT/build.log" 2>&1 || { echo "build failed:"; tail -n 30 "$OUT/build.log"; exit 1; }
@@ -63,11 +66,13 @@ print("Median of the runs (ABBA order). Receive-thread figures are whole-run (wa
 print("recv us/MiB = time inside recv() per MiB received; submit us/win = time in a submit's CUDA calls per window;")
 print("stall ms = waits for a free window (max_in_flight) per run; rx core % = the receive core's busy share.")
 print("none_span = no GPU, but recv() cycles through 3 windows of memory as the staged GPU path does; W@off = the staged")
-print("path (pinned window-sized staging, one H2D copy per window); W = the stream ring; W@SHAPE = the ring in that shape.")
+print("path (pinned window-sized staging, one H2D copy per window); W = the stream ring; W@SHAPE = the ring in that shape;")
+print("W@nograph = the workload called directly each window (SPIRAL_GPU_GRAPH=off); graph % = windows whose workload went as")
+print("its slot's CUDA graph, one launch.")
 print("UDP does not use the ring (its datagrams are reordered from a staging): its rows show it kept its rate.")
 print()
-print("| cell | workload | Gb/s per run | median Gb/s | x none | recv us/MiB | recv KiB/call | submit us/win | windows/run | stall ms/run | rx core % | tx core % |")
-print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("| cell | workload | Gb/s per run | median Gb/s | x none | recv us/MiB | recv KiB/call | submit us/win | graph % | windows/run | stall ms/run | rx core % | tx core % |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 verdicts = []
 for cell in dict.fromkeys(r["transport"] for r in runs):
     base = None
@@ -82,9 +87,10 @@ for cell in dict.fromkeys(r["transport"] for r in runs):
         kib_call = med([r["rx_bytes_all"] / 1024 / max(r["rx_recv_calls"], 1) for r in rs])
         wins = med([r["windows"] for r in rs])
         submit = "-" if not wins else f"{med([r['submit_ns'] / 1e3 / max(r['windows'], 1) for r in rs]):.1f}"
+        graph = "-" if not wins else f"{med([100 * r.get('graph_windows', 0) / max(r['windows'], 1) for r in rs]):.0f}"
         stall = "-" if w.startswith("none") else f"{med([r['stall_ns'] / 1e6 for r in rs]):.1f}"
         print(f"| {cell} | {w} | {' / '.join('%.2f' % r['rx_gbps'] for r in rs)} | {g:.2f} | {ratio:.3f} | {recv_us_mib:.1f} | "
-              f"{kib_call:.0f} | {submit} | {wins:.0f} | {stall} | {med([r['cpu_rx_mpct'] for r in rs]) / 1000:.0f} | "
+              f"{kib_call:.0f} | {submit} | {graph} | {wins:.0f} | {stall} | {med([r['cpu_rx_mpct'] for r in rs]) / 1000:.0f} | "
               f"{med([r['cpu_tx_mpct'] for r in rs]) / 1000:.0f} |")
         target = 0.98 if cell == "udp" else 0.95
         if w in ("fft", "gemm", "gemm_fp16"):

@@ -63,6 +63,7 @@ add_library(spiral_gpu_cuda STATIC
   src/gpu/cuda/kernels.cu
   src/gpu/cuda/workloads.cu
   src/gpu/cuda/pipeline.cpp
+  src/gpu/cuda/workload_graph.cpp
   src/gpu/cuda/assemblers.cpp
   src/gpu/cuda/stream_ring.cpp
   src/gpu/cuda/ring_drain.cu

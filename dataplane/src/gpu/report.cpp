@@ -8,6 +8,7 @@ nlohmann::json to_json(const GpuReport& r) {
           {"windows", c.windows},       {"bytes", c.bytes},       {"stalls", c.stalls},
           {"stall_ms", c.stall_ns / 1'000'000}, {"stall_ns", c.stall_ns}, {"late", c.late},
           {"carried", c.carried},       {"submit_ns", c.submit_ns},
+          {"graph_windows", c.graph_windows},
           {"sm_mpct", r.sm_mpct},       {"mem_mpct", r.mem_mpct},
           {"samples", r.samples},       {"nvml", r.nvml}};
 }
@@ -24,6 +25,7 @@ GpuReport gpu_report_from_json(const nlohmann::json& j) {
   j.at("late").get_to(r.counters.late);
   j.at("carried").get_to(r.counters.carried);
   r.counters.submit_ns = j.value("submit_ns", uint64_t{0});  // absent from peers older than the field
+  r.counters.graph_windows = j.value("graph_windows", uint64_t{0});  // likewise
   j.at("sm_mpct").get_to(r.sm_mpct);
   j.at("mem_mpct").get_to(r.mem_mpct);
   j.at("samples").get_to(r.samples);

@@ -14,6 +14,7 @@ struct PipelineCounters {
   uint64_t stalls = 0;    // the receive loop waited because max_in_flight windows were on the GPU
   uint64_t stall_ns = 0;  // how long it waited, in total
   uint64_t submit_ns = 0; // time inside submit's CUDA calls (copy, event, workload launches), stalls excluded
+  uint64_t graph_windows = 0;  // windows whose workload went as one CUDA graph launch (SPIRAL_GPU_GRAPH)
   uint64_t late = 0;      // datagrams that arrived after their window had gone to the GPU
   uint64_t carried = 0;   // datagrams of the next window received in the previous one's burst (copied over)
 
@@ -23,6 +24,7 @@ struct PipelineCounters {
     stalls += o.stalls;
     stall_ns += o.stall_ns;
     submit_ns += o.submit_ns;
+    graph_windows += o.graph_windows;
     late += o.late;
     carried += o.carried;
     return *this;

@@ -11,7 +11,8 @@
 //              memory and read in place from mapped pinned host memory
 //   gather     odd-sized segments from device and mapped host memory keep their order
 //   pipeline   stream and datagram assemblers through the whole pipeline (staging, async H2D,
-//              assembly, workload) against the same references
+//              assembly, workload) against the same references; the workload goes as each
+//              slot's CUDA graph (direct calls with SPIRAL_GPU_GRAPH=off), counted per window
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -34,6 +35,7 @@
 #include "gpu/cuda/device.hpp"
 #include "gpu/cuda/kernels.hpp"
 #include "gpu/cuda/resources.hpp"
+#include "gpu/cuda/workload_graph.hpp"
 #include "gpu/cuda/workloads.hpp"
 #include "gpu/receiver.hpp"
 
@@ -308,7 +310,10 @@ void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string&
                         [](std::byte b) { return b == std::byte{0}; });
   }
   std::string detail = std::to_string(col.windows.size()) + " windows, " + std::to_string(last.bytes) + " bytes";
-  bool ok = order && last.windows == 6 && last.bytes == total;
+  // every window's workload went as its slot's CUDA graph, unless SPIRAL_GPU_GRAPH=off
+  const uint64_t graphs = kind != WorkloadKind::none && workload_graphs_on() ? 6 : 0;
+  detail += ", " + std::to_string(last.graph_windows) + " as graphs";
+  bool ok = order && last.windows == 6 && last.bytes == total && last.graph_windows == graphs;
   if (ok && kind != WorkloadKind::none) {  // the workload ran on what arrived: check window 2's result
     const auto& w = col.windows[2];
     std::vector<float> win(reinterpret_cast<const float*>(w.data.data()),

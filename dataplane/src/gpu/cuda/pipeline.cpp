@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <string>
 
 namespace spiral::gpu {
 
@@ -51,7 +54,29 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
     // the context to do so, which never returns while the stream ring's drain kernel runs.
     workload_->run_into(slots_[0].window.data(), slots_[0].output.data());
     SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
+    if (workload_graphs_on()) capture_workload_graphs();
   }
+}
+
+void Pipeline::capture_workload_graphs() {
+  std::string why;
+  for (Slot& s : slots_) {
+    s.workload_graph = capture_workload(*workload_, s.window.data(), s.output.data(), compute_.get(), why);
+    if (!s.workload_graph) break;
+  }
+  if (why.empty()) {
+    // Each graph runs once now, on the zero windows: uploaded before any traffic, and a fault
+    // shows here rather than in the first window.
+    for (Slot& s : slots_) SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute_.get()));
+    SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
+    return;
+  }
+  for (Slot& s : slots_) s.workload_graph.reset();
+  static std::once_flag told;
+  std::call_once(told, [&] {
+    std::fprintf(stderr, "gpu: %s workload not captured as a CUDA graph (%s): each window calls it directly\n",
+                 workload_name(config_.workload.kind), why.c_str());
+  });
 }
 
 Pipeline::~Pipeline() {
@@ -95,7 +120,12 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
   Workload::Output output{};
   if (workload_) {
-    workload_->run_into(s.window.data(), s.output.data());
+    if (s.workload_graph) {
+      SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute));
+      ++counters_.graph_windows;
+    } else {
+      workload_->run_into(s.window.data(), s.output.data());
+    }
     output = {s.output.data(), s.output.size()};
     if (config_.inspect_output) config_.inspect_output(output, compute);
   }

@@ -6,6 +6,10 @@
 //   compute stream: wait "copied" -> assemble (reorder kernel, or the copy already was the
 //                   gather) -> workload -> event "done"
 //
+// The workload goes as one CUDA graph per slot, captured at construction on the slot's window
+// and output (gpu/cuda/workload_graph.hpp): one launch per window instead of the library's
+// calls. Where the capture is refused, or SPIRAL_GPU_GRAPH=off, the workload is called directly.
+//
 // max_in_flight windows may be on the GPU at once, each with its own staging and device
 // window, plus one more staging buffer being filled, so a copy always overlaps compute of the
 // window before it. Completed windows are collected every sync_interval submissions (a
@@ -22,6 +26,7 @@
 #include "gpu/window_sink.hpp"
 #include "memory/region.hpp"
 #include "gpu/cuda/resources.hpp"
+#include "gpu/cuda/workload_graph.hpp"
 #include "gpu/cuda/workloads.hpp"
 #include "gpu/report.hpp"
 
@@ -93,6 +98,7 @@ class Pipeline {
     DeviceBuffer window;
     DeviceBuffer output;   // the workload's result for this window (the sink reads it after later launches)
     Event copied, done;
+    GraphExec workload_graph;  // run_into(window, output); empty: the workload is called directly
     ProcessedWindow processed;  // what the sink gets once `done`
     uint64_t token = 0;
   };
@@ -106,6 +112,7 @@ class Pipeline {
     std::vector<Slot>& slots_;
   };
   void retire(size_t slot);
+  void capture_workload_graphs();
 
   PipelineConfig config_;
   uint64_t offsets_area_ = 0;

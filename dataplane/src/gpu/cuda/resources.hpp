@@ -53,6 +53,12 @@ struct CublasTraits {
 struct CufftTraits {
   static void release(cufftHandle p) { (void)cufftDestroy(p); }
 };
+struct GraphTraits {
+  static void release(cudaGraph_t g) { (void)cudaGraphDestroy(g); }
+};
+struct GraphExecTraits {
+  static void release(cudaGraphExec_t g) { (void)cudaGraphExecDestroy(g); }
+};
 struct DeviceMemoryTraits {
   static void release(void* p) { (void)cudaFree(p); }
 };
@@ -64,6 +70,8 @@ using Stream = Owned<cudaStream_t, StreamTraits>;
 using Event = Owned<cudaEvent_t, EventTraits>;
 using CublasHandle = Owned<cublasHandle_t, CublasTraits>;
 using CufftPlan = Owned<cufftHandle, CufftTraits>;
+using Graph = Owned<cudaGraph_t, GraphTraits>;
+using GraphExec = Owned<cudaGraphExec_t, GraphExecTraits>;
 
 inline Stream make_stream() {
   cudaStream_t s;

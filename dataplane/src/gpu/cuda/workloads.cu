@@ -70,6 +70,11 @@ class GemmBase : public Workload {
  public:
   GemmBase(uint32_t n, cudaStream_t stream) : n_(n), stream_(stream), blas_(make_cublas()) {
     SPIRAL_CUDA(cublasSetStream(blas_.get(), stream));
+    // Our own workspace (after cublasSetStream, which resets it to the library's pool): cuBLAS
+    // then allocates nothing in a call, so the call can be captured into a CUDA graph
+    // (gpu/cuda/workload_graph.hpp). 32 MiB is what cuBLAS asks for on Hopper.
+    workspace_ = device_buffer(kWorkspaceBytes);
+    SPIRAL_CUDA(cublasSetWorkspace(blas_.get(), workspace_.data(), workspace_.size()));
     c_ = device_buffer(elements() * sizeof(float));
   }
   uint64_t input_bytes() const override { return elements() * sizeof(float); }
@@ -78,8 +83,10 @@ class GemmBase : public Workload {
 
  protected:
   size_t elements() const { return size_t{n_} * n_; }
+  static constexpr size_t kWorkspaceBytes = size_t{32} << 20;
   uint32_t n_;
   cudaStream_t stream_;
+  DeviceBuffer workspace_;  // declared before blas_: freed after the handle is destroyed
   CublasHandle blas_;
   DeviceBuffer c_;
 };

@@ -1,0 +1,54 @@
+#include "gpu/cuda/workload_graph.hpp"
+
+#include <cstdlib>
+#include <string_view>
+
+#include "sys/errors.hpp"
+
+namespace spiral::gpu {
+
+bool workload_graphs_on() {
+  static const bool on = [] {
+    const char* v = std::getenv("SPIRAL_GPU_GRAPH");
+    const std::string_view text = v ? v : "";
+    if (text.empty() || text == "on") return true;
+    if (text == "off") return false;
+    throw BadInput("SPIRAL_GPU_GRAPH: expected \"on\" or \"off\", got \"" + std::string(text) + "\"");
+  }();
+  return on;
+}
+
+GraphExec capture_workload(Workload& workload, const std::byte* window, std::byte* out, cudaStream_t stream,
+                           std::string& why) {
+  // Thread-local: another thread's CUDA calls meanwhile (another queue's pipeline) neither break
+  // this capture nor are refused because of it.
+  cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    why = std::string("cudaStreamBeginCapture: ") + cudaGetErrorString(e);
+    return {};
+  }
+  try {
+    workload.run_into(window, out);
+  } catch (const CudaError& refused) {  // the call failed under capture; the capture still ends below
+    why = refused.what();
+  }
+  cudaGraph_t raw = nullptr;
+  e = cudaStreamEndCapture(stream, &raw);
+  const Graph graph = raw ? Graph(raw) : Graph();
+  if (why.empty() && e != cudaSuccess) why = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(e);
+  if (!why.empty()) {
+    (void)cudaGetLastError();  // a refused capture's error is not sticky: clear it for later calls
+    return {};
+  }
+  cudaGraphExec_t exec = nullptr;
+  e = cudaGraphInstantiate(&exec, graph.get(), 0);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    why = std::string("cudaGraphInstantiate: ") + cudaGetErrorString(e);
+    return {};
+  }
+  return GraphExec(exec);
+}
+
+}  // namespace spiral::gpu
