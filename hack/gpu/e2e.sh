@@ -13,7 +13,9 @@
 #   WORKLOAD@VARIANT: WORKLOAD with one knob set (variant_env): nograph = SPIRAL_GPU_GRAPH=off,
 #   the workload called directly each window instead of its slot's CUDA graph; anything else is
 #   the stream ring's shape for TCP, SPIRAL_GPU_STREAM_RING, e.g. fft@off = the staged path,
-#   fft@8x64x4).
+#   fft@8x64x4); E2E_PERF_DIR (unset): profile the receive core during each run's measured
+#   seconds (perf record --call-graph dwarf and perf stat on E2E_RX_CORE, every thread on it),
+#   into DIR/CELL-WORKLOAD-REP.data and .stat (hack/gpu/tcp-rx-profile.sh reports them).
 # Needs root, iproute2 and python3. Exit 0 when every run completed (targets are reported), 77
 # when the wire cannot be made here, 1 otherwise.
 set -euo pipefail
@@ -82,11 +84,21 @@ run_one() {  # transport workload rep
   timeout -s KILL "$limit" ip netns exec "$SBW_NS_B" env "${run_env[@]}" "$BIN" server "${common[@]}" "${server_extra[@]}" --bind-address "$SBW_IP_B" \
     --rx-cores "$RX_CORE" --workload "$wl" --grace-ms 1000 >"$WORK/server.out" 2>"$WORK/server.err" &
   SERVER_PID=$!
-  local crc=0 src=0
+  local crc=0 src=0 perf_pid=
+  if [[ -n ${E2E_PERF_DIR:-} ]]; then  # from 2 s into the measured seconds to 1 s before their end
+    local at=$((WARMUP + 2)) span=$((SECONDS_CELL > 4 ? SECONDS_CELL - 3 : 1)) name="$E2E_PERF_DIR/$t-${w//@/_}-$rep"
+    (sleep "$at"
+     perf stat -C "$RX_CORE" -e cpu-clock,context-switches,cpu-migrations,page-faults,cycles,instructions \
+       -o "$name.stat" -- sleep "$span" &
+     perf record -q -C "$RX_CORE" -e cpu-clock -F 999 --call-graph dwarf,16384 -o "$name.data" -- sleep "$span"
+     wait) >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
   timeout -s KILL "$limit" ip netns exec "$SBW_NS_A" "$BIN" client "${common[@]}" "${client_extra[@]}" --server-address "$SBW_IP_B" \
     --tx-cores "$TX_CORE" >"$WORK/client.out" 2>"$WORK/client.err" || crc=$?
   wait "$SERVER_PID" || src=$?
   SERVER_PID=
+  [[ -z $perf_pid ]] || wait "$perf_pid" || true
   if ((crc != 0 || src != 0)); then
     echo "run $t $w rep $rep failed: client $crc, server $src" >&2
     cat "$WORK/server.err" "$WORK/client.err" >&2
