@@ -4,7 +4,8 @@
 # thread on it, idle included: perf record -e cpu-clock --call-graph dwarf -C RX_CORE, and perf
 # stat) during each run's measured seconds, then prints per run its rate and rx core %, the perf
 # stat counts, the threads on the core, the hottest functions (self) and the heaviest call paths
-# (children: a function's share with everything it calls).
+# (children: a function's share with everything it calls). Shares are of the samples taken, and
+# cpu-clock samples only a busy core: the share of the core's time is that share x rx core %.
 #
 # Usage, as root on the GPU machine, after hack/gpu/tcp-gap.sh built the data plane, with perf on
 # PATH or carried (CARRY_PERF=1 hack/gpu/carry.sh):
@@ -45,12 +46,16 @@ while read -r line <&3; do
     if [[ ! -f $name.data ]]; then echo "(no profile)"; exit 0; fi  # leaves this run's block only
     echo '```'
     grep -E 'cpu-clock|context-switches|cpu-migrations|page-faults|cycles|instructions|elapsed' "$name.stat"
-    echo "-- threads on the core (swapper = idle)"
-    report "$name.data" 0.5 --no-children -g none --sort pid
+    echo "-- threads on the core, samples (at 999 Hz over the profiled seconds: the busy share; idle is not sampled)"
+    report "$name.data" 0.5 --no-children -g none -n --sort pid
+    echo "-- self, by library"
+    report "$name.data" 0.5 --no-children -g none --sort dso
     echo "-- self, by function"
     report "$name.data" 0.7 --no-children -g none --sort dso,sym | head -n 40
     echo "-- children (a function with all it calls), by function"
     report "$name.data" 3 --children -g none --sort sym | head -n 45
+    echo "-- children outside the kernel"
+    report "$name.data" 0.3 --children -g none --sort dso,sym | grep -v '\[k\]' | head -n 30
     echo '```'
   } | tee -a "$MD"
 done 3<"$OUT/profile.jsonl"
