@@ -56,6 +56,11 @@ func (r *FleetReconciler) observeSuite(ctx context.Context, v *fleetView) {
 			}
 			row.Verdict, row.Step, row.Bench = sbv1.NodePending, step.Name, ""
 			v.next[row.Name] = w.next
+			if !v.claimed[row.Name] {
+				// Its last step's bench has ended: the node is free for its next step in this
+				// same fleet step (one result write per step, not Pending then Running).
+				delete(v.busyNodes, row.Name)
+			}
 			if w.isolate {
 				v.isolate[row.Name] = w.pairBench
 				why := "pair with " + row.Partner + " failed"

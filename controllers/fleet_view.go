@@ -35,8 +35,11 @@ type fleetView struct {
 	// withRepeats are finished benches with their attempts' repeats attached, read once per
 	// step (repeatsOf).
 	withRepeats map[*sbv1.SpiralBench]*sbv1.SpiralBench
-	// busyNodes are in a bench of this fleet that has not finished (any kind, any round).
+	// busyNodes are in a bench or check of this fleet that has not finished (any kind, any
+	// round), or have a Running row (its bench may not be in the cache yet); claimed are the
+	// former alone.
 	busyNodes map[string]bool
+	claimed   map[string]bool
 	// metric is the headline metric of rows, stragglers and baselines.
 	metric string
 	// toCreate are the benches and check pods this step decided to create (after its status
@@ -112,7 +115,7 @@ func benchNodes(sb *sbv1.SpiralBench) []string {
 // the step only reads these objects.
 func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
 	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
-		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
+		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
 		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{}}
 	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
 		v.metric = string(s.Metric)
@@ -153,9 +156,7 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 		round, _ := strconv.Atoi(sb.Labels[LabelFleetRound])
 		if kind != fleet.KindUpgrade && int32(round) != f.Status.Round {
 			if !finished(sb) {
-				for _, n := range benchNodes(sb) {
-					v.busyNodes[n] = true
-				}
+				v.claim(benchNodes(sb)...)
 			}
 			continue // an earlier round's bench decides nothing now
 		}
@@ -165,9 +166,7 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 		}
 		v.benches[key] = sb
 		if !finished(sb) {
-			for _, n := range benchNodes(sb) {
-				v.busyNodes[n] = true
-			}
+			v.claim(benchNodes(sb)...)
 		}
 	}
 	if f.Spec.Suite != nil {
@@ -190,7 +189,7 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
 		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
-				v.busyNodes[p.Spec.NodeName] = true
+				v.claim(p.Spec.NodeName)
 			}
 			continue
 		}
@@ -200,10 +199,17 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		}
 		v.checks[key] = p
 		if !fleet.CheckDone(p) {
-			v.busyNodes[p.Spec.NodeName] = true
+			v.claim(p.Spec.NodeName)
 		}
 	}
 	return nil
+}
+
+// claim marks nodes as in an unfinished bench or check of this fleet.
+func (v *fleetView) claim(nodes ...string) {
+	for _, n := range nodes {
+		v.busyNodes[n], v.claimed[n] = true, true
+	}
 }
 
 // sortedRows are the rows in name order, for decisions that must not depend on map order.
