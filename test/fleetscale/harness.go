@@ -52,6 +52,9 @@ type Options struct {
 	WorkDir string
 	Timeout time.Duration
 	Log     io.Writer
+	// ManagerGoMemLimit, when set, is the manager's GOMEMLIMIT: what it derives from a
+	// container memory limit (90 % of it) in a cluster; here it runs as a plain process.
+	ManagerGoMemLimit string
 	// CPUProfile, when set, is where a CPU profile of the restarted manager's first
 	// ProfileSeconds (default 30) goes (its /debug/pprof endpoint), to see where its time goes.
 	CPUProfile     string

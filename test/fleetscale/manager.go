@@ -70,6 +70,9 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 		"--pprof-bind-address", fmt.Sprintf("127.0.0.1:%d", pprofPort),
 		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if o.ManagerGoMemLimit != "" {
+		cmd.Env = append(os.Environ(), "GOMEMLIMIT="+o.ManagerGoMemLimit)
+	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
