@@ -33,9 +33,9 @@ GraphExec capture_workload(Workload& workload, const std::byte* window, std::byt
   } catch (const CudaError& refused) {  // the call failed under capture; the capture still ends below
     why = refused.what();
   }
-  cudaGraph_t raw = nullptr;
-  e = cudaStreamEndCapture(stream, &raw);
-  const Graph graph = raw ? Graph(raw) : Graph();
+  cudaGraph_t captured = nullptr;
+  e = cudaStreamEndCapture(stream, &captured);
+  const Graph graph = captured ? Graph(captured) : Graph();
   if (why.empty() && e != cudaSuccess) why = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(e);
   if (!why.empty()) {
     (void)cudaGetLastError();  // a refused capture's error is not sticky: clear it for later calls
