@@ -34,7 +34,8 @@ type harness struct {
 	sb client.ObjectKey
 }
 
-func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harness {
+// testScheme knows the core types and SpiralBench's.
+func testScheme(t *testing.T) *runtime.Scheme {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
@@ -43,6 +44,12 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 	if err := sbv1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
+	return scheme
+}
+
+func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harness {
+	t.Helper()
+	scheme := testScheme(t)
 	if sb.Spec.Run.Seconds == 0 {
 		sb.Spec.Run.Seconds = 5
 	}
