@@ -97,10 +97,6 @@ func deadlineReason(in cellpod.Input, pods ...*corev1.Pod) string {
 	return fmt.Sprintf("exceeded the cell deadline of %ds; %s", in.Deadline(), strings.Join(states, ", "))
 }
 
-// rendezvousAddress is where the other ranks connect to rank 0: its primary side's fixed
-// address, else the first secondary network's IP (Multus network-status), else the pod IP.
-// With links above 1 it is the IPs of the first `links` secondary networks, comma-separated,
-// one per link (cellpod's --server-addresses); "" until Multus reports them all.
 // knownAddress is rank 0's address when it is known before rank 0 runs: the side's fixed
 // address, or, for a host-network pod on one link, its node's InternalIP (the address the
 // kubelet reports as such a pod's IP). "" when only the running pod can tell.
@@ -123,6 +119,10 @@ func (r *SpiralBenchReconciler) knownAddress(ctx context.Context, side sbv1.Side
 	return "", nil
 }
 
+// rendezvousAddress is where the other ranks connect to rank 0: its primary side's fixed
+// address, else the first secondary network's IP (Multus network-status), else the pod IP.
+// With links above 1 it is the IPs of the first `links` secondary networks, comma-separated,
+// one per link (cellpod's --server-addresses); "" until Multus reports them all.
 func rendezvousAddress(p *corev1.Pod, side sbv1.SideSpec, links int32) string {
 	if side.Address != "" {
 		return side.Address

@@ -43,9 +43,10 @@ func gpuCount(p corev1.Pod) int64 {
 	return q.Value()
 }
 
-// Seed 003 on two nodes: one pod per node holding its GPU and RDMA device, the second created
-// once the first is Ready and pointed at it, NCCL ranks numbered across the pods; rank 0's
-// sweep and the transports NCCL chose reach status.
+// Seed 003 on two nodes: one pod per node holding its GPU and RDMA device, NCCL ranks numbered
+// across the pods; rank 0's sweep and the transports NCCL chose reach status. Rank 0's address
+// is fixed, so rank 1 is created with it before rank 0 runs, and retries its connect for the
+// attempt's deadline rather than the usual 30 s.
 func TestNCCLAcrossTwoNodesPlansAPodPerNodeAndReportsTheSweep(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -65,15 +66,20 @@ func TestNCCLAcrossTwoNodesPlansAPodPerNodeAndReportsTheSweep(t *testing.T) {
 	k := &kubeletStandIn{t: t, ns: ns, bench: "nccl-ag", rankPods: 2, summary: func(cell, repeat int, role string) string {
 		return ncclSummary(role, "Valid", "", role == "rank0")
 	}}
-	// Before anything runs: only rank 0 exists, on the first node, holding its GPU and device.
-	eventually(t, 30*time.Second, "rank 0's pod", func() (bool, string) {
+	// Before anything runs: both ranks exist, each holding its GPU and device; rank 1 already
+	// knows rank 0's fixed address.
+	eventually(t, 30*time.Second, "both ranks' pods", func() (bool, string) {
 		pods := podsOf(t, ns, "nccl-ag")
-		return len(pods) == 1, fmt.Sprintf("%d pods", len(pods))
+		return len(pods) == 2, fmt.Sprintf("%d pods", len(pods))
 	})
-	first := podsOf(t, ns, "nccl-ag")[0]
-	rdmaQ := first.Spec.Containers[0].Resources.Limits["rdma/rdma_shared_device_a"]
-	if gpuCount(first) != 1 || rdmaQ.Value() != 1 {
-		t.Errorf("rank 0's pod resources: %+v", first.Spec.Containers[0].Resources.Limits)
+	for _, p := range podsOf(t, ns, "nccl-ag") {
+		if p.Status.Phase == corev1.PodRunning {
+			t.Fatalf("%s runs before the stand-in started it", p.Name)
+		}
+		rdmaQ := p.Spec.Containers[0].Resources.Limits["rdma/rdma_shared_device_a"]
+		if gpuCount(p) != 1 || rdmaQ.Value() != 1 {
+			t.Errorf("%s resources: %+v", p.Name, p.Spec.Containers[0].Resources.Limits)
+		}
 	}
 	sb = k.runUntil(60*time.Second, sbv1.PhaseCompleted)
 
@@ -83,6 +89,9 @@ func TestNCCLAcrossTwoNodesPlansAPodPerNodeAndReportsTheSweep(t *testing.T) {
 		if !strings.Contains(r0, want) {
 			t.Errorf("rank0 args lack %q: %s", want, r0)
 		}
+	}
+	if ms := argOf(k.rankArgs["rank1"], "--connect-timeout-ms"); ms == "" || ms == "30000" {
+		t.Errorf("rank 1 starts before rank 0 listens, so it retries for the attempt's deadline, not 30 s: %q", ms)
 	}
 	for _, want := range []string{"--first-rank 1 --nranks 2", "--server-address 192.168.88.248"} {
 		if !strings.Contains(r1, want) {
