@@ -176,7 +176,20 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 			return 0, r.stopAttempt(ctx, sb, cells)
 		}
 		// A running attempt finishes even when suspended: its numbers are worth keeping.
-		return r.observeAttempt(ctx, sb, cells)
+		wait, err := r.observeAttempt(ctx, sb, cells)
+		if err != nil || sb.Status.ActiveAttempt != nil {
+			return wait, err
+		}
+		// The attempt ended and its record is written (attachAttempts restores it if this
+		// step's status write fails), so its pods may go now, and the last cell's end and the
+		// bench's completion are one status write: at fleet scale a write per bench saved is a
+		// request per step of every node (docs/benchmarks/fleet.md).
+		if leaving, err = r.cleanupPods(ctx, sb); err != nil {
+			return 0, err
+		}
+		if _, more := nextCell(sb, cells); more {
+			return 0, nil
+		}
 	}
 	next, ok := nextCell(sb, cells)
 	if !ok {
