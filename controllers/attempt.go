@@ -50,7 +50,8 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 		return 0, err
 	}
 	pod := cellpod.Build(in, in.Ranks[0], "")
-	if err := r.createPod(ctx, sb, pod); err != nil {
+	existed, err := r.createPod(ctx, sb, pod)
+	if err != nil {
 		return r.createRefused(ctx, sb, err)
 	}
 	if err := r.renewLeases(ctx, sb); err != nil {
@@ -79,6 +80,12 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 	msg := fmt.Sprintf("cell %d (%s) %s, attempt %d", cell.Index, describe(sb.Spec.Transport, cell.CellParameters), repeatRange(repeat, repeats), attempt)
 	setCondition(sb, sbv1.ConditionRunning, metav1.ConditionTrue, sbv1.ReasonCellsRunning, msg)
 	r.Recorder.Eventf(sb, pod, corev1.EventTypeNormal, "CellStarted", "Start", "%s", msg)
+	if existed {
+		// This start is retaken after its status write was lost (a timeout, a restart): the
+		// pod may have run, even ended, and its events were spent on a reconcile that did not
+		// know of the attempt. Look at it at once rather than at the deadline.
+		return 0, nil
+	}
 	return time.Duration(in.Deadline())*time.Second + r.deadlineSlack(), nil
 }
 
@@ -89,14 +96,17 @@ func repeatRange(first, n int32) string {
 	return fmt.Sprintf("repeats %d-%d", first, first+n-1)
 }
 
-func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBench, pod *corev1.Pod) error {
+func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBench, pod *corev1.Pod) (existed bool, err error) {
 	if err := controllerutil.SetControllerReference(sb, pod, r.Scheme()); err != nil {
-		return err
+		return false, err
 	}
-	if err := r.Create(ctx, pod); err != nil && !apierrors.IsAlreadyExists(err) {
-		return fmt.Errorf("create pod %s: %w", pod.Name, err)
+	if err := r.Create(ctx, pod); err != nil {
+		if apierrors.IsAlreadyExists(err) {
+			return true, nil
+		}
+		return false, fmt.Errorf("create pod %s: %w", pod.Name, err)
 	}
-	return nil
+	return false, nil
 }
 
 // observeAttempt advances the active attempt: once rank 0's container runs it starts the other
@@ -186,7 +196,7 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	var started []string
 	for _, rank := range in.Ranks[1:] {
 		pod := cellpod.Build(in, rank, addr)
-		if err := r.createPod(ctx, sb, pod); err != nil {
+		if _, err := r.createPod(ctx, sb, pod); err != nil {
 			if refusedForGood(err) {
 				return 0, r.refuse(ctx, sb, podsForbidden(sb, err))
 			}

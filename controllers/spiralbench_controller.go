@@ -81,7 +81,14 @@ type SpiralBenchReconciler struct {
 	// leaseVersions lets a release skip reading the lease it wrote last (SetupWithManager makes
 	// it; nil reads every time).
 	leaseVersions *leaseVersions
+	// staleReads keeps a reconcile from acting on a read its own last status write superseded
+	// (SetupWithManager makes it; nil trusts every read).
+	staleReads *staleReads
 }
+
+// staleReadRetry is how soon a reconcile that read a superseded bench looks again: the cache
+// usually has the write within milliseconds.
+const staleReadRetry = 50 * time.Millisecond
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches,verbs=get;list;watch;update;patch;delete
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenches/status,verbs=get;update;patch
@@ -102,8 +109,12 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	if err := r.Get(ctx, req.NamespacedName, &sb); err != nil {
 		if apierrors.IsNotFound(err) {
 			metrics.Forget(req.Namespace, req.Name)
+			r.staleReads.stale(req.NamespacedName, "")
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.staleReads.stale(req.NamespacedName, sb.ResourceVersion) {
+		return ctrl.Result{RequeueAfter: staleReadRetry}, nil
 	}
 	if sb.DeletionTimestamp != nil {
 		return ctrl.Result{}, r.finalize(ctx, &sb)
@@ -132,6 +143,7 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 			// and reported when it was first persisted.
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
+		r.staleReads.wrote(req.NamespacedName, before.ResourceVersion)
 		fx.flush()
 		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
 		if stepErr == nil && wait == 0 && sb.Status.Phase == sbv1.PhaseRunning {
@@ -306,6 +318,9 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	}
 	if r.leaseVersions == nil {
 		r.leaseVersions = &leaseVersions{}
+	}
+	if r.staleReads == nil {
+		r.staleReads = &staleReads{}
 	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBench{}, WaitingIndex, WaitingValue); err != nil {
 		return err

@@ -13,14 +13,14 @@ import (
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
-// staleReads answers Gets of the bench with an old copy, as the manager's cache does for a
+// staleCache answers Gets of the bench with an old copy, as the manager's cache does for a
 // moment after our own status write.
-type staleReads struct {
+type staleCache struct {
 	client.Client
 	bench *sbv1.SpiralBench
 }
 
-func (s staleReads) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+func (s staleCache) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
 	if sb, ok := obj.(*sbv1.SpiralBench); ok && s.bench != nil && key.Name == s.bench.Name {
 		s.bench.DeepCopyInto(sb)
 		return nil
@@ -51,7 +51,7 @@ func TestAStepOnAStaleReadIsNotReportedTwice(t *testing.T) {
 	if got := h.reconcile(); got.Status.ActiveAttempt == nil {
 		t.Fatal("cell 0 started")
 	}
-	h.r.Client = staleReads{Client: h.c, bench: before}
+	h.r.Client = staleCache{Client: h.c, bench: before}
 	if _, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb}); err == nil {
 		t.Fatal("a step on a stale read must fail its optimistic lock")
 	}
@@ -63,5 +63,29 @@ func TestAStepOnAStaleReadIsNotReportedTwice(t *testing.T) {
 	}
 	if len(started) != 1 {
 		t.Errorf("cell 0 started once, reported %d times: %q", len(started), started)
+	}
+}
+
+// With the manager's memory of its own writes, a reconcile that reads the version its last
+// status write replaced does nothing and looks again soon: no request, no event, no error.
+func TestAReadOurLastWriteSupersededIsNotActedOn(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("stale2", "lab").NodeName("spark-a").UID("s2").Obj()
+	sb.Finalizers = []string{finalizer} // so that the first step's one write is its status
+	h := newHarness(t, sb, readyNode("spark-a"))
+	h.r.staleReads = &staleReads{}
+	before := h.bench()
+	rec := h.r.Recorder.(*events.FakeRecorder)
+	if got := h.reconcile(); got.Status.ActiveAttempt == nil {
+		t.Fatal("cell 0 started")
+	}
+	drain(rec)
+	h.r.Client = staleCache{Client: h.c, bench: before}
+	res, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb})
+	if err != nil || res.RequeueAfter != staleReadRetry || len(drain(rec)) != 0 {
+		t.Fatalf("a superseded read waits for the cache: %+v, %v", res, err)
+	}
+	h.r.Client = h.c // the cache caught up
+	if _, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb}); err != nil {
+		t.Fatalf("the current read is acted on: %v", err)
 	}
 }
