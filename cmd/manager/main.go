@@ -15,6 +15,7 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
@@ -112,7 +113,10 @@ func main() {
 		Scheme: scheme,
 		// Cached objects without their managedFields, which no controller reads: at 10,000 nodes
 		// the cache holds tens of thousands of benches and results (docs/benchmarks/fleet.md).
-		Cache:                  cache.Options{DefaultTransform: cache.TransformStripManagedFields()},
+		// Pods not SpiralBench's are cached slim (controllers.SlimForeignPods): the fleet's idle
+		// check reads every pod of a node, and a large cluster has hundreds of thousands.
+		Cache: cache.Options{DefaultTransform: cache.TransformStripManagedFields(),
+			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: controllers.SlimForeignPods}}},
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
 		PprofBindAddress:       pprofAddr,
