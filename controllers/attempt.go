@@ -126,7 +126,7 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	deadline := a.StartTime.Add(time.Duration(in.Deadline())*time.Second + r.deadlineSlack())
 	wait := time.Until(deadline)
 
-	pods, err := r.rankPods(ctx, sb, in)
+	pods, err := r.rankPods(ctx, sb, in, false)
 	if err != nil {
 		return 0, err
 	}
@@ -135,6 +135,16 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
 	}
 	missing, present := peersMissing(in.Ranks, pods)
+	if len(missing) > 0 && (ended(rendezvous) || wait <= 0) {
+		// Failing the attempt for peers that never ran takes the apiserver's word for it.
+		if pods, err = r.rankPods(ctx, sb, in, true); err != nil {
+			return 0, err
+		}
+		if rendezvous = pods[0]; rendezvous == nil {
+			return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
+		}
+		missing, present = peersMissing(in.Ranks, pods)
+	}
 	switch {
 	case len(missing) > 0 && ended(rendezvous):
 		return 0, r.finishAttempt(ctx, sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
@@ -154,11 +164,14 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	return wait, nil
 }
 
-// rankPods reads the pod of every rank, in rank order; nil where a pod does not exist.
-func (r *SpiralBenchReconciler) rankPods(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input) ([]*corev1.Pod, error) {
+// rankPods reads the pod of every rank, in rank order; nil where a pod does not exist. Rank 0's
+// absence is always the apiserver's word (it fails the attempt); the other ranks' is the
+// cache's unless peersLive: a peer the cache lacks is only (re)created, which is harmless if it
+// exists, and reading each from the apiserver until it is started cost a request a cell.
+func (r *SpiralBenchReconciler) rankPods(ctx context.Context, sb *sbv1.SpiralBench, in cellpod.Input, peersLive bool) ([]*corev1.Pod, error) {
 	pods := make([]*corev1.Pod, len(in.Ranks))
 	for i, rank := range in.Ranks {
-		p, err := r.getPod(ctx, sb.Namespace, cellpod.Name(sb.Name, in.Cell.Index, in.Attempt, rank.Name))
+		p, err := r.getPod(ctx, sb.Namespace, cellpod.Name(sb.Name, in.Cell.Index, in.Attempt, rank.Name), i == 0 || peersLive)
 		if err != nil {
 			return nil, err
 		}
@@ -196,13 +209,19 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	var started []string
 	for _, rank := range in.Ranks[1:] {
 		pod := cellpod.Build(in, rank, addr)
-		if _, err := r.createPod(ctx, sb, pod); err != nil {
+		existed, err := r.createPod(ctx, sb, pod)
+		if err != nil {
 			if refusedForGood(err) {
 				return 0, r.refuse(ctx, sb, podsForbidden(sb, err))
 			}
 			return 0, err
 		}
-		started = append(started, pod.Name)
+		if !existed {
+			started = append(started, pod.Name)
+		}
+	}
+	if len(started) == 0 { // started by an earlier step the cache had not shown yet
+		return wait, nil
 	}
 	how := "runs at"
 	if in.PeersFirst {

@@ -5,7 +5,10 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
@@ -57,5 +60,54 @@ func TestARetakenStartLooksAtItsExistingPodAtOnce(t *testing.T) {
 	}
 	if got := h.reconcile(); got.Status.Phase != sbv1.PhaseCompleted || len(cell0(got).RepeatResults) != 1 {
 		t.Errorf("the pod that ended meanwhile completes the bench: phase %s, %+v", got.Status.Phase, cell0(got))
+	}
+}
+
+// podReads counts the pod reads that go past the cache to the apiserver.
+type podReads struct {
+	client.Reader
+	n int
+}
+
+func (p *podReads) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if _, ok := obj.(*corev1.Pod); ok {
+		p.n++
+	}
+	return p.Reader.Get(ctx, key, obj, opts...)
+}
+
+// hidePod is a cache that has not seen one pod yet.
+type hidePod struct {
+	client.Client
+	name string
+}
+
+func (h hidePod) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	if _, ok := obj.(*corev1.Pod); ok && key.Name == h.name {
+		return apierrors.NewNotFound(corev1.Resource("pods"), key.Name)
+	}
+	return h.Client.Get(ctx, key, obj, opts...)
+}
+
+// While rank 0 starts, a peer not created yet is the cache's word (it is only ever created,
+// which is harmless if it exists); failing the attempt for a peer that never ran takes the
+// apiserver's.
+func TestAPeersAbsenceIsReadFromTheApiserverOnlyToFailTheAttempt(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("peers", "lab").UID("ae3").Obj()
+	h := newHarness(t, sb, readyNode("spark-a"))
+	reads := &podReads{Reader: h.c}
+	h.r.APIReader = reads
+	h.reconcile() // the server
+	h.reconcile() // the server is not running yet: its client waits
+	if reads.n != 0 {
+		t.Errorf("a peer not started yet is not read from the apiserver: %d reads", reads.n)
+	}
+	srv, cli := startPair(t, h)
+	h.setStatus(sbtesting.WrapPod(cli).Succeeded(sbtesting.MakeSummary("client").TXMbps(900).JSON()).Obj())
+	h.setStatus(sbtesting.WrapPod(srv).Succeeded(sbtesting.MakeSummary("server").RXMbps(900).JSON()).Obj())
+	h.r.Client = hidePod{Client: h.c, name: cli.Name}
+	got := h.reconcile()
+	if c := cell0(got); len(c.RepeatResults) != 1 || c.RepeatResults[0].RXMbps != 900 {
+		t.Errorf("a client the cache lacks but the apiserver has is judged, not failed as never started: %+v", c)
 	}
 }

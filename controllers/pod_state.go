@@ -16,12 +16,13 @@ import (
 
 // Reading a cell pod's state: whether it exists, runs, has ended and how.
 
-// getPod reads a pod from the cache and, when the cache lacks it, from the apiserver: a pod
-// just created may not be cached yet, and only the apiserver can say it is really gone.
-func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string) (*corev1.Pod, error) {
+// getPod reads a pod from the cache and, when the cache lacks it and live is set, from the
+// apiserver: a pod just created may not be cached yet, and only the apiserver can say it is
+// really gone.
+func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string, live bool) (*corev1.Pod, error) {
 	pod := &corev1.Pod{}
 	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
-	if apierrors.IsNotFound(err) {
+	if apierrors.IsNotFound(err) && live {
 		err = r.APIReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
 	}
 	if apierrors.IsNotFound(err) {
