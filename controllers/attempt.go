@@ -233,9 +233,9 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 }
 
 // finishAttempt records an attempt's outcome: its record (every repeat it measured, and why
-// it measured fewer than it ran, if it did), then the cell's result. The attempt's pods are
-// deleted by the next reconcile's cleanup, after this is persisted, so a failed status write
-// never loses the outcome.
+// it measured fewer than it ran, if it did), then the cell's result. The record is written
+// first, so the attempt's pods may be deleted in the same step (the step's cleanup): a status
+// write that fails after that finds the record again (recordAttempt keeps the first).
 func (r *SpiralBenchReconciler) finishAttempt(ctx context.Context, sb *sbv1.SpiralBench, cell plan.Cell, o outcome) error {
 	res := cellResult(sb, cell)
 	rec, err := r.recordAttempt(ctx, sb, cell.Index, res.Attempts, o)

@@ -19,7 +19,7 @@ func stopsNow(sb *sbv1.SpiralBench) bool {
 }
 
 // stopAttempt ends the active attempt as a failed one. Its pods are deleted by the next
-// reconcile's cleanup, after this is persisted (as for any finished attempt), and the suspended
+// reconcile's cleanup, after this is persisted, and the suspended
 // bench gives its nodes back once they have left them: within their grace period.
 func (r *SpiralBenchReconciler) stopAttempt(ctx context.Context, sb *sbv1.SpiralBench, cells []plan.Cell) error {
 	a := sb.Status.ActiveAttempt
