@@ -192,10 +192,11 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 		if err != nil || sb.Status.ActiveAttempt != nil {
 			return wait, err
 		}
-		// The attempt ended and its record is written (attachAttempts restores it if this
-		// step's status write fails), so its pods may go now, and the last cell's end and the
-		// bench's completion are one status write: at fleet scale a write per bench saved is a
-		// request per step of every node (docs/benchmarks/fleet.md).
+		// The attempt ended and its record is written (should this step's status write fail,
+		// the retaken step finds the pods gone and recordAttempt returns that first record), so
+		// its pods may go now, and the last cell's end and the bench's completion are one status
+		// write: at fleet scale a write per bench saved is a request per step of every node
+		// (docs/benchmarks/fleet.md).
 		if leaving, err = r.cleanupPods(ctx, sb); err != nil {
 			return 0, err
 		}
