@@ -146,8 +146,9 @@ func (r *SpiralBenchReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		r.staleReads.wrote(req.NamespacedName, before.ResourceVersion)
 		fx.flush()
 		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
-		if stepErr == nil && wait == 0 && sb.Status.Phase == sbv1.PhaseRunning {
-			// Progress was made: take the next step at once (our own status writes do not wake us).
+		if stepErr == nil && wait == 0 && (sb.Status.Phase == sbv1.PhaseRunning || finished(&sb)) {
+			// Progress was made: take the next step at once (our own status writes do not wake us);
+			// a bench that has just finished goes on to its upload without waiting for an event.
 			return ctrl.Result{RequeueAfter: time.Millisecond}, nil
 		}
 	}
