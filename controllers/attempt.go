@@ -130,21 +130,17 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	if err != nil {
 		return 0, err
 	}
+	if missing, _ := peersMissing(in.Ranks, pods); len(missing) > 0 && pods[0] != nil && (ended(pods[0]) || wait <= 0) {
+		// Failing the attempt for peers that never ran takes the apiserver's word for it.
+		if pods, err = r.rankPods(ctx, sb, in, true); err != nil {
+			return 0, err
+		}
+	}
 	rendezvous := pods[0]
 	if rendezvous == nil {
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
 	}
 	missing, present := peersMissing(in.Ranks, pods)
-	if len(missing) > 0 && (ended(rendezvous) || wait <= 0) {
-		// Failing the attempt for peers that never ran takes the apiserver's word for it.
-		if pods, err = r.rankPods(ctx, sb, in, true); err != nil {
-			return 0, err
-		}
-		if rendezvous = pods[0]; rendezvous == nil {
-			return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
-		}
-		missing, present = peersMissing(in.Ranks, pods)
-	}
 	switch {
 	case len(missing) > 0 && ended(rendezvous):
 		return 0, r.finishAttempt(ctx, sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))

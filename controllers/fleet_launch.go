@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
@@ -164,7 +163,7 @@ func (r *FleetReconciler) busyReason(ctx context.Context, v *fleetView, node str
 			}
 		}
 	}
-	return fleet.BusyReason(pods.Items, devices, cellpod.LabelBench, LabelFleetStep)
+	return fleet.BusyReason(pods.Items, devices, ownPodLabels...)
 }
 
 // pickReference is a node that passed this round, is free and idle: the partner against

@@ -1,10 +1,10 @@
 package controllers
 
 import (
-	"strings"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
 )
 
 // The manager caches every pod of the cluster: the fleet asks whether a node is idle (no other
@@ -12,8 +12,12 @@ import (
 // of thousands of pods that are not SpiralBench's, so those are cached slim: what the idle
 // check and the owner handlers read, nothing else. SpiralBench's own pods are cached whole.
 
-// SlimForeignPods is the pod cache's transform: managedFields go from every pod; a pod without a
-// spiralbench.io/ label keeps its identity, labels, owners, deletion mark, node, phase and its
+// ownPodLabels mark SpiralBench's own pods (cell pods, a fleet's check pods): the pod cache keeps
+// them whole and the fleet's idle check does not count them as another workload.
+var ownPodLabels = []string{cellpod.LabelBench, LabelFleetStep}
+
+// SlimForeignPods is the pod cache's transform: managedFields go from every pod; a pod without
+// one of ownPodLabels keeps its identity, labels, owners, deletion mark, node, phase and its
 // containers' names and resources.
 func SlimForeignPods(obj any) (any, error) {
 	p, ok := obj.(*corev1.Pod)
@@ -23,8 +27,8 @@ func SlimForeignPods(obj any) (any, error) {
 	if p.ManagedFields != nil {
 		p.ManagedFields = nil
 	}
-	for k := range p.Labels {
-		if strings.HasPrefix(k, "spiralbench.io/") {
+	for _, l := range ownPodLabels {
+		if _, ours := p.Labels[l]; ours {
 			return p, nil
 		}
 	}
