@@ -102,7 +102,10 @@ func (r *FleetReconciler) now() time.Time {
 }
 
 // Reconcile moves a fleet one step and persists it: the fleet's status (small, with an
-// optimistic lock), then the node results the step changed, then the benches it decided.
+// optimistic lock), then the node results the step changed, then the benches it decided. The
+// step that finishes a round writes its results before the status instead: whoever sees the
+// round finished then reads every node's final row, and a manager killed between the two
+// writes finds the round's rows decided and finishes it again.
 func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	began := time.Now()
 	defer func() { r.stepTime.Store(req.NamespacedName, time.Since(began)) }()
@@ -121,6 +124,12 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	if v != nil {
 		changed, creates = v.changedRows(), v.toCreate
 	}
+	finishesRound := before.Status.RoundCompletionTime == nil && f.Status.RoundCompletionTime != nil
+	if finishesRound {
+		if res, stop, err := r.persistResults(ctx, &f, v, changed); stop {
+			return res, err
+		}
+	}
 	if !equality.Semantic.DeepEqual(before.Status, f.Status) || len(creates) > 0 || len(changed) > 0 {
 		// The optimistic lock keeps two steps from deciding on the same stale status (for
 		// example launching past maxParallel): the loser retries on fresh data.
@@ -131,14 +140,11 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 			return ctrl.Result{}, client.IgnoreNotFound(err)
 		}
 	}
-	if len(changed) > 0 {
+	if !finishesRound {
 		// A bench is created only after the result saying its node runs it is written, so a
 		// restarted manager finds the node Running and the bench (or its absence) in the cache.
-		if err := r.writeResults(ctx, &f, v, changed); err != nil {
-			if errors.Is(err, errStaleResult) {
-				return ctrl.Result{RequeueAfter: conflictRetry}, nil
-			}
-			return ctrl.Result{}, err
+		if res, stop, err := r.persistResults(ctx, &f, v, changed); stop {
+			return res, err
 		}
 	}
 	if stepErr == nil {
@@ -148,6 +154,19 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		return ctrl.Result{}, stepErr
 	}
 	return ctrl.Result{RequeueAfter: wait}, nil
+}
+
+// persistResults writes the step's changed rows. It stops the step on an error, or when a
+// result changed since the step read it: the next step then decides on fresh rows.
+func (r *FleetReconciler) persistResults(ctx context.Context, f *sbv1.SpiralBenchFleet, v *fleetView, changed []*sbv1.FleetNode) (ctrl.Result, bool, error) {
+	if len(changed) == 0 {
+		return ctrl.Result{}, false, nil
+	}
+	err := r.writeResults(ctx, f, v, changed)
+	if errors.Is(err, errStaleResult) {
+		return ctrl.Result{RequeueAfter: conflictRetry}, true, nil
+	}
+	return ctrl.Result{}, err != nil, err
 }
 
 // batchDelay spaces a fleet's steps when its benches change: an event waits ten times the
