@@ -331,7 +331,7 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&sbv1.SpiralBench{}, builder.WithPredicates(predicate.Or[client.Object](
+		For(&sbv1.SpiralBench{}, builder.WithPredicates(r.unsettledAtStart(), predicate.Or[client.Object](
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).
 		Owns(&corev1.Pod{}).
 		Named("spiralbench").
