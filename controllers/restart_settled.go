@@ -38,4 +38,3 @@ func (r *SpiralBenchReconciler) unsettledAtStart() predicate.Predicate {
 		return !ok || !e.IsInInitialList || !r.settled(sb)
 	}}
 }
-

@@ -114,9 +114,11 @@ func main() {
 		// Cached objects without their managedFields, which no controller reads: at 10,000 nodes
 		// the cache holds tens of thousands of benches and results (docs/benchmarks/fleet.md).
 		// Pods not SpiralBench's are cached slim (controllers.SlimForeignPods): the fleet's idle
-		// check reads every pod of a node, and a large cluster has hundreds of thousands.
+		// check reads every pod of a node, and a large cluster has hundreds of thousands. Nodes
+		// are cached without what nothing reads (controllers.SlimNodes: images, system info).
 		Cache: cache.Options{DefaultTransform: cache.TransformStripManagedFields(),
-			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: controllers.SlimForeignPods}}},
+			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: controllers.SlimForeignPods},
+				&corev1.Node{}: {Transform: controllers.SlimNodes}}},
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
 		PprofBindAddress:       pprofAddr,

@@ -89,6 +89,10 @@ func print(r *fleetscale.Result) {
 		row("manager's --bench-events ($SPIRALBENCH_BENCH_EVENTS)", "", e, "")
 	}
 	row("manager restarted (SIGKILL) midway", "yes", fmt.Sprintf("%v", r.Restarted), met(r.Restarted))
+	if r.Restarted {
+		row("bench reconciles in the restarted manager's first minute", "", fmt.Sprintf("%.0f (%d benches had finished at the kill)",
+			r.RestartMinuteBenchReconciles, r.FinishedAtRestart), "")
+	}
 	row("reconciles per node benched", "", fmt.Sprintf("%.1f (%v)", reconciles/n, names), "")
 	api := r.APIRequests / n
 	row("manager API requests per node benched", "<= 15", fmt.Sprintf("%.1f", api), met(api <= targetAPIPerNode))

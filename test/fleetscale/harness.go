@@ -88,6 +88,11 @@ type Result struct {
 	Overlaps          int
 	Attempts          int // cell attempts over all benches (> nodes when pods were retried)
 	Restarted         bool
+	// FinishedAtRestart is how many benches had finished when the manager was killed, and
+	// RestartMinuteBenchReconciles the bench controller's reconciles in the restarted
+	// manager's first minute: a restart that reconciled every finished bench again shows it.
+	FinishedAtRestart            int
+	RestartMinuteBenchReconciles float64
 	// Completed: the round finished; otherwise the run stopped at the timeout and the figures
 	// are per node decided by then (Decided).
 	Completed bool
@@ -226,6 +231,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	deadline := time.Now().Add(o.Timeout)
 	restarted := o.RestartAt <= 0
+	var restartTime time.Time
 	var cur sbv1.SpiralBenchFleet
 	for {
 		stopped := false
@@ -257,7 +263,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			if o.CPUProfile != "" {
 				go m.profile(ctx, o.CPUProfile, o.ProfileSeconds, say)
 			}
-			restarted, res.Restarted = true, true
+			restarted, res.Restarted, restartTime = true, true, time.Now()
+			res.FinishedAtRestart = finishedBenches(ctx, c)
+		}
+		if res.Restarted && res.RestartMinuteBenchReconciles == 0 && time.Since(restartTime) >= time.Minute {
+			res.RestartMinuteBenchReconciles = m.benchReconciles()
 		}
 		if cur.Status.RoundCompletionTime != nil && cur.Status.Round >= 1 {
 			res.Completed = true
@@ -376,6 +386,21 @@ func freePort() (int, error) {
 	}
 	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// finishedBenches counts the round's finished benches (-1 when the list fails).
+func finishedBenches(ctx context.Context, c client.Client) int {
+	var benches sbv1.SpiralBenchList
+	if err := c.List(ctx, &benches, client.InNamespace(namespace)); err != nil {
+		return -1
+	}
+	n := 0
+	for i := range benches.Items {
+		if p := benches.Items[i].Status.Phase; p == sbv1.PhaseCompleted || p == sbv1.PhaseFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // diagnose says where benches and pods stand, for a run that did not finish.
