@@ -88,11 +88,9 @@ type Result struct {
 	Overlaps          int
 	Attempts          int // cell attempts over all benches (> nodes when pods were retried)
 	Restarted         bool
-	// FinishedAtRestart is how many benches had finished when the manager was killed, and
-	// RestartMinuteBenchReconciles the bench controller's reconciles in the restarted
-	// manager's first minute: a restart that reconciled every finished bench again shows it.
-	FinishedAtRestart            int
-	RestartMinuteBenchReconciles float64
+	// FinishedAtRestart is how many benches had finished when the manager was killed: a
+	// restarted manager that reconciled each of them again adds as many bench reconciles.
+	FinishedAtRestart int
 	// Completed: the round finished; otherwise the run stopped at the timeout and the figures
 	// are per node decided by then (Decided).
 	Completed bool
@@ -231,7 +229,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	deadline := time.Now().Add(o.Timeout)
 	restarted := o.RestartAt <= 0
-	var restartTime time.Time
 	var cur sbv1.SpiralBenchFleet
 	for {
 		stopped := false
@@ -263,11 +260,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			if o.CPUProfile != "" {
 				go m.profile(ctx, o.CPUProfile, o.ProfileSeconds, say)
 			}
-			restarted, res.Restarted, restartTime = true, true, time.Now()
+			restarted, res.Restarted = true, true
 			res.FinishedAtRestart = finishedBenches(ctx, c)
-		}
-		if res.Restarted && res.RestartMinuteBenchReconciles == 0 && time.Since(restartTime) >= time.Minute {
-			res.RestartMinuteBenchReconciles = m.benchReconciles()
 		}
 		if cur.Status.RoundCompletionTime != nil && cur.Status.Round >= 1 {
 			res.Completed = true

@@ -151,21 +151,6 @@ func (m *manager) read() {
 	}
 }
 
-// benchReconciles is the bench controller's reconciles so far in this life (-1 when unread).
-func (m *manager) benchReconciles() float64 {
-	text, err := m.scrape()
-	if err != nil {
-		return -1
-	}
-	var n float64
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(line, "controller_runtime_reconcile_total{") && label(line, "controller") == "spiralbench" {
-			n += value(line)
-		}
-	}
-	return n
-}
-
 func (m *manager) scrape() (string, error) {
 	resp, err := http.Get(m.metrics)
 	if err != nil {
