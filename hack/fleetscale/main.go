@@ -104,6 +104,9 @@ func print(r *fleetscale.Result) {
 	row("largest object written (JSON)", "< 256 KiB", fmt.Sprintf("%.1f KiB (fleet %.1f, bench %.1f, node result %.1f)", float64(largest)/1024,
 		float64(r.LargestFleetJSON)/1024, float64(r.LargestBenchJSON)/1024, float64(r.LargestResultJSON)/1024), met(largest < targetLargestBytes))
 	row("verdicts", "", fmt.Sprintf("%v", r.Verdicts), "")
+	if len(r.Reasons) > 0 {
+		row("reasons of the Failed and Invalid nodes", "", fmt.Sprintf("%v", r.Reasons), "")
+	}
 	row("cell attempts (retries included)", "", fmt.Sprintf("%d", r.Attempts), "")
 	row("lost (nodes without a verdict)", "0", fmt.Sprintf("%d", r.Lost), met(r.Lost == 0))
 	row("repeated (nodes or steps benched twice)", "0", fmt.Sprintf("%d", r.Repeated), met(r.Repeated == 0))

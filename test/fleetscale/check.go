@@ -32,6 +32,11 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			res.Problems = append(res.Problems, "node "+row.Name+" has two results in the round")
 		}
 		res.Verdicts[string(row.Verdict)]++
+		if row.Verdict == sbv1.NodeFailed || row.Verdict == sbv1.NodeInvalid {
+			for _, code := range row.Reasons {
+				res.Reasons[code]++ // "StepDeadlineExceeded:tcp": what failed the node, and where
+			}
+		}
 		switch row.Verdict {
 		case sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid:
 			decided[row.Name] = true

@@ -84,10 +84,12 @@ type Result struct {
 	// LargestResultJSON is the largest SpiralBenchNodeResult of the round.
 	LargestResultJSON int
 	Verdicts          map[string]int
-	Lost, Repeated    int
-	Overlaps          int
-	Attempts          int // cell attempts over all benches (> nodes when pods were retried)
-	Restarted         bool
+	// Reasons counts the reason codes of the Failed and Invalid nodes.
+	Reasons        map[string]int
+	Lost, Repeated int
+	Overlaps       int
+	Attempts       int // cell attempts over all benches (> nodes when pods were retried)
+	Restarted      bool
 	// FinishedAtRestart is how many benches had finished when the manager was killed: a
 	// restarted manager that reconciled each of them again adds as many bench reconciles.
 	FinishedAtRestart int
@@ -215,7 +217,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	defer stopWatch()
 
-	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}}
+	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}, Reasons: map[string]int{}}
 	startCPU := childrenCPU(nil) // the nodes' creation is not the fleet's
 	m, err := startManager(ctx, o, mkc, 1)
 	if err != nil {
