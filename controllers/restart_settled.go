@@ -11,10 +11,9 @@ import (
 
 // A (re)started manager's informer delivers every bench once, as created. A finished bench
 // that needs no further step is left out of that first list: at 10,000 nodes a restarted
-// manager otherwise reconciled some 15,000 finished benches, about ten minutes on two cores,
-// in the same queue as the running ones, and the fleets' step deadlines failed the steps it
-// starved (docs/benchmarks/fleet.md). Any later change of such a bench (its deletion, an
-// annotation, a spec edit) still wakes it, as do its pods.
+// manager otherwise queued some 15,000 finished benches beside the few hundred running ones
+// (docs/benchmarks/fleet.md), and the bench queue is first-in first-out. Any later change of
+// such a bench (its deletion, an annotation, a spec edit) still wakes it, as do its pods.
 
 // settled says the bench is finished and no step of this manager would change it: no attempt
 // open, its results uploaded (or none to upload), no TTL to keep, not being deleted, and the
