@@ -1,7 +1,6 @@
 package controllers
 
 import (
-	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -26,8 +25,7 @@ func (r *SpiralBenchReconciler) settled(sb *sbv1.SpiralBench) bool {
 		sb.Spec.TTLSecondsAfterFinished != nil || sb.Status.ObservedGeneration != sb.Generation {
 		return false
 	}
-	spec, _ := r.target(sb)
-	return spec == nil || meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded)
+	return !r.uploadOwed(sb)
 }
 
 // unsettledAtStart passes every event but the initial list's settled benches.

@@ -339,7 +339,7 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 		// files the initial list's benches (and their pods) at low priority, behind every
 		// later event, so after a restart a bench whose pods had ended while no manager ran
 		// got no new event and waited minutes behind the running benches' pod events, past
-		// its fleet step's deadline (105 of 10,000 nodes, docs/benchmarks/fleet.md). The
+		// its fleet step's deadline (314 of 10,000 nodes, docs/benchmarks/fleet.md). The
 		// initial list holds only benches with work left (unsettledAtStart), all due now.
 		WithOptions(controller.Options{MaxConcurrentReconciles: max(r.Workers, 1), UsePriorityQueue: ptr.To(false)}).
 		Complete(r)

@@ -49,13 +49,19 @@ func (r *SpiralBenchReconciler) target(sb *sbv1.SpiralBench) (*sbv1.ResultsSpec,
 	return d.results(), d.Namespace
 }
 
+// uploadOwed says the bench has a bucket its results are not in yet.
+func (r *SpiralBenchReconciler) uploadOwed(sb *sbv1.SpiralBench) bool {
+	spec, _ := r.target(sb)
+	return spec != nil && !meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded)
+}
+
 // uploadResults puts a finished bench's files into its bucket. Failure leaves the results in
 // status, says why in ResultsUploaded=False, and asks to be called again after a backoff.
 func (r *SpiralBenchReconciler) uploadResults(ctx context.Context, sb *sbv1.SpiralBench) time.Duration {
-	spec, secretNS := r.target(sb)
-	if spec == nil || meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded) {
+	if !r.uploadOwed(sb) {
 		return 0
 	}
+	spec, secretNS := r.target(sb)
 	uris, err := r.upload(ctx, sb, spec, secretNS)
 	if err != nil {
 		msg := clip(err.Error(), 1000)
