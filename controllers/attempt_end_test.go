@@ -24,8 +24,8 @@ func TestTheLastAttemptsEndCompletesTheBenchInTheSameStep(t *testing.T) {
 	lo := h.pods()[cellpod.RoleLoopback]
 	h.setStatus(sbtesting.WrapPod(lo).Succeeded(sbtesting.MakeSummary("loopback").RXMbps(7000).TXMbps(7000).JSON()).Obj())
 	got := h.reconcile()
-	if got.Status.Phase != sbv1.PhaseCompleted || len(h.pods()) != 0 || len(h.leases()) != 0 {
-		t.Fatalf("one step ends the attempt and the bench: phase %s, pods %v, leases %d", got.Status.Phase, keys(h.pods()), len(h.leases()))
+	if got.Status.Phase != sbv1.PhaseCompleted || len(h.pods()) != 0 || !h.nodeFree("spark-a") {
+		t.Fatalf("one step ends the attempt and the bench: phase %s, pods %v, node free %v", got.Status.Phase, keys(h.pods()), h.nodeFree("spark-a"))
 	}
 	if res := cell0(got); len(res.RepeatResults) != 1 || res.RepeatResults[0].RXMbps != 7000 {
 		t.Errorf("the attempt's repeat is kept: %+v", res)

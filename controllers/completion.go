@@ -35,7 +35,7 @@ func (r *SpiralBenchReconciler) complete(ctx context.Context, sb *sbv1.SpiralBen
 	// One event for the end and its verdict: at fleet scale every event per bench is an API
 	// request per node (docs/benchmarks/fleet.md).
 	r.Recorder.Eventf(sb, nil, kind, v.Reason, "Complete", "%s; %s", msg, clip(v.Message, 1000))
-	r.releaseNodes(ctx, sb, sb.Status.Nodes)
+	r.leaveNodes(sb, sb.Status.Nodes)
 }
 
 // readBaseline reads the baseline bench's figures once, at completion: status (and the bucket)

@@ -76,7 +76,7 @@ func (r *SpiralBenchReconciler) renewLeases(ctx context.Context, sb *sbv1.Spiral
 			}
 			return err
 		}
-		r.leaseVersions.wrote(n, holderID(sb), lease.ResourceVersion)
+		r.leaseVersions.wrote(n, holderID(sb), &lease)
 	}
 	return nil
 }

@@ -193,24 +193,21 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 	now := metav1.NewMicroTime(time.Now())
 	var lease coordinationv1.Lease
 	key := client.ObjectKey{Namespace: r.LeaseNamespace, Name: leasePrefix + node}
+	if taken, err := r.takeLeft(ctx, sb, key, node, now); taken || err != nil {
+		return err
+	}
 	create := func() error {
-		lease = coordinationv1.Lease{
-			ObjectMeta: metav1.ObjectMeta{Name: key.Name, Namespace: key.Namespace, Labels: map[string]string{
-				"app.kubernetes.io/name": "spiralbench", labelHolderUID: string(sb.UID),
-			}},
-			Spec: coordinationv1.LeaseSpec{HolderIdentity: &me, AcquireTime: &now},
-		}
-		r.hold(&lease, sb)
+		lease = r.newLease(sb, key, now)
 		if err := r.Create(ctx, &lease); err != nil {
 			return err
 		}
 		r.markTaken(node)
-		r.leaseVersions.wrote(node, me, lease.ResourceVersion)
+		r.leaseVersions.wrote(node, me, &lease)
 		return nil
 	}
 	if len(sb.Status.Nodes) == 0 {
-		// A first hold: a released lease was deleted, so creating it usually succeeds and saves
-		// the read (a request per bench, at fleet scale per node and step).
+		// A first hold: a lease nobody held yet, or one given back by deletion, is created, which
+		// saves the read (a request per bench, at fleet scale per node and step).
 		if err := create(); !apierrors.IsAlreadyExists(err) {
 			return err
 		}
@@ -249,7 +246,7 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 		return err
 	}
 	r.markTaken(node)
-	r.leaseVersions.wrote(node, me, lease.ResourceVersion)
+	r.leaseVersions.wrote(node, me, &lease)
 	return nil
 }
 
@@ -267,18 +264,14 @@ func (r *SpiralBenchReconciler) holderRunning(ctx context.Context, holder string
 	if len(parts) != 3 {
 		return false
 	}
+	if r.cachedHolderEnded(ctx, parts[0], parts[1], parts[2]) {
+		return false
+	}
 	var other sbv1.SpiralBench
 	if err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: parts[0], Name: parts[1]}, &other); err != nil {
 		return !apierrors.IsNotFound(err) // on other errors, assume it runs: never double-book
 	}
-	if string(other.UID) != parts[2] || other.DeletionTimestamp != nil {
-		return false
-	}
-	switch other.Status.Phase {
-	case sbv1.PhaseCompleted, sbv1.PhaseFailed, sbv1.PhaseSuspended:
-		return false
-	}
-	return true
+	return string(other.UID) == parts[2] && !holderEnded(&other)
 }
 
 // releaseNodes deletes the leases this bench holds: as last written by this manager when it
@@ -317,6 +310,7 @@ func (r *SpiralBenchReconciler) releaseAllHeld(ctx context.Context, sb *sbv1.Spi
 		if err := r.Delete(ctx, l, client.Preconditions{ResourceVersion: &l.ResourceVersion}); err != nil && !apierrors.IsNotFound(err) {
 			return err
 		}
+		r.leaseVersions.forget(strings.TrimPrefix(l.Name, leasePrefix))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
 // Controller unit tests run the reconciler against controller-runtime's fake client (an
@@ -121,6 +122,14 @@ func (h *harness) leases() []coordinationv1.Lease {
 		h.t.Fatal(err)
 	}
 	return list.Items
+}
+
+// nodeFree says whether another bench may take node's lease now: there is none, or its holder
+// has ended.
+func (h *harness) nodeFree(node string) bool {
+	h.t.Helper()
+	other := sbtesting.MakeSpiralBench("probe", "lab").UID("probe").Obj()
+	return h.r.leaseBusy(context.Background(), other, node) == nil
 }
 
 func argValue(args []string, flag string) string {

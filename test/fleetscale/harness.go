@@ -59,6 +59,8 @@ type Options struct {
 	// ProfileSeconds (default 30) goes (its /debug/pprof endpoint), to see where its time goes.
 	CPUProfile     string
 	ProfileSeconds int
+	// HeapProfile, when set, is where the manager's live heap goes when the run ends.
+	HeapProfile string
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
@@ -272,6 +274,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.Wall = time.Since(start)
 	say("round finished: %v, after %s: %s", res.Completed, res.Wall.Round(time.Second), cur.Status.Progress)
+	if o.HeapProfile != "" {
+		m.heapProfile(ctx, o.HeapProfile, say)
+	}
 	m.stop(false)
 	m.account(res)
 	res.ProcessCPU = childrenCPU(startCPU)

@@ -34,22 +34,38 @@ func (m *manager) profile(ctx context.Context, file string, seconds int, say fun
 	if seconds <= 0 {
 		seconds = 30
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/profile?seconds=%d", m.pprof, seconds), nil)
-	if err == nil {
-		var resp *http.Response
-		if resp, err = http.DefaultClient.Do(req); err == nil {
-			defer resp.Body.Close()
-			var data []byte
-			if data, err = io.ReadAll(resp.Body); err == nil {
-				err = os.WriteFile(file, data, 0o644)
-			}
-		}
-	}
-	if err != nil {
+	if err := m.fetchProfile(ctx, fmt.Sprintf("profile?seconds=%d", seconds), file); err != nil {
 		say("CPU profile: %v", err)
 		return
 	}
 	say("CPU profile of %d s of the restarted manager: %s (go tool pprof -top %s)", seconds, file, file)
+}
+
+// heapProfile writes the manager's live heap (after a collection) to file.
+func (m *manager) heapProfile(ctx context.Context, file string, say func(string, ...any)) {
+	if err := m.fetchProfile(ctx, "heap?gc=1", file); err != nil {
+		say("heap profile: %v", err)
+		return
+	}
+	say("heap profile of the manager at the end: %s (go tool pprof -sample_index=inuse_space -top %s)", file, file)
+}
+
+// fetchProfile writes what the manager's /debug/pprof/<path> returns to file.
+func (m *manager) fetchProfile(ctx context.Context, path, file string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.pprof+"/"+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, data, 0o644)
 }
 
 func startManager(ctx context.Context, o Options, kubeconfig string, life int) (*manager, error) {
