@@ -17,13 +17,24 @@ import (
 
 // Removing cell pods that belong to no current attempt.
 
+// podBenchIndex indexes cell pods by their bench's name (namespaced by the cache): a label
+// selector would test every pod of the namespace on each step of each bench.
+const podBenchIndex = "spiralbench.io/bench"
+
+func indexPodBench(o client.Object) []string {
+	if b := o.GetLabels()[cellpod.LabelBench]; b != "" {
+		return []string{b}
+	}
+	return nil
+}
+
 // cleanupPods deletes cell pods that belong to no current attempt (finished attempts, or
 // cells already done). The next attempt's pods are kept: they may exist before status says so.
 // It returns how long to wait for the deleted pods to be gone (0: none is left): the bench
 // completes, and gives its nodes back, only once its pods have left them.
 func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.SpiralBench) (time.Duration, error) {
 	var pods corev1.PodList
-	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
+	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingFields{podBenchIndex: sb.Name}); err != nil {
 		return 0, err
 	}
 	var wait time.Duration

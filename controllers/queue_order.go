@@ -20,17 +20,33 @@ import (
 // after a release wins, and an old bench can wait behind any number of newer ones. A bench
 // takes a node only when no older bench waits that could run on it.
 
-// WaitingIndex indexes the SpiralBenches that wait for nodes: not started (or suspended and
-// resumed), holding none, not deleted. Its only value is "true".
-const WaitingIndex = "spiralbench.io/waiting"
+// WaitingIndex indexes the SpiralBenches that wait for nodes (not started, or suspended and
+// resumed, holding none, not deleted) by the nodes they could take: the nodeName of each of
+// their node slots, anyNode for a slot placed by selector. A bench looking at a node reads
+// only the benches that name it or could take any node, not every waiting bench: a fleet's
+// hundreds of benches in flight each name their own node.
+const WaitingIndex = "spiralbench.io/waiting-for"
 
-// WaitingValue is WaitingIndex's value for a waiting bench, nothing for the others.
+// anyNode is WaitingIndex's value for a node slot without a nodeName.
+const anyNode = "*"
+
+// WaitingValue is WaitingIndex's values for a waiting bench, nothing for the others.
 func WaitingValue(o client.Object) []string {
 	sb, ok := o.(*sbv1.SpiralBench)
 	if !ok || !waiting(sb) {
 		return nil
 	}
-	return []string{"true"}
+	var out []string
+	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+		v := anyNode
+		if p != nil && p.NodeName != "" {
+			v = p.NodeName
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func waiting(sb *sbv1.SpiralBench) bool {
@@ -63,15 +79,19 @@ func before(a, b *sbv1.SpiralBench) bool {
 // bench that no set of Ready nodes could place (a CrossNode bench on a one-node pool) holds
 // nothing back: it would hold the queue for ever.
 func (r *SpiralBenchReconciler) olderWaiting(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.Node) error {
-	var list sbv1.SpiralBenchList
-	if err := r.List(ctx, &list, client.MatchingFields{WaitingIndex: "true"}); err != nil {
-		return err
-	}
 	var older []*sbv1.SpiralBench
-	for i := range list.Items {
-		o := &list.Items[i]
-		if o.UID != sb.UID && waiting(o) && before(o, sb) && wants(ctx, o, name, node) {
-			older = append(older, o)
+	for _, key := range []string{name, anyNode} {
+		// Read-only: the cache's own objects, not copies of every waiting bench.
+		var list sbv1.SpiralBenchList
+		if err := r.List(ctx, &list, client.MatchingFields{WaitingIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
+			return err
+		}
+		for i := range list.Items {
+			o := &list.Items[i]
+			if o.UID != sb.UID && waiting(o) && before(o, sb) && wants(ctx, o, name, node) &&
+				!slices.ContainsFunc(older, func(b *sbv1.SpiralBench) bool { return b.UID == o.UID }) {
+				older = append(older, o)
+			}
 		}
 	}
 	if len(older) == 0 {

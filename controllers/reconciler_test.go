@@ -59,7 +59,7 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: sb.Namespace}})
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).WithStatusSubresource(&sbv1.SpiralBench{}).
-		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).
+		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).WithIndex(&corev1.Pod{}, podBenchIndex, indexPodBench).
 		WithIndex(&sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench).WithObjects(append(objs, sb)...).Build()
 	r := &SpiralBenchReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS}

@@ -330,6 +330,9 @@ func (r *SpiralBenchReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench); err != nil {
 		return err
 	}
+	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &corev1.Pod{}, podBenchIndex, indexPodBench); err != nil {
+		return err
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBench{}, builder.WithPredicates(r.unsettledAtStart(), predicate.Or[client.Object](
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}, deletionStarted))).
