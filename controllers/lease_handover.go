@@ -49,17 +49,34 @@ func (r *SpiralBenchReconciler) takeLeft(ctx context.Context, sb *sbv1.SpiralBen
 	}
 	lease := r.newLease(sb, key, now)
 	lease.ResourceVersion = left.version
-	lease.Spec.LeaseTransitions = ptr.To(left.transitions + 1)
-	if err := r.Update(ctx, &lease); err != nil {
+	lease.Spec.LeaseTransitions = ptr.To(left.transitions)
+	if err := r.takeOver(ctx, sb, node, &lease, now); err != nil {
 		r.leaseVersions.forget(node)
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
 			return false, nil // changed or deleted since: read it
 		}
 		return false, err
 	}
-	r.markTaken(node)
-	r.leaseVersions.wrote(node, holderID(sb), &lease)
 	return true, nil
+}
+
+// takeOver writes lease, as read or as last written, held by sb from now: one update whose
+// resourceVersion precondition fails if anyone wrote the lease since.
+func (r *SpiralBenchReconciler) takeOver(ctx context.Context, sb *sbv1.SpiralBench, node string, lease *coordinationv1.Lease, now metav1.MicroTime) error {
+	me := holderID(sb)
+	lease.Spec.HolderIdentity, lease.Spec.AcquireTime = &me, &now
+	r.hold(lease, sb)
+	if lease.Labels == nil {
+		lease.Labels = map[string]string{}
+	}
+	lease.Labels[labelHolderUID] = string(sb.UID)
+	lease.Spec.LeaseTransitions = ptr.To(ptr.Deref(lease.Spec.LeaseTransitions, 0) + 1)
+	if err := r.Update(ctx, lease); err != nil {
+		return err
+	}
+	r.markTaken(node)
+	r.leaseVersions.wrote(node, me, lease)
+	return nil
 }
 
 // cachedHolderEnded says, from the cache alone, that a lease's holder has finished or is being

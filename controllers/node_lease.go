@@ -232,21 +232,12 @@ func (r *SpiralBenchReconciler) takeLease(ctx context.Context, sb *sbv1.SpiralBe
 	if !leaseExpired(&lease, now.Time) && r.holderRunning(ctx, holder) {
 		return nodeBusy(node, holder)
 	}
-	lease.Spec.HolderIdentity, lease.Spec.AcquireTime = &me, &now
-	r.hold(&lease, sb)
-	if lease.Labels == nil {
-		lease.Labels = map[string]string{}
-	}
-	lease.Labels[labelHolderUID] = string(sb.UID)
-	lease.Spec.LeaseTransitions = ptr.To(ptr.Deref(lease.Spec.LeaseTransitions, 0) + 1)
-	if err := r.Update(ctx, &lease); err != nil {
+	if err := r.takeOver(ctx, sb, node, &lease, now); err != nil {
 		if apierrors.IsConflict(err) {
 			return nodeBusy(node, "")
 		}
 		return err
 	}
-	r.markTaken(node)
-	r.leaseVersions.wrote(node, me, &lease)
 	return nil
 }
 
