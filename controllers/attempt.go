@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -51,6 +52,9 @@ func (r *SpiralBenchReconciler) startAttempt(ctx context.Context, sb *sbv1.Spira
 	}
 	pod := cellpod.Build(in, in.Ranks[0], "")
 	existed, err := r.createPod(ctx, sb, pod)
+	if f, ok := asForeign(err); ok {
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: f.Error()})
+	}
 	if err != nil {
 		return r.createRefused(ctx, sb, err)
 	}
@@ -96,13 +100,23 @@ func repeatRange(first, n int32) string {
 	return fmt.Sprintf("repeats %d-%d", first, first+n-1)
 }
 
+// createPod creates a cell pod with the manager's mark. A pod already there under its name is
+// the one an earlier step created only if it carries the mark; else the error is a
+// *provenance.ForeignError and the pod is left alone.
 func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBench, pod *corev1.Pod) (existed bool, err error) {
 	if err := controllerutil.SetControllerReference(sb, pod, r.Scheme()); err != nil {
 		return false, err
 	}
+	if err := mark(r.Provenance, pod); err != nil {
+		return false, err
+	}
 	if err := r.Create(ctx, pod); err != nil {
 		if apierrors.IsAlreadyExists(err) {
-			return true, nil
+			there := &corev1.Pod{}
+			if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(pod), there); err != nil {
+				return false, fmt.Errorf("read pod %s in the way: %w", pod.Name, err)
+			}
+			return true, foreign(r.Provenance, there)
 		}
 		return false, fmt.Errorf("create pod %s: %w", pod.Name, err)
 	}
@@ -127,14 +141,17 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	wait := time.Until(deadline)
 
 	pods, err := r.rankPods(ctx, sb, in, false)
+	if err == nil {
+		if missing, _ := peersMissing(in.Ranks, pods); len(missing) > 0 && pods[0] != nil && (ended(pods[0]) || wait <= 0) {
+			// Failing the attempt for peers that never ran takes the apiserver's word for it.
+			pods, err = r.rankPods(ctx, sb, in, true)
+		}
+	}
+	if f, ok := asForeign(err); ok {
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: f.Error()})
+	}
 	if err != nil {
 		return 0, err
-	}
-	if missing, _ := peersMissing(in.Ranks, pods); len(missing) > 0 && pods[0] != nil && (ended(pods[0]) || wait <= 0) {
-		// Failing the attempt for peers that never ran takes the apiserver's word for it.
-		if pods, err = r.rankPods(ctx, sb, in, true); err != nil {
-			return 0, err
-		}
 	}
 	rendezvous := pods[0]
 	if rendezvous == nil {
@@ -206,6 +223,9 @@ func (r *SpiralBenchReconciler) startPeers(ctx context.Context, sb *sbv1.SpiralB
 	for _, rank := range in.Ranks[1:] {
 		pod := cellpod.Build(in, rank, addr)
 		existed, err := r.createPod(ctx, sb, pod)
+		if f, ok := asForeign(err); ok {
+			return 0, r.finishAttempt(ctx, sb, in.Cell, outcome{reason: f.Error()})
+		}
 		if err != nil {
 			if refusedForGood(err) {
 				return 0, r.refuse(ctx, sb, podsForbidden(sb, err))

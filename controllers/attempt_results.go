@@ -6,12 +6,14 @@ import (
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
 // Each finished attempt's repeats are a SpiralBenchAttemptResult the bench owns, written
@@ -31,10 +33,10 @@ func (r *SpiralBenchReconciler) attachAttempts(ctx context.Context, sb *sbv1.Spi
 	if !counted {
 		return nil
 	}
-	if missing, err := attachCached(ctx, r.Client, sb); err != nil || missing == 0 {
+	if missing, err := attachCached(ctx, r.Client, r.Provenance, sb); err != nil || missing == 0 {
 		return err
 	}
-	if err := attempts.Load(ctx, r.APIReader, sb); err != nil {
+	if err := attempts.Load(ctx, r.APIReader, sb, r.ownAttempt(sb)); err != nil {
 		// Deleted by hand: the cells keep their aggregates; what is gone is reported, not invented.
 		ctrl.LoggerFrom(ctx).Info("bench has attempts without their results", "error", err.Error())
 	}
@@ -49,11 +51,19 @@ func (r *SpiralBenchReconciler) recordAttempt(ctx context.Context, sb *sbv1.Spir
 	if err := controllerutil.SetControllerReference(sb, rec, r.Scheme()); err != nil {
 		return nil, err
 	}
+	if err := mark(r.Provenance, rec); err != nil {
+		return nil, err
+	}
 	err := r.Create(ctx, rec)
 	if apierrors.IsAlreadyExists(err) {
 		stored := &sbv1.SpiralBenchAttemptResult{}
 		if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(rec), stored); err != nil {
 			return nil, fmt.Errorf("read attempt result %s: %w", rec.Name, err)
+		}
+		if err := foreign(r.Provenance, stored); err != nil {
+			// Someone else's record under this attempt's name: the attempt counts as failed,
+			// with nothing measured, and the next one writes under its own name.
+			return attempts.New(sb, cell, attempt, nil, clip(err.Error(), 1000), false), nil
 		}
 		return stored, nil
 	}
@@ -65,12 +75,12 @@ func (r *SpiralBenchReconciler) recordAttempt(ctx context.Context, sb *sbv1.Spir
 
 // attachCached attaches the bench's attempt results as the manager's cache has them and says
 // how many of the attempts its status counts the cache lacks.
-func attachCached(ctx context.Context, c client.Reader, sb *sbv1.SpiralBench) (int, error) {
+func attachCached(ctx context.Context, c client.Reader, key *provenance.Key, sb *sbv1.SpiralBench) (int, error) {
 	var list sbv1.SpiralBenchAttemptResultList
 	if err := c.List(ctx, &list, client.InNamespace(sb.Namespace), client.MatchingFields{attempts.BenchIndex: sb.Namespace + "/" + sb.Name}); err != nil {
 		return 0, err
 	}
-	return attempts.Attach(sb, list.Items), nil
+	return attempts.Attach(sb, list.Items, ownAttempt(key, sb)), nil
 }
 
 // repeatsOf is a finished bench with its repeats attached, for a fleet's judge, once per step
@@ -85,9 +95,9 @@ func (r *FleetReconciler) repeatsOf(ctx context.Context, v *fleetView, sb *sbv1.
 	}
 	full := *sb
 	full.Status.CellResults = slices.Clone(sb.Status.CellResults)
-	missing, err := attachCached(ctx, r.Client, &full)
+	missing, err := attachCached(ctx, r.Client, r.Provenance, &full)
 	if err == nil && missing > 0 {
-		err = attempts.Load(ctx, r.APIReader, &full)
+		err = attempts.Load(ctx, r.APIReader, &full, ownAttempt(r.Provenance, &full))
 	}
 	if err != nil {
 		ctrl.LoggerFrom(ctx).Info("fleet judges a bench without its attempt results", "bench", sb.Name, "error", err.Error())
@@ -97,4 +107,13 @@ func (r *FleetReconciler) repeatsOf(ctx context.Context, v *fleetView, sb *sbv1.
 	}
 	v.withRepeats[sb] = &full
 	return &full
+}
+
+// ownAttempt trusts the records this manager wrote for sb.
+func ownAttempt(key *provenance.Key, sb *sbv1.SpiralBench) func(*sbv1.SpiralBenchAttemptResult) bool {
+	return func(a *sbv1.SpiralBenchAttemptResult) bool { return metav1.IsControlledBy(a, sb) && trusted(key, a) }
+}
+
+func (r *SpiralBenchReconciler) ownAttempt(sb *sbv1.SpiralBench) func(*sbv1.SpiralBenchAttemptResult) bool {
+	return ownAttempt(r.Provenance, sb)
 }

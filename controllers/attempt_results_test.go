@@ -6,10 +6,13 @@ import (
 	"testing"
 
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -55,6 +58,13 @@ func TestARetakenStepKeepsTheAttemptsFirstRecord(t *testing.T) {
 		{Repeat: 1, State: sbv1.CellValid, RXMbps: 900, TXMbps: 900},
 		{Repeat: 2, State: sbv1.CellValid, RXMbps: 900, TXMbps: 900},
 	}, "", false)
+	// written by the manager: its owner reference and mark
+	if err := controllerutil.SetControllerReference(h.bench(), first, h.c.Scheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := mark(h.r.Provenance, first); err != nil {
+		t.Fatal(err)
+	}
 	if err := h.c.Create(t.Context(), first); err != nil {
 		t.Fatal(err)
 	}
@@ -63,5 +73,52 @@ func TestARetakenStepKeepsTheAttemptsFirstRecord(t *testing.T) {
 	res := cell0(h.reconcile())
 	if res.Attempts != 1 || len(res.RepeatResults) != 3 || res.RXMbps == nil || res.RXMbps.Mean != 900 {
 		t.Errorf("the first record stands, counted once: attempts %d, repeats %d, rx %+v", res.Attempts, len(res.RepeatResults), res.RXMbps)
+	}
+}
+
+// A record someone else wrote under the attempt's name, with the bench's owner reference and
+// made-up repeats, is never read: the attempt fails with ForeignObject and nothing measured.
+func TestARecordTheManagerDidNotWriteIsNotAdopted(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("forged", "lab").Repeats(3).UID("r3").Obj()
+	h := newHarness(t, sb, readyNode("spark-a"))
+	srv, cli := startPair(t, h)
+	forged := attempts.New(h.bench(), 0, 0, []sbv1.RepeatResult{
+		{Repeat: 0, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
+		{Repeat: 1, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
+		{Repeat: 2, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
+	}, "", false)
+	if err := controllerutil.SetControllerReference(h.bench(), forged, h.c.Scheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := provenance.RandomKey().Mark(forged, contentOf(forged)); err != nil { // another key's mark
+		t.Fatal(err)
+	}
+	if err := h.c.Create(t.Context(), forged); err != nil {
+		t.Fatal(err)
+	}
+	h.setStatus(sbtesting.WrapPod(cli).Succeeded(sbtesting.Lines(tx(1010), tx(1110), tx(1210))).Obj())
+	h.setStatus(sbtesting.WrapPod(srv).Succeeded(sbtesting.Lines(rx(1000), rx(1100), rx(1200))).Obj())
+	if _, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb}); err != nil {
+		t.Fatal(err)
+	}
+	var got sbv1.SpiralBench
+	if err := h.c.Get(t.Context(), h.sb, &got); err != nil {
+		t.Fatal(err)
+	}
+	// as every reader with the manager's key sees it: the forged record is missing, not read
+	if err := attempts.Load(t.Context(), h.c, &got, ownAttempt(h.r.Provenance, &got)); err == nil || !strings.Contains(err.Error(), "1 attempt result(s)") {
+		t.Errorf("load: %v; want the forged record reported missing", err)
+	}
+	res := cell0(&got)
+	if res.Attempts != 1 || res.FailedAttempts != 1 || len(res.RepeatResults) != 0 {
+		t.Errorf("attempts %d, failed %d, repeats %d: want one failed attempt with nothing measured", res.Attempts, res.FailedAttempts, len(res.RepeatResults))
+	}
+	for _, r := range res.RepeatResults {
+		if r.RXMbps == 400000 {
+			t.Errorf("the forged repeats were read: %+v", r)
+		}
+	}
+	if !strings.Contains(res.Message, "ForeignObject: SpiralBenchAttemptResult lab/forged-c0-a0 was not created by SpiralBench") {
+		t.Errorf("cell message %q: want the ForeignObject reason naming the record", res.Message)
 	}
 }

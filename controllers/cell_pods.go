@@ -40,8 +40,8 @@ func (r *SpiralBenchReconciler) cleanupPods(ctx context.Context, sb *sbv1.Spiral
 	var wait time.Duration
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if !metav1.IsControlledBy(p, sb) {
-			continue
+		if !metav1.IsControlledBy(p, sb) || !trusted(r.Provenance, p) {
+			continue // not ours to delete
 		}
 		cell, _ := strconv.Atoi(p.Labels[cellpod.LabelCell])
 		attempt, _ := strconv.Atoi(p.Labels[cellpod.LabelAttempt])
@@ -88,8 +88,22 @@ func keepPod(sb *sbv1.SpiralBench, cell, attempt int32) bool {
 	return attempt == 0 // a first attempt whose start was not recorded yet
 }
 
-// deleteAllPods removes every cell pod of the bench (deletion, suspension of a dead attempt).
+// deleteAllPods removes every cell pod of the bench (deletion, suspension of a dead attempt):
+// the pods the manager created for it, not whatever else carries its label. The apiserver's
+// list, not the cache's: a pod created a moment ago goes too.
 func (r *SpiralBenchReconciler) deleteAllPods(ctx context.Context, sb *sbv1.SpiralBench) error {
-	return r.DeleteAllOf(ctx, &corev1.Pod{}, client.InNamespace(sb.Namespace),
-		client.MatchingLabels{cellpod.LabelBench: sb.Name}, client.PropagationPolicy(metav1.DeletePropagationBackground))
+	var pods corev1.PodList
+	if err := r.APIReader.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
+		return err
+	}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		if p.DeletionTimestamp != nil || !metav1.IsControlledBy(p, sb) || !trusted(r.Provenance, p) {
+			continue
+		}
+		if err := r.Delete(ctx, p, client.PropagationPolicy(metav1.DeletePropagationBackground)); err != nil && !apierrors.IsNotFound(err) {
+			return err
+		}
+	}
+	return nil
 }

@@ -15,11 +15,16 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
 // summaryRetry is how soon a failed summary upload is tried again.
 const summaryRetry = 30 * time.Second
+
+// historyRecordFile is a node's record of one run: <history folder>/<run id>/record.json,
+// beside the folder's SIGNATURE.json (fleet.RecordKey).
+const historyRecordFile = "record.json"
 
 // fleetBucket is the fleet's bucket: spec.results, else the template's, else the operator's.
 type fleetBucket struct {
@@ -111,16 +116,24 @@ func (r *FleetReconciler) appendHistory(ctx context.Context, v *fleetView, row *
 		Metric: v.metric, Verdict: string(row.Verdict), Values: repeats, Environment: benchEnvironment(sb)}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	folder := fleet.HistoryPrefix(b.prefix, v.f.Namespace, v.f.Name, row.Name)
+	// A folder per record, beside its own SIGNATURE.json: records sharing the node's folder
+	// would overwrite one another's signature.
+	folder := path.Dir(fleet.RecordKey(b.prefix, v.f.Namespace, rec)) + "/"
 	data, err := rec.Encode()
 	if err == nil {
-		_, err = r.Store.Upload(ctx, b.target, folder, map[string][]byte{rec.RunID + ".json": data})
+		files := map[string][]byte{historyRecordFile: data}
+		if err = r.Provenance.Sign(files); err == nil {
+			_, err = r.Store.Upload(ctx, b.target, folder, files)
+		}
 	}
 	if err != nil {
 		setFleetCondition(v.f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, "history of "+row.Name+": "+err.Error())
 	}
 }
 
+// readHistory reads the node's records that verify against the manager's signature: a
+// baseline decides verdicts, so a record someone put in the bucket (or one from before
+// records were signed, at <history folder>/<run id>.json) is not read.
 func (r *FleetReconciler) readHistory(ctx context.Context, b *fleetBucket, folder string) ([]fleet.Record, error) {
 	keys, err := r.Store.List(ctx, b.target, folder)
 	if err != nil {
@@ -128,14 +141,22 @@ func (r *FleetReconciler) readHistory(ctx context.Context, b *fleetBucket, folde
 	}
 	var out []fleet.Record
 	for _, k := range keys {
-		if !strings.HasSuffix(k, ".json") {
+		if path.Base(k) != historyRecordFile {
 			continue
 		}
-		data, err := r.Store.Get(ctx, b.target, k)
-		if err != nil {
-			return nil, err
+		files := map[string][]byte{}
+		for _, name := range []string{historyRecordFile, provenance.SignatureFile} {
+			if files[name], err = r.Store.Get(ctx, b.target, path.Dir(k)+"/"+name); err != nil {
+				break
+			}
 		}
-		if rec, err := fleet.DecodeRecord(data); err == nil {
+		if err != nil {
+			continue // a record without its signature (an upload cut short): not read
+		}
+		if _, err := provenance.VerifyFiles(files, r.Provenance.Public()); err != nil {
+			continue
+		}
+		if rec, err := fleet.DecodeRecord(files[historyRecordFile]); err == nil {
 			out = append(out, rec)
 		}
 	}
@@ -182,16 +203,20 @@ func (r *FleetReconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) 
 		s.Nodes = append(s.Nodes, n)
 	}
 	files, err := fleet.SummaryFiles(s)
+	if err == nil {
+		err = r.Provenance.Sign(files)
+	}
 	var uris []string
 	roundID := fmt.Sprintf("round-%d", f.Status.Round)
+	parts := []string{}
+	if p := strings.Trim(b.prefix, "/"); p != "" {
+		parts = append(parts, p)
+	}
+	folder := path.Join(append(parts, "fleets", f.Namespace, f.Name, roundID)...) + "/"
 	if err == nil {
 		ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 		defer cancel()
-		parts := []string{}
-		if p := strings.Trim(b.prefix, "/"); p != "" {
-			parts = append(parts, p)
-		}
-		uris, err = r.Store.Upload(ctx, b.target, path.Join(append(parts, "fleets", f.Namespace, f.Name, roundID)...)+"/", files)
+		uris, err = r.Store.Upload(ctx, b.target, folder, files)
 	}
 	if err != nil {
 		setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionFalse, sbv1.ReasonUploadFailed, err.Error())
@@ -199,6 +224,6 @@ func (r *FleetReconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) 
 	}
 	f.Status.Summary = &sbv1.Artifacts{RunID: roundID, URIs: uris}
 	setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded,
-		fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, strings.TrimPrefix(uris[0], "s3://"+b.target.Bucket+"/")))
+		fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, folder))
 	return 0
 }

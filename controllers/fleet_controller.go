@@ -26,6 +26,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/policy"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
 // Labels on the SpiralBenches a fleet owns. The nodes a bench measures are in its placement
@@ -63,6 +64,8 @@ type FleetReconciler struct {
 	Recorder  events.EventRecorder
 	// Store uploads the fleet summary and reads and writes node history.
 	Store bucket.Store
+	// Provenance is the manager's key: marks the objects it creates and signs what it uploads.
+	Provenance *provenance.Key
 	// DefaultBucket is used by fleets without spec.results.
 	DefaultBucket BucketDefaults
 	// AllowedEndpoints are the only spec.results endpoints it reads from (see SpiralBenchReconciler).
@@ -84,6 +87,8 @@ type FleetReconciler struct {
 	overlay resultOverlay
 	// stepTime is each fleet's last step's duration, which spaces its steps (see batchDelay).
 	stepTime sync.Map
+	// foreign remembers the objects found in the way of a fleet's creates (fleet_foreign.go).
+	foreign foreignObjects
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets,verbs=get;list;watch
@@ -111,6 +116,9 @@ func (r *FleetReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	defer func() { r.stepTime.Store(req.NamespacedName, time.Since(began)) }()
 	var f sbv1.SpiralBenchFleet
 	if err := r.Get(ctx, req.NamespacedName, &f); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.foreign.forget(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if f.DeletionTimestamp != nil {

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -318,7 +317,7 @@ func (r *FleetReconciler) createBenches(ctx context.Context, f *sbv1.SpiralBench
 		go func() {
 			defer wg.Done()
 			for o := range work {
-				if err := r.Create(ctx, o); err != nil && !apierrors.IsAlreadyExists(err) {
+				if err := r.createMarked(ctx, f, o); err != nil {
 					r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
 					errs <- err
 				}

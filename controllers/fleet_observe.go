@@ -25,13 +25,14 @@ func (r *FleetReconciler) observe(ctx context.Context, v *fleetView) {
 			continue
 		}
 		if v.f.Spec.Pairing != sbv1.PairingRing {
-			r.follow(ctx, v, row, v.benches[benchKey(fleet.KindRound, row.Name)], "")
+			r.followKey(ctx, v, row, benchKey(fleet.KindRound, row.Name), "")
 			continue
 		}
 		if row.Partner != "" {
-			pair := v.benches[benchKey(fleet.KindRound, pairSubject(row.Name, row.Partner))]
+			pairKey := benchKey(fleet.KindRound, pairSubject(row.Name, row.Partner))
+			pair := v.benches[pairKey]
 			if pair == nil || !finished(pair) {
-				r.follow(ctx, v, row, pair, "")
+				r.followKey(ctx, v, row, pairKey, "")
 				continue
 			}
 			if verdict, _ := benchVerdict(pair); verdict == sbv1.NodePassed {
@@ -45,6 +46,10 @@ func (r *FleetReconciler) observe(ctx context.Context, v *fleetView) {
 		why := "no partner this round"
 		if row.Partner != "" {
 			why = "pair with " + row.Partner + " failed"
+		}
+		if iso == nil && v.foreign[benchKey(fleet.KindIsolate, row.Name)] != "" {
+			r.followKey(ctx, v, row, benchKey(fleet.KindIsolate, row.Name), why+": ")
+			continue
 		}
 		if iso == nil {
 			if row.Verdict == sbv1.NodeRunning && row.Bench != "" && r.benchExists(ctx, v.f.Namespace, row.Bench, pairName(v, row)) {
@@ -72,6 +77,17 @@ func isolatePartner(sb *sbv1.SpiralBench, node string) string {
 		}
 	}
 	return ""
+}
+
+// followKey follows the view's bench under key; an object in that bench's way that the
+// manager did not create makes the node Invalid (ReasonForeignObject), never judged by it.
+func (r *FleetReconciler) followKey(ctx context.Context, v *fleetView, row *sbv1.FleetNode, key, why string) {
+	sb := v.benches[key]
+	if sb == nil && v.foreign[key] != "" {
+		r.decide(ctx, v, row, []fleet.StepOutcome{{State: fleet.StepInvalidState, Reason: v.foreign[key]}}, nil, nil, why)
+		return
+	}
+	r.follow(ctx, v, row, sb, why)
 }
 
 // follow sets a row from the bench deciding it: none yet (Pending), running, or finished.

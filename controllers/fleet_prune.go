@@ -26,7 +26,7 @@ func (r *FleetReconciler) deleteStaleChecks(ctx context.Context, v *fleetView) e
 	for i := range pods.Items {
 		p := &pods.Items[i]
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
-		if p.Labels[LabelFleetKind] == fleet.KindUpgrade || int32(round) >= v.f.Status.Round || !fleet.CheckDone(p) || !metav1.IsControlledBy(p, v.f) {
+		if p.Labels[LabelFleetKind] == fleet.KindUpgrade || int32(round) >= v.f.Status.Round || !fleet.CheckDone(p) || !r.ownedBy(p, v.f) {
 			continue
 		}
 		if err := r.Delete(ctx, p, client.PropagationPolicy(metav1.DeletePropagationBackground)); client.IgnoreNotFound(err) != nil {
@@ -62,7 +62,7 @@ func (r *FleetReconciler) pruneUpgrades(ctx context.Context, v *fleetView, node 
 	var gates []string
 	var mine []client.Object
 	for _, o := range objs {
-		if o.GetAnnotations()[annotationSubject] != node || !metav1.IsControlledBy(o, v.f) {
+		if o.GetAnnotations()[annotationSubject] != node || !r.ownedBy(o, v.f) {
 			continue
 		}
 		mine = append(mine, o)

@@ -16,6 +16,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
 // A fleet's per-node rows live in SpiralBenchNodeResults, one per node and round, so the
@@ -124,8 +125,8 @@ func (r *FleetReconciler) loadRows(ctx context.Context, v *fleetView) error {
 		return err
 	}
 	for _, res := range r.overlay.merge(key, list.Items) {
-		if !metav1.IsControlledBy(res, f) {
-			continue
+		if !r.ownedBy(res, f) {
+			continue // someone else's row is never read; writeResult says so
 		}
 		row := res.Result
 		v.rows[row.Name] = &row
@@ -144,7 +145,7 @@ type loadedRow struct {
 func (r *FleetReconciler) resultObject(f *sbv1.SpiralBenchFleet, row *sbv1.FleetNode, rv string) (*sbv1.SpiralBenchNodeResult, error) {
 	res := &sbv1.SpiralBenchNodeResult{
 		ObjectMeta: metav1.ObjectMeta{
-			Name: fleet.ResultName(f.Name, f.Status.Round, row.Name), Namespace: f.Namespace, ResourceVersion: rv,
+			Name: r.resultName(f, row.Name), Namespace: f.Namespace, ResourceVersion: rv,
 			Labels: map[string]string{
 				sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round)),
 				sbv1.LabelResultNode: fleet.NodeLabelValue(row.Name), sbv1.LabelResultVerdict: string(row.Verdict),
@@ -156,6 +157,13 @@ func (r *FleetReconciler) resultObject(f *sbv1.SpiralBenchFleet, row *sbv1.Fleet
 		res.Labels[sbv1.LabelResultReason] = string(fleet.ParseReason(row.Reasons[0]).Code)
 	}
 	return res, controllerutil.SetControllerReference(f, res, r.Scheme())
+}
+
+// resultName is the node's result name in the fleet's round, with a tag only this manager can
+// compute (no one can create it first).
+func (r *FleetReconciler) resultName(f *sbv1.SpiralBenchFleet, node string) string {
+	round := strconv.Itoa(int(f.Status.Round))
+	return fleet.ResultName(f.Name, f.Status.Round, node, r.Provenance.Tag(f.Namespace, f.Name, string(f.UID), round, node))
 }
 
 // changedRows are the rows this step created or changed.
@@ -225,10 +233,16 @@ func (r *FleetReconciler) writeResult(ctx context.Context, f *sbv1.SpiralBenchFl
 	if err != nil {
 		return err
 	}
+	if err := mark(r.Provenance, res); err != nil {
+		return err
+	}
 	if rv == "" {
 		err = r.Create(ctx, res)
 	} else {
 		err = r.Update(ctx, res)
+	}
+	if apierrors.IsAlreadyExists(err) {
+		err = r.overwriteForeignResult(ctx, f, res)
 	}
 	if apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err) {
 		r.overlay.forget(res) // the next step reads the apiserver's version from the cache
@@ -263,4 +277,23 @@ func (r *FleetReconciler) deleteOldResults(ctx context.Context, f *sbv1.SpiralBe
 // resultsSelector is the label selector of the fleet's current round's results.
 func resultsSelector(f *sbv1.SpiralBenchFleet) string {
 	return fmt.Sprintf("%s=%s,%s=%d", sbv1.LabelResultFleet, f.Name, sbv1.LabelResultRound, f.Status.Round)
+}
+
+// overwriteForeignResult handles a create that found a result under the node's name. The
+// name carries a tag only this manager computes, so the object there is this manager's own
+// row, changed by someone else since if its mark fails: it is written over (with a warning
+// event) rather than read. A row with the mark is the manager's own that the cache has not
+// shown yet: errStaleResult, and the next step reads it.
+func (r *FleetReconciler) overwriteForeignResult(ctx context.Context, f *sbv1.SpiralBenchFleet, res *sbv1.SpiralBenchNodeResult) error {
+	there := &sbv1.SpiralBenchNodeResult{}
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(res), there); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	ferr := foreign(r.Provenance, there)
+	if ferr == nil {
+		return apierrors.NewAlreadyExists(sbv1.GroupVersion.WithResource("spiralbenchnoderesults").GroupResource(), res.Name)
+	}
+	r.event(f, true, provenance.ReasonForeignObject, "node %s's result was changed outside the operator; written again: %v", res.Result.Name, ferr)
+	res.ResourceVersion = there.ResourceVersion
+	return r.Update(ctx, res)
 }

@@ -149,7 +149,7 @@ func (r *FleetReconciler) staleBenches(ctx context.Context, v *fleetView) []*sbv
 	for i := range list.Items {
 		sb := &list.Items[i]
 		round, _ := strconv.Atoi(sb.Labels[LabelFleetRound])
-		if sb.Labels[LabelFleetKind] != fleet.KindUpgrade && int32(round) < v.f.Status.Round && finished(sb) && metav1.IsControlledBy(sb, v.f) {
+		if sb.Labels[LabelFleetKind] != fleet.KindUpgrade && int32(round) < v.f.Status.Round && finished(sb) && r.ownedBy(sb, v.f) {
 			out = append(out, sb)
 		}
 	}

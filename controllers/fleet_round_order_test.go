@@ -13,6 +13,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -48,7 +49,7 @@ func TestARoundIsFinishedOnlyAfterItsLastResultIsWritten(t *testing.T) {
 			return cl.SubResource(sub).Patch(ctx, o, p, opts...)
 		},
 	})
-	r := &FleetReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100)}
+	r := &FleetReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100), Provenance: provenance.RandomKey()}
 	key := client.ObjectKeyFromObject(f)
 	step := func() {
 		t.Helper()

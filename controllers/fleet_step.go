@@ -2,6 +2,7 @@ package controllers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,8 +18,18 @@ import (
 // step is one move of a fleet: the pool, the upgrade gate, rounds, verdicts, new benches.
 func (r *FleetReconciler) step(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, time.Duration, error) {
 	v, err := r.view(ctx, f)
+	var unusable *unusableSpecError
+	if errors.As(err, &unusable) {
+		if setFleetCondition(f, sbv1.FleetConditionSpecUsable, metav1.ConditionFalse, sbv1.ReasonUnusableSpec, unusable.msg) {
+			r.event(f, true, sbv1.ReasonUnusableSpec, "%s", unusable.msg)
+		}
+		return nil, 0, nil // a spec change wakes the fleet
+	}
 	if err != nil {
 		return nil, 0, err
+	}
+	if c := meta.FindStatusCondition(f.Status.Conditions, sbv1.FleetConditionSpecUsable); c != nil && c.Status == metav1.ConditionFalse {
+		setFleetCondition(f, sbv1.FleetConditionSpecUsable, metav1.ConditionTrue, sbv1.ReasonSpecUsable, "the spec is usable")
 	}
 	wait, err := r.stepView(ctx, v)
 	return v, wait, err

@@ -140,6 +140,10 @@ func (r *FleetReconciler) walk(ctx context.Context, v *fleetView, row *sbv1.Flee
 func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.FleetNode, step fleet.Step, key string, withPartner bool,
 	out *fleet.StepOutcome, w *suiteWalk) bool {
 	sb := v.benches[key]
+	if sb == nil && v.foreign[key] != "" {
+		out.State, out.Reason = fleet.StepInvalidState, v.foreign[key]
+		return true
+	}
 	if sb == nil {
 		if step.Pair && withPartner {
 			if alone := partnerGone(v, row); alone != "" {
@@ -156,6 +160,10 @@ func (r *FleetReconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1
 			out.Reason = "pair with " + row.Partner + " failed and no node passed to tell which is at fault: " + out.Reason
 		} else {
 			iso := v.benches[stepKey(fleet.KindIsolate, row.Name, step.Name)]
+			if why := v.foreign[stepKey(fleet.KindIsolate, row.Name, step.Name)]; iso == nil && why != "" {
+				out.State, out.Reason = fleet.StepInvalidState, why
+				return true
+			}
 			if iso == nil {
 				w.isolate, w.pairBench = true, sb.Name
 				return false
@@ -206,6 +214,10 @@ func (r *FleetReconciler) walkCheck(v *fleetView, row *sbv1.FleetNode, step flee
 		return true
 	}
 	p := v.checks[key]
+	if p == nil && v.foreign[key] != "" {
+		out.State, out.Reason = fleet.StepInvalidState, v.foreign[key]
+		return true
+	}
 	if p == nil {
 		return false
 	}

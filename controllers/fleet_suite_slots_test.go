@@ -13,6 +13,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -23,7 +24,7 @@ import (
 func TestASuiteNodeTakesItsNextStepInTheStepItsLastEnded(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(testScheme(t)).WithIndex(&sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench).
 		WithIndex(&corev1.Pod{}, podNodeIndex, func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).Build()
-	r := &FleetReconciler{Client: c, APIReader: c}
+	r := &FleetReconciler{Client: c, APIReader: c, Provenance: provenance.RandomKey()}
 
 	f := sbtesting.MakeFleet("f", "lab", "pool").MaxParallel(1).Obj()
 	template := f.Spec.Template

@@ -83,8 +83,14 @@ func (r *FleetReconciler) gate(ctx context.Context, v *fleetView) ([]gateLaunch,
 				}
 				continue
 			}
-			sb := v.benches[benchKey(fleet.KindUpgrade, name)+"/"+id]
+			key := benchKey(fleet.KindUpgrade, name) + "/" + id
+			sb := v.benches[key]
 			switch {
+			case sb == nil && v.foreign[key] != "":
+				// Never released on an object someone else made: held, and the bench is created
+				// again each step, which succeeds once that object is gone.
+				row.Upgrade, row.Reason = sbv1.GateHeld, v.foreign[key]
+				launches = append(launches, gateLaunch{node: name, gateID: id})
 			case sb == nil:
 				row.Upgrade = sbv1.GateBenching
 				launches = append(launches, gateLaunch{node: name, gateID: id})

@@ -49,6 +49,8 @@ type fleetView struct {
 	steps []fleet.Step
 	// checks are the external check pods of this round, by kind, subject and step.
 	checks map[string]*corev1.Pod
+	// foreign says, by the same keys, why an object in a step's way is not the fleet's own.
+	foreign map[string]string
 	// next is, per node of a suite, the index of the step to create next.
 	next map[string]int
 	// isolate names, per node of a suite whose next step is a failed Pair step to run again
@@ -85,8 +87,19 @@ func pairSubject(a, b string) string {
 }
 
 func poolSelector(f *sbv1.SpiralBenchFleet) (labels.Selector, error) {
-	return metav1.LabelSelectorAsSelector(&f.Spec.NodeSelector)
+	sel, err := metav1.LabelSelectorAsSelector(&f.Spec.NodeSelector)
+	if err != nil {
+		return nil, &unusableSpecError{"spec.nodeSelector: " + err.Error() +
+			": use matchLabels, or matchExpressions with the operators In, NotIn (with values), Exists or DoesNotExist (without)"}
+	}
+	return sel, nil
 }
+
+// unusableSpecError is a spec the apiserver accepted that the manager cannot use: the fleet
+// says so in its SpecUsable condition and an event, and waits for the spec to change.
+type unusableSpecError struct{ msg string }
+
+func (e *unusableSpecError) Error() string { return e.msg }
 
 // finished: the bench ended, or the fleet ended it at its step's deadline.
 func finished(sb *sbv1.SpiralBench) bool {
@@ -116,7 +129,9 @@ func benchNodes(sb *sbv1.SpiralBench) []string {
 func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
 	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
 		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
-		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{}}
+		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{},
+		foreign: map[string]string{}}
+	r.foreign.of(f, v.foreign)
 	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
 		v.metric = string(s.Metric)
 	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
@@ -150,6 +165,10 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 	for i := range benches.Items {
 		sb := &benches.Items[i]
 		if !metav1.IsControlledBy(sb, f) {
+			continue
+		}
+		if ferr := foreign(r.Provenance, sb); ferr != nil {
+			v.noteForeign(sb, ferr)
 			continue
 		}
 		kind := sb.Labels[LabelFleetKind]
@@ -187,6 +206,10 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		p := &pods.Items[i]
 		kind := p.Labels[LabelFleetKind]
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
+		if ferr := foreign(r.Provenance, p); ferr != nil && metav1.IsControlledBy(p, v.f) {
+			v.noteForeign(p, ferr)
+			continue
+		}
 		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
 				v.claim(p.Spec.NodeName)
@@ -290,3 +313,14 @@ func gated(node *corev1.Node) (string, bool) {
 }
 
 func onlyIdle(f *sbv1.SpiralBenchFleet) bool { return ptr.Deref(f.Spec.OnlyIdleNodes, true) }
+
+// noteForeign records an object with the fleet's labels and owner reference that the manager
+// did not create, when it claims a step of this round: the step, unless the manager's own
+// object for it exists, ends Invalid for it (walkBench, walkCheck).
+func (v *fleetView) noteForeign(o client.Object, ferr error) {
+	kind := o.GetLabels()[LabelFleetKind]
+	if round, _ := strconv.Atoi(o.GetLabels()[LabelFleetRound]); kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round {
+		return
+	}
+	v.foreign[fleetObjectKey(o)] = shorten(ferr.Error(), 160)
+}

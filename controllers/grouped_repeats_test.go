@@ -38,7 +38,7 @@ func startPair(t *testing.T, h *harness) (server, client *corev1.Pod) {
 // but status and pods carries over, as after a crash of the operator.
 func restartController(h *harness) {
 	h.r = &SpiralBenchReconciler{Client: h.c, APIReader: h.c, Recorder: events.NewFakeRecorder(100),
-		DefaultImage: h.r.DefaultImage, LeaseNamespace: leaseNS}
+		DefaultImage: h.r.DefaultImage, LeaseNamespace: leaseNS, Provenance: h.r.Provenance}
 }
 
 func TestRepeatsOfASocketCellRunInOnePodPair(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 
 // getPod reads a pod from the cache and, when the cache lacks it and live is set, from the
 // apiserver: a pod just created may not be cached yet, and only the apiserver can say it is
-// really gone.
+// really gone. A pod without the manager's mark is a *provenance.ForeignError.
 func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string, live bool) (*corev1.Pod, error) {
 	pod := &corev1.Pod{}
 	err := r.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod)
@@ -33,6 +33,9 @@ func (r *SpiralBenchReconciler) getPod(ctx context.Context, ns, name string, liv
 	}
 	if pod.DeletionTimestamp != nil && !ended(pod) {
 		return nil, nil // being deleted mid-run: as good as gone
+	}
+	if err := foreign(r.Provenance, pod); err != nil {
+		return nil, err // in the way, never read: a *provenance.ForeignError
 	}
 	return pod, nil
 }

@@ -18,6 +18,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -62,7 +63,7 @@ func newHarness(t *testing.T, sb *sbv1.SpiralBench, objs ...client.Object) *harn
 		WithIndex(&sbv1.SpiralBench{}, WaitingIndex, WaitingValue).WithIndex(&corev1.Pod{}, podBenchIndex, indexPodBench).
 		WithIndex(&sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench).WithObjects(append(objs, sb)...).Build()
 	r := &SpiralBenchReconciler{Client: c, APIReader: c, Recorder: events.NewFakeRecorder(100),
-		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS}
+		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: leaseNS, Provenance: provenance.RandomKey()}
 	return &harness{t: t, c: c, r: r, sb: client.ObjectKeyFromObject(sb)}
 }
 
@@ -87,7 +88,7 @@ func (h *harness) bench() *sbv1.SpiralBench {
 		h.t.Fatal(err)
 	}
 	// with its attempts' repeats, as every reader of per-repeat detail sees it
-	if err := attempts.Load(context.Background(), h.c, &sb); err != nil {
+	if err := attempts.Load(context.Background(), h.c, &sb, ownAttempt(h.r.Provenance, &sb)); err != nil {
 		h.t.Fatal(err)
 	}
 	return &sb

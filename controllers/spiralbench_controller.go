@@ -28,6 +28,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 	"github.com/spiralbench/spiralbench/pkg/policy"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
 // finalizer releases the bench's node leases and pods before it goes away.
@@ -52,6 +53,8 @@ type SpiralBenchReconciler struct {
 	LeaseNamespace string
 	// Uploader puts results into buckets.
 	Uploader bucket.Uploader
+	// Provenance is the manager's key: marks the objects it creates and signs what it uploads.
+	Provenance *provenance.Key
 	// PullPolicy of cell pods; empty means IfNotPresent.
 	PullPolicy corev1.PullPolicy
 	// DefaultBucket receives the results of benches without spec.results, when set.

@@ -92,6 +92,10 @@ func (r *SpiralBenchReconciler) upload(ctx context.Context, sb *sbv1.SpiralBench
 		return nil, err
 	}
 	maps.Copy(files, views)
+	// SIGNATURE.json: a gate checks the download offline with the published public key.
+	if err := r.Provenance.Sign(files); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	return r.Uploader.Upload(ctx, t, report.Prefix(sb, spec.Prefix), files)

@@ -2,10 +2,12 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/KimMachineGun/automemlimit/memlimit"
 
@@ -26,6 +28,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/policy"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
 func main() {
@@ -137,6 +140,16 @@ func main() {
 		log.Error(err, "cannot read the reference catalog", "path", referenceCatalog)
 		os.Exit(1)
 	}
+	// The key that marks what the manager creates and signs what it uploads, read past the
+	// cache before any reconcile needs it. Its Secret and the ConfigMap publishing its public
+	// key live in the manager's namespace (config/rbac/leader_election_role.yaml grants them
+	// there only).
+	ctx := ctrl.SetupSignalHandler()
+	key, err := loadProvenance(ctx, scheme, leaseNamespace)
+	if err != nil {
+		log.Error(err, "cannot load the provenance key")
+		os.Exit(1)
+	}
 	benchRecorder, err := controllers.BenchEventRecorder(mgr.GetEventRecorder("spiralbench-controller"), benchEvents)
 	if err != nil {
 		log.Error(err, "bad flag")
@@ -151,6 +164,7 @@ func main() {
 		LeaseNamespace: leaseNamespace,
 		Uploader:       bucket.MinIO{},
 		DefaultBucket:  defaults,
+		Provenance:     key,
 		// The endpoints benches may send signed requests to (Helm value results.allowedEndpoints).
 		AllowedEndpoints: allowed,
 		// The admin's policy for cell pods (Helm values dataplane.allowedImages and
@@ -168,6 +182,7 @@ func main() {
 		APIReader:     mgr.GetAPIReader(),
 		Recorder:      mgr.GetEventRecorder("spiralbenchfleet-controller"),
 		Store:         bucket.MinIO{},
+		Provenance:    key,
 		DefaultBucket: defaults, AllowedEndpoints: allowed,
 		NodeWrites: fleetNodeWrites,
 		Catalog:    catalog,
@@ -180,7 +195,7 @@ func main() {
 	utilruntime.Must(mgr.AddHealthzCheck("healthz", healthz.Ping))
 	utilruntime.Must(mgr.AddReadyzCheck("readyz", healthz.Ping))
 	log.Info("starting the manager")
-	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
+	if err := mgr.Start(ctx); err != nil {
 		log.Error(err, "the manager stopped")
 		os.Exit(1)
 	}
@@ -191,6 +206,18 @@ func envOr(key, fallback string) string {
 		return v
 	}
 	return fallback
+}
+
+// loadProvenance reads (or on the first start creates) the provenance key in ns, through a
+// client of its own: the manager's cache is not started yet.
+func loadProvenance(ctx context.Context, scheme *runtime.Scheme, ns string) (*provenance.Key, error) {
+	c, err := client.New(ctrl.GetConfigOrDie(), client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return provenance.LoadOrCreate(ctx, c, ns)
 }
 
 // loadCatalog reads the reference catalog file; an empty path is the compiled-in catalog.

@@ -82,7 +82,7 @@ func (k *kube) get(ctx context.Context, name string) (*sbv1.SpiralBench, error) 
 	sb.APIVersion, sb.Kind = sbv1.GroupVersion.String(), "SpiralBench"
 	// Per-repeat detail lives in the bench's attempt results; without them (not allowed to
 	// read them, or deleted) the cells' aggregates still tell the bench's story.
-	if err := attempts.Load(ctx, c, sb); err != nil {
+	if err := attempts.Load(ctx, c, sb, attempts.Owned(sb)); err != nil {
 		fmt.Fprintf(os.Stderr, "warning: per-repeat detail left out: %v\n", err)
 	}
 	return sb, nil

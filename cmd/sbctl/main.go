@@ -8,8 +8,10 @@
 //	sbctl compare tcp-before tcp-after   # exit 2 when a cell got significantly worse
 //	sbctl expect 4xH200-NV18             # what a node class (or a node) should reach, and why
 //	sbctl fleet gpu-node-7               # one node's verdicts over the fleets' rounds
+//	sbctl verify ./run                   # every file as the operator signed it (SIGNATURE.json)
 //
-// Exit codes: 0 fine, 1 an error, 2 compare found a cell worse, 3 watch saw the bench not pass.
+// Exit codes: 0 fine, 1 an error (verify: a file not as signed), 2 compare found a cell worse
+// (verify: a usage error), 3 watch saw the bench not pass.
 package main
 
 import (
@@ -73,6 +75,6 @@ func newRoot(out, errOut io.Writer, binary string) *cobra.Command {
 	root.SetOut(out)
 	root.SetErr(errOut)
 	k := newKube(root)
-	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k), newFleet(k))
+	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k), newFleet(k), newVerify(k))
 	return root
 }

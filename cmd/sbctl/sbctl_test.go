@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -129,7 +130,9 @@ func create(t *testing.T, ns string, sb *sbv1.SpiralBench) {
 					reps = append(reps, r)
 				}
 			}
-			if err := k8sClient.Create(ctx, attempts.New(sb, c.Index, a, reps, "", false)); err != nil {
+			rec := attempts.New(sb, c.Index, a, reps, "", false)
+			rec.OwnerReferences = []metav1.OwnerReference{{APIVersion: sbv1.GroupVersion.String(), Kind: "SpiralBench", Name: sb.Name, UID: sb.UID, Controller: ptr.To(true)}}
+			if err := k8sClient.Create(ctx, rec); err != nil {
 				t.Fatalf("attempt %d of cell %d of %s: %v", a, c.Index, sb.Name, err)
 			}
 		}
@@ -420,7 +423,7 @@ func TestFleetPrintsOneNodesHistory(t *testing.T) {
 		reasons []string
 	}{{2, "gpu-7", sbv1.NodeFailed, []string{"StepFailed:tcp"}}, {1, "gpu-7", sbv1.NodePassed, nil}, {1, "gpu-8", sbv1.NodePassed, nil}} {
 		res := &sbv1.SpiralBenchNodeResult{
-			ObjectMeta: metav1.ObjectMeta{Name: fleet.ResultName("pool", r.round, r.node), Namespace: ns,
+			ObjectMeta: metav1.ObjectMeta{Name: fleet.ResultName("pool", r.round, r.node, "0123456789abcdef"), Namespace: ns,
 				Labels: map[string]string{sbv1.LabelResultFleet: "pool", sbv1.LabelResultNode: fleet.NodeLabelValue(r.node)}},
 			Fleet: "pool", Round: r.round, Result: sbv1.FleetNode{Name: r.node, Verdict: r.verdict, Reasons: r.reasons, Step: "tcp"},
 		}

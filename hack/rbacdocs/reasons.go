@@ -36,6 +36,10 @@ var reasons = map[string]reason{
 		"Leader election among manager replicas, and one Lease per node that keeps benches apart: taken for a bench's nodes, renewed with each attempt, released when it ends."},
 	"Role/spiralbench-leader-election events.k8s.io/events": {"create, patch",
 		"Leader election records an event when a replica takes over."},
+	"Role/spiralbench-leader-election core/secrets": {"create, get",
+		"The provenance key: create the Secret `spiralbench-provenance` with a random seed on the first start, read it on every start; it marks the objects the manager creates and signs what it uploads (`SIGNATURE.json`)."},
+	"Role/spiralbench-leader-election core/configmaps": {"create, get, update",
+		"Publish the results' public key in the ConfigMap `spiralbench-results-key`, for `sbctl verify` and gates that check a download offline; updated when the key changes."},
 	"ClusterRole/spiralbench-fleet-node-writes core/nodes": {"patch",
 		"Write a fleet's verdict labels and `spiralbench.io/verdict` taint, and the driver-upgrade gate's taint. Only granted with `fleet.nodeWrites=true`."},
 }

@@ -46,13 +46,15 @@ func New(sb *sbv1.SpiralBench, cell, attempt int32, repeats []sbv1.RepeatResult,
 // Attach puts the repeats of the attempts the bench's status has counted (attempt numbers
 // below each cell's attempts) into its cell results, in attempt order; attempts written but
 // not yet counted (their status write failed) are left out, so the step that counts them
-// adds them once. It reports the attempts status counts that items lack: a cache that has
-// not seen the latest write yet, or attempts deleted by hand.
-func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult) (missing int) {
+// adds them once. Only records under their own name that trust accepts are read: the
+// manager passes its provenance check, a client the owner check (Owned). It reports the
+// attempts status counts that items lack: a cache that has not seen the latest write yet,
+// attempts deleted by hand, or records trust refused.
+func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult, trust func(*sbv1.SpiralBenchAttemptResult) bool) (missing int) {
 	byCell := map[int32][]*sbv1.SpiralBenchAttemptResult{}
 	for i := range items {
 		a := &items[i]
-		if a.Bench == sb.Name && a.Namespace == sb.Namespace {
+		if a.Bench == sb.Name && a.Namespace == sb.Namespace && a.Name == Name(sb.Name, a.CellIndex, a.Attempt) && trust(a) {
 			byCell[a.CellIndex] = append(byCell[a.CellIndex], a)
 		}
 	}
@@ -75,14 +77,21 @@ func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult) (missin
 
 // Load reads the bench's attempt results through r (a client, not the manager's cache: it
 // selects by label) and attaches them; an error names the attempts it could not find.
-func Load(ctx context.Context, r client.Reader, sb *sbv1.SpiralBench) error {
+func Load(ctx context.Context, r client.Reader, sb *sbv1.SpiralBench, trust func(*sbv1.SpiralBenchAttemptResult) bool) error {
 	var list sbv1.SpiralBenchAttemptResultList
 	if err := r.List(ctx, &list, client.InNamespace(sb.Namespace), client.MatchingLabels{sbv1.LabelAttemptBench: sb.Name}); err != nil {
 		return fmt.Errorf("read the attempt results of %s/%s: %w", sb.Namespace, sb.Name, err)
 	}
-	if missing := Attach(sb, list.Items); missing > 0 {
+	if missing := Attach(sb, list.Items, trust); missing > 0 {
 		return fmt.Errorf("%d attempt result(s) of %s/%s are missing (kubectl get sbar -l %s=%s)",
 			missing, sb.Namespace, sb.Name, sbv1.LabelAttemptBench, sb.Name)
 	}
 	return nil
+}
+
+// Owned is the trust of a reader without the manager's key: records the bench controls. It
+// keeps out records of other benches, not records forged under the bench's name with its
+// owner reference (only the manager can tell those: `sbctl verify` checks the uploaded files).
+func Owned(sb *sbv1.SpiralBench) func(*sbv1.SpiralBenchAttemptResult) bool {
+	return func(a *sbv1.SpiralBenchAttemptResult) bool { return metav1.IsControlledBy(a, sb) }
 }

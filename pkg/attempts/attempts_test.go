@@ -40,7 +40,7 @@ func TestAttachPutsCountedAttemptsInAttemptOrder(t *testing.T) {
 		record(sb, 0, 2, 9),    // written, but its status write was lost: not counted yet
 		record(other, 0, 0, 7), // another bench's
 	}
-	if missing := Attach(sb, items); missing != 0 {
+	if missing := Attach(sb, items, all); missing != 0 {
 		t.Errorf("missing %d, want 0", missing)
 	}
 	if got := repeatsOf(sb.Status.CellResults[0]); len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 2 {
@@ -53,13 +53,27 @@ func TestAttachPutsCountedAttemptsInAttemptOrder(t *testing.T) {
 
 func TestAttachCountsTheAttemptsItLacks(t *testing.T) {
 	sb := bench(3, 0)
-	if missing := Attach(sb, []sbv1.SpiralBenchAttemptResult{record(sb, 0, 1, 0)}); missing != 2 {
+	if missing := Attach(sb, []sbv1.SpiralBenchAttemptResult{record(sb, 0, 1, 0)}, all); missing != 2 {
 		t.Errorf("missing %d, want 2 (attempts 0 and 2 of cell 0)", missing)
 	}
 	// Attaching again replaces, never appends: a reconcile attaches each time it reads the bench.
 	items := []sbv1.SpiralBenchAttemptResult{record(sb, 0, 0), record(sb, 0, 1, 0), record(sb, 0, 2, 1)}
-	if missing := Attach(sb, items); missing != 0 || len(sb.Status.CellResults[0].RepeatResults) != 2 {
+	if missing := Attach(sb, items, all); missing != 0 || len(sb.Status.CellResults[0].RepeatResults) != 2 {
 		t.Errorf("missing %d, repeats %v; want 0 and [0 1]", missing, repeatsOf(sb.Status.CellResults[0]))
+	}
+}
+
+func all(*sbv1.SpiralBenchAttemptResult) bool { return true }
+
+func TestAttachReadsOnlyTrustedRecordsUnderTheirOwnName(t *testing.T) {
+	sb := bench(1)
+	renamed := record(sb, 0, 0, 5)
+	renamed.Name = "b-forged" // says it is attempt 0 of cell 0 under another name
+	refused := record(sb, 0, 0, 6)
+	refused.Labels["who"] = "someone else"
+	trust := func(a *sbv1.SpiralBenchAttemptResult) bool { return a.Labels["who"] == "" }
+	if missing := Attach(sb, []sbv1.SpiralBenchAttemptResult{renamed, refused}, trust); missing != 1 || len(sb.Status.CellResults[0].RepeatResults) != 0 {
+		t.Errorf("missing %d, repeats %v; want 1 and none: neither record may be read", missing, repeatsOf(sb.Status.CellResults[0]))
 	}
 }
 

@@ -13,7 +13,8 @@ import (
 )
 
 // Record is one node's result in one run, as the bucket keeps it for later baselines:
-// <prefix>/history/<namespace>/<fleet>/<node>/<run-id>.json.
+// <prefix>/history/<namespace>/<fleet>/<node>/<run-id>/record.json, signed by the manager
+// (SIGNATURE.json beside it).
 type Record struct {
 	V       int    `json:"v"`
 	Node    string `json:"node"`
@@ -39,7 +40,7 @@ func HistoryPrefix(prefix, namespace, fleet, node string) string {
 
 // RecordKey is where a record lives.
 func RecordKey(prefix, namespace string, r Record) string {
-	return HistoryPrefix(prefix, namespace, r.Fleet, r.Node) + r.RunID + ".json"
+	return HistoryPrefix(prefix, namespace, r.Fleet, r.Node) + r.RunID + "/record.json"
 }
 
 // Encode renders a record.

@@ -41,7 +41,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	if _, err := DecodeRecord([]byte(`{"v":2}`)); err == nil {
 		t.Fatal("version 2 accepted")
 	}
-	if k := RecordKey("p/", "ns", r); k != "p/history/ns/f/n1/20261124T000000Z-abcd.json" {
+	if k := RecordKey("p/", "ns", r); k != "p/history/ns/f/n1/20261124T000000Z-abcd/record.json" {
 		t.Fatalf("key %s", k)
 	}
 }

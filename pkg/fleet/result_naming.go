@@ -6,17 +6,17 @@ import (
 	"strings"
 )
 
-// ResultName is the deterministic name of a node's SpiralBenchNodeResult in a round: the
-// same fleet, round and node always give the same name, so a create retried after a manager
-// restart finds the first one instead of writing a second row. The hash of all three keeps
-// names apart that the readable part alone would not (fleet "a-1", round 2 and fleet "a",
-// round 1, node "2-...").
-func ResultName(fleet string, round int32, node string) string {
+// ResultName is the name of a node's SpiralBenchNodeResult in a round: fleet, round and node
+// readable, then tag, which the manager derives from the same three with its provenance key
+// (provenance.Key.Tag). The same fleet, round and node always give the same name, so a create
+// retried after a manager restart finds the first one instead of writing a second row; and
+// nobody without the key can know the name in advance and take it first.
+func ResultName(fleet string, round int32, node, tag string) string {
 	base := fmt.Sprintf("%s-%d-%s", fleet, round, node)
-	if len(base) > 243 {
-		base = strings.TrimRight(base[:243], ".-")
+	if max := 253 - 1 - len(tag); len(base) > max {
+		base = strings.TrimRight(base[:max], ".-")
 	}
-	return base + "-" + hash8(fmt.Sprintf("%s\x00%d\x00%s", fleet, round, node))
+	return base + "-" + tag
 }
 
 // NodeLabelValue is the node's name as a label value: itself when it fits (node names are

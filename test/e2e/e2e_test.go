@@ -146,9 +146,9 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 		return meta.IsStatusConditionTrue(sb.Status.Conditions, sbv1.ConditionResultsUploaded)
 	})
 	prefix := fmt.Sprintf("e2e/%s/tcp/%s/", ns, tcp.Status.Artifacts.RunID)
-	// runs.csv, results.jsonl, failures.csv, verdict.json, environment.json, spec.json, report.html
-	// and each figure as PNG and SVG
-	if want := 7 + 2*len(plots.Figures(tcp)); len(tcp.Status.Artifacts.URIs) != want {
+	// runs.csv, results.jsonl, failures.csv, verdict.json, environment.json, spec.json, report.html,
+	// SIGNATURE.json and each figure as PNG and SVG
+	if want := 8 + 2*len(plots.Figures(tcp)); len(tcp.Status.Artifacts.URIs) != want {
 		t.Errorf("artifacts %+v, want %d objects", tcp.Status.Artifacts, want)
 	}
 	if page := object(t, prefix+"report.html"); !bytes.Contains(page, []byte(">"+ns+"/tcp</h1>")) {

@@ -108,7 +108,7 @@ func waitFor(t *testing.T, ns, name string, timeout time.Duration, what string, 
 		err := k8s.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, sb)
 		if err == nil && cond(sb) {
 			// with each attempt's repeats, as reports and sbctl read them
-			if err := attempts.Load(context.Background(), k8s, sb); err != nil {
+			if err := attempts.Load(context.Background(), k8s, sb, attempts.Owned(sb)); err != nil {
 				t.Fatal(err)
 			}
 			return sb

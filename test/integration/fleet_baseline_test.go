@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,7 +68,12 @@ func TestFleetJudgesNodesAgainstTheirOwnHistory(t *testing.T) {
 			rec := fleet.Record{Node: node, Fleet: "hist", Bench: "earlier", RunID: fmt.Sprintf("2026110%dT000000Z-seed", i+1),
 				Time: fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), Metric: "RxMbps", Verdict: "Passed", Values: []int64{v, v + 4}, Environment: e}
 			data, _ := rec.Encode()
-			if _, err := (bucket.MinIO{}).Upload(context.Background(), target, fleet.HistoryPrefix("", ns, "hist", node), map[string][]byte{rec.RunID + ".json": data}); err != nil {
+			// as the manager writes them: a folder per record, signed with its key
+			files := map[string][]byte{"record.json": data}
+			if err := managerKey.Sign(files); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := (bucket.MinIO{}).Upload(context.Background(), target, path.Dir(fleet.RecordKey("", ns, rec))+"/", files); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -102,8 +108,8 @@ func TestFleetJudgesNodesAgainstTheirOwnHistory(t *testing.T) {
 		t.Fatalf("counts %+v", done.Status.Counts)
 	}
 	keys, err := (bucket.MinIO{}).List(context.Background(), target, fleet.HistoryPrefix("", ns, "hist", "fb-regressed"))
-	if err != nil || len(keys) != 4 {
-		t.Fatalf("fb-regressed history %v %v, want the 3 seeded runs and this one", keys, err)
+	if err != nil || len(keys) != 8 {
+		t.Fatalf("fb-regressed history %v %v, want the 3 seeded runs and this one, each a record and its SIGNATURE.json", keys, err)
 	}
 	var csvKey string
 	for _, u := range done.Status.Summary.URIs {

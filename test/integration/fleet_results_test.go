@@ -21,7 +21,6 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
-	"github.com/spiralbench/spiralbench/pkg/fleet"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -44,7 +43,7 @@ func TestFleetNodeResultsAreLabelledAndMarkedWhenANodeLeaves(t *testing.T) {
 		t.Fatalf("status.results %q", done.Status.Results)
 	}
 	failed := listResults(t, ns, client.MatchingLabels{sbv1.LabelResultVerdict: "Failed"})
-	if len(failed) != 1 || failed[0].Result.Name != "fr1-c" || failed[0].Name != fleet.ResultName("results", 1, "fr1-c") ||
+	if len(failed) != 1 || failed[0].Result.Name != "fr1-c" || !strings.HasPrefix(failed[0].Name, "results-1-fr1-c-") ||
 		failed[0].Labels[sbv1.LabelResultReason] != "StepFailed" || failed[0].Labels[sbv1.LabelResultNode] != "fr1-c" {
 		t.Fatalf("results labelled Failed: %+v", failed)
 	}
@@ -143,7 +142,7 @@ func secondFleetManager(t *testing.T) func() {
 	}
 	if err := (&controllers.FleetReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("second-fleet-controller"),
-		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test",
+		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test", Provenance: managerKey,
 	}).SetupWithManager(mgr); err != nil {
 		t.Fatal(err)
 	}

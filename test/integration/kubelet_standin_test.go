@@ -265,7 +265,7 @@ func (k *kubeletStandIn) runUntil(timeout time.Duration, phases ...sbv1.Phase) *
 		return false, fmt.Sprintf("phase %s progress %s active %+v conditions %+v", sb.Status.Phase, sb.Status.Progress, sb.Status.ActiveAttempt, sb.Status.Conditions)
 	})
 	// with each attempt's repeats, as reports and sbctl read them
-	if err := attempts.Load(context.Background(), k8sClient, sb); err != nil {
+	if err := attempts.Load(context.Background(), k8sClient, sb, attempts.Owned(sb)); err != nil {
 		k.t.Fatal(err)
 	}
 	return sb

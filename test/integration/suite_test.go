@@ -31,6 +31,7 @@ import (
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
+	"github.com/spiralbench/spiralbench/pkg/provenance"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -42,6 +43,8 @@ var (
 	k8sClient        client.Client
 	skipReason       string
 	repoRoot         = filepath.Join("..", "..")
+	// managerKey is the install's provenance key: every manager of it reads the same Secret.
+	managerKey = provenance.RandomKey()
 )
 
 func TestMain(m *testing.M) {
@@ -100,7 +103,7 @@ func run(m *testing.M) int {
 	}
 	if err := (&controllers.SpiralBenchReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
-		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{},
+		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{}, Provenance: managerKey,
 		DeadlineSlack: time.Second, AllowedEndpoints: allowedEndpoints,
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
@@ -112,7 +115,7 @@ func run(m *testing.M) int {
 	}
 	if err := (&controllers.FleetReconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbenchfleet-controller"),
-		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test",
+		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test", Provenance: managerKey,
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the fleet controller:", err)
 		return 1
