@@ -47,7 +47,7 @@ func sideFields(side string) []lockedField {
 	}
 }
 
-// measuredFields are fixed once a bench has left Pending (immutability_coverage_test.go checks
+// measuredFields are fixed once a bench has started (immutability_coverage_test.go checks
 // that every spec field is here or on its mutable lists).
 var measuredFields = append(append([]lockedField{
 	{"transport", required, ""},
@@ -86,26 +86,42 @@ func allOf(fields []lockedField) string {
 	return "(" + strings.Join(parts, " && ") + ")"
 }
 
-// started: the bench has left Pending (Queued counts as not started until it has a start time
-// or a cell result).
-const started = "(has(oldSelf.status) && has(oldSelf.status.phase) && oldSelf.status.phase != 'Pending' && " +
-	"(oldSelf.status.phase != 'Queued' || has(oldSelf.status.startTime) || (has(oldSelf.status.cellResults) && size(oldSelf.status.cellResults) > 0)))"
+// cellStarted: anything in status that says a cell has run or runs (a start time, a cell
+// result, an active attempt). Each is checked alone, so a status written without a phase (a
+// client, a restore) still locks the spec.
+const cellStarted = "has(oldSelf.status.startTime) || (has(oldSelf.status.cellResults) && size(oldSelf.status.cellResults) > 0) || " +
+	"has(oldSelf.status.activeAttempt)"
+
+// started: the bench has left Pending or a cell has started (Queued alone, waiting for a node
+// before any cell, is not started).
+const started = "(has(oldSelf.status) && ((has(oldSelf.status.phase) && !(oldSelf.status.phase in ['Pending', 'Queued'])) || " +
+	cellStarted + "))"
 
 func measuredRule() string { return "!" + started + " || " + allOf(measuredFields) }
 
 func placementRule() string {
-	return "!has(oldSelf.status) || !has(oldSelf.status.startTime) || " + allOf(placementFields)
+	return "!has(oldSelf.status) || !(" + cellStarted + ") || " + allOf(placementFields)
 }
 
-const measuredMessage = "a started bench keeps measuring the same thing: once it has left Pending, transport, roce, " +
-	"rawEthernet, socket, nccl, gpuCopy, matrix, workload, run, image, imagePullSecrets, priorityClassName, topology.links, " +
-	"topology.mode, topology.mtu, topology.coreSharing and every field of topology.server and topology.client except " +
-	"placement are fixed; only suspend, acceptance, results and ttlSecondsAfterFinished may change, and placement until " +
-	"the first cell starts. Delete and re-create the SpiralBench to measure something else"
+// acceptanceFields are fixed once started too: the Passed condition was judged by them, and
+// rules changed afterwards would stand beside a verdict they never made.
+var acceptanceFields = []lockedField{{"acceptance", optional, ""}}
+
+func acceptanceRule() string { return "!" + started + " || " + allOf(acceptanceFields) }
+
+const measuredMessage = "a started bench keeps measuring the same thing: once it has left Pending (or has a start time, " +
+	"a cell result or an active attempt), transport, roce, rawEthernet, socket, nccl, gpuCopy, matrix, workload, run, image, " +
+	"imagePullSecrets, priorityClassName, topology.links, topology.mode, topology.mtu, topology.coreSharing and every field " +
+	"of topology.server and topology.client except placement are fixed; only suspend, results and ttlSecondsAfterFinished " +
+	"may change, and placement until the first cell starts. Delete and re-create the SpiralBench to measure something else"
 
 const placementMessage = "placement (topology.placement, topology.server.placement, topology.client.placement) is fixed " +
-	"once the first cell has started (status.startTime): the nodes and status.environment were chosen by it. Delete and " +
-	"re-create the SpiralBench to measure on other nodes"
+	"once the first cell has started (status.startTime, a cell result or an active attempt): the nodes and " +
+	"status.environment were chosen by it. Delete and re-create the SpiralBench to measure on other nodes"
+
+const acceptanceMessage = "spec.acceptance is fixed once the bench has started: its Passed condition is judged by these " +
+	"rules, and rules changed afterwards would stand beside a verdict they did not make. To judge the results by other " +
+	"rules, create a new SpiralBench (a copy of this spec with the new acceptance)"
 
 // cellBoundDimensions are the matrix lists the 512-cell bound multiplies, each with the size a
 // preset fills it with when the user leaves it empty. The sizes repeat the planner's preset
@@ -160,6 +176,7 @@ func TestCELRulesMatchTheirTables(t *testing.T) {
 	for _, want := range []struct{ prefix, marker string }{
 		{"a started bench keeps measuring", celMarker(measuredRule(), measuredMessage)},
 		{"placement (topology.placement", celMarker(placementRule(), placementMessage)},
+		{"spec.acceptance is fixed once the bench has started", celMarker(acceptanceRule(), acceptanceMessage)},
 		{"the matrix expands to more than 512 cells", celMarker(cellBoundRule(), cellBoundMessage)},
 	} {
 		found := false

@@ -26,6 +26,11 @@ const (
 // (docs/fleet.md). Labels carry the fleet, round, node, verdict and first reason code:
 // `kubectl get sbnr -l spiralbench.io/verdict=Failed`.
 //
+// The name is FLEET-ROUND-NODE-TAG (pkg/fleet ResultName). Admission checks the readable
+// part (fleet and round only where the manager may cut it, past 200 characters); the tag is
+// an HMAC under the manager's provenance key, which CEL cannot compute (nor may anyone but
+// the manager), so the manager checks it when it reads the row.
+//
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:shortName=sbnr,categories=spiral
 // +kubebuilder:printcolumn:name="Node",type=string,JSONPath=`.result.name`
@@ -39,6 +44,7 @@ const (
 // +kubebuilder:printcolumn:name="Reason",type=string,JSONPath=`.result.reason`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.round >= 1",message="round counts from 1"
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.startsWith(self.fleet + '-') && self.metadata.name.substring(size(self.fleet) + 1).split('-', 2)[0] == string(self.round) && (size(self.fleet) + size(string(self.round)) + size(self.result.name) + 2 > 200 || self.metadata.name.substring(size(self.fleet) + 1).split('-', 2)[1].startsWith(self.result.name + '-'))",message="metadata.name must be FLEET-ROUND-NODE-TAG, from fleet, round and result.name and the manager's tag (pkg/fleet ResultName): the fleet finds each node's row under that name"
 type SpiralBenchNodeResult struct {
 	metav1.TypeMeta `json:",inline"`
 	// +optional

@@ -46,9 +46,11 @@ const (
 // which takes precedence over the exit code and whose figures are judged against the node
 // class's references like a bench's.
 type ExternalCheck struct {
-	// image of the check.
+	// image of the check: [registry[:port]/]repository[:tag][@sha256:digest], the repository
+	// path in lower case (the grammar of distribution/reference, sha256 digests only).
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=512
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?([.][a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])?)*(:[0-9]+)?/)?[a-z0-9]+(([._]|__|-+)[a-z0-9]+)*(/[a-z0-9]+(([._]|__|-+)[a-z0-9]+)*)*(:[a-zA-Z0-9_][-a-zA-Z0-9_.]{0,127})?(@sha256:[a-f0-9]{64})?$')",message="check.image is not an image reference: write [registry[:port]/]repository[:tag][@sha256:DIGEST] without spaces, the repository path in lower case and DIGEST 64 hex digits (for example registry.example.com/site/node-check:1.0)"
 	// +required
 	Image string `json:"image"`
 
@@ -81,6 +83,8 @@ type ExternalCheck struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || !has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback'",message="a step's template stays Loopback: remove template.spec.topology.mode (placement Pair makes the CrossNode bench)"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.topology.placement) && !has(self.template.spec.topology.server.placement) && !has(self.template.spec.topology.client.placement))",message="the fleet places each step's bench: remove the step template's topology placements"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished) && !has(self.template.spec.suspend))",message="the fleet owns its benches' lifetime and suspension: remove template.spec.ttlSecondsAfterFinished and template.spec.suspend from the step"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'NCCL' || (has(self.useAllGPUs) && self.useAllGPUs) || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport NCCL runs one rank per GPU: set the step's useAllGPUs: true (every GPU of the node) or template.spec.topology.server.gpus to at least 1"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'GPUCopy' || (has(self.useAllGPUs) && self.useAllGPUs) || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport GPUCopy measures the GPUs of one node: set the step's useAllGPUs: true (every GPU of the node) or template.spec.topology.server.gpus to the number of GPUs to measure"
 // +kubebuilder:validation:XValidation:rule="!has(self.useAllGPUs) || !self.useAllGPUs || (has(self.template) && self.template.spec.transport in ['NCCL', 'GPUCopy'])",message="useAllGPUs sets an NCCL or GPUCopy bench's topology.server.gpus: remove it from this step"
 type SuiteStep struct {
 	// name of the step, unique in the suite; it names the step's benches and reason codes.
@@ -105,8 +109,8 @@ type SuiteStep struct {
 	Placement StepPlacement `json:"placement,omitempty"`
 
 	// useAllGPUs sets the bench's topology.server.gpus to the node's allocatable
-	// nvidia.com/gpu when it is created; on a node without GPUs the step does not run and says
-	// "no GPU on this node".
+	// nvidia.com/gpu when it is created (the template may then leave gpus out); on a node
+	// without GPUs the step does not run and says "no GPU on this node".
 	// +optional
 	UseAllGPUs *bool `json:"useAllGPUs,omitempty"`
 
@@ -149,6 +153,7 @@ type ReferenceSpec struct {
 	// catalogConfigMap names a ConfigMap in the fleet's namespace whose key catalog.yaml
 	// replaces the manager's built-in catalog for this fleet.
 	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')",message="references.catalogConfigMap is a ConfigMap name: lower-case letters, digits, '-' and '.', starting and ending with a letter or digit (a DNS-1123 subdomain)"
 	// +optional
 	CatalogConfigMap string `json:"catalogConfigMap,omitempty"`
 

@@ -39,6 +39,7 @@ type PairingDomainSpec struct {
 	// nvidia.com/gpu.clique; nodes without it form the domain "".
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=317
+	// +kubebuilder:validation:XValidation:rule="self.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$') && self.indexOf('/') <= 253",message="pairingDomain.label is a node label key: an optional DNS subdomain prefix (lower-case, at most 253 characters) and '/', then a name of at most 63 letters, digits, '-', '_' or '.' that starts and ends with a letter or digit, for example topology.kubernetes.io/rack"
 	// +required
 	Label string `json:"label"`
 	// mode Within (default) pairs nodes of one domain; Across pairs nodes of two domains.
@@ -60,8 +61,15 @@ const (
 
 // FleetBenchTemplate is the SpiralBench each node (or node pair) gets.
 type FleetBenchTemplate struct {
-	// labels are copied onto every SpiralBench the fleet creates.
+	// labels are copied onto every SpiralBench the fleet creates. The spiralbench.io/ prefix is
+	// the operator's: it labels the benches with their fleet, kind, round and step itself, and
+	// finds them by those labels. Values are checked for length only: a pattern on each value
+	// of a map whose values have no maxLength is priced beyond the apiserver's CEL budget (an
+	// invalid value is refused when the bench is created).
 	// +kubebuilder:validation:MaxProperties=16
+	// +kubebuilder:validation:XValidation:rule="self.all(k, k.matches('^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$') && k.indexOf('/') <= 253)",message="labels keys must be Kubernetes label keys: an optional DNS subdomain prefix (lower-case, at most 253 characters) and '/', then a name of at most 63 letters, digits, '-', '_' or '.' that starts and ends with a letter or digit"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, size(self[k]) <= 63)",message="labels values must be Kubernetes label values: at most 63 characters (letters, digits, '-', '_' or '.', starting and ending with a letter or digit)"
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('spiralbench.io/'))",message="spiralbench.io/ labels are the operator's own (it sets spiralbench.io/fleet, fleet-kind, fleet-round and fleet-step on each bench and selects by them): remove the spiralbench.io/ keys from labels, or use a prefix of your own"
 	// +optional
 	Labels map[string]string `json:"labels,omitempty"`
 
@@ -193,6 +201,14 @@ type UpgradeGateSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.pairing != 'Ring' || !(self.template.spec.transport in ['GPUCopy', 'NCCL']))",message="pairing Ring stamps CrossNode benches from a Loopback template: GPUCopy measures one node, and NCCL's second node needs topology.client.gpus, which a Loopback template refuses; use pairing None with them"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!(self.template.spec.transport in ['NCCL', 'GPUCopy']) || (!has(self.stragglers) && !has(self.baseline)))",message="spec.stragglers and spec.baseline compare a stream figure of the headline cell (RxMbps, TxMbps, PacketsPerSecond, latency), which NCCL and GPUCopy benches do not produce: remove stragglers and baseline"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (self.template.spec.transport in ['NCCL', 'GPUCopy'] || ((self.template.spec.transport in ['TCP', 'UDP'] && has(self.template.spec.socket) && has(self.template.spec.socket.mode) && self.template.spec.socket.mode == 'Latency') || (self.template.spec.transport == 'RoCE' && has(self.template.spec.roce) && has(self.template.spec.roce.mode) && self.template.spec.roce.mode == 'Latency')) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds']))))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency measure, and the template streams: compare RxMbps, TxMbps or PacketsPerSecond instead"
+// A suite's figure is read from the first step that has it (docs/qualification.md), so the
+// suite rules ask for one step that can produce it. The built-in suites stream in their tcp
+// step (and udp in Standard and Extended) and measure no latency; a step of the same name
+// replaces a built-in one (pkg/fleet TestBuiltinSuitesStreamWhereTheFleetRuleSaysSo).
+// +kubebuilder:validation:XValidation:rule="!has(self.suite) || (!has(self.stragglers) && !has(self.baseline)) || (has(self.suite.steps) && self.suite.steps.exists(s, has(s.template) && s.template.spec.transport in ['TCP', 'UDP', 'RoCE', 'RawEthernet'])) || (has(self.suite.builtin) && !(has(self.suite.steps) && self.suite.steps.exists(s, s.name == 'tcp') && (self.suite.builtin == 'Quick' || self.suite.steps.exists(s, s.name == 'udp'))))",message="spec.stragglers and spec.baseline compare a stream figure (RxMbps, TxMbps, PacketsPerSecond, latency) of the first suite step that has one, and no step of this suite produces one (NCCL, GPUCopy and external checks do not): add a TCP, UDP, RoCE or RawEthernet step, or remove stragglers and baseline"
+// +kubebuilder:validation:XValidation:rule="!has(self.suite) || ((!has(self.stragglers) || !has(self.stragglers.metric) || !(self.stragglers.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds'])) && (!has(self.baseline) || !has(self.baseline.metric) || !(self.baseline.metric in ['LatencyP50Nanoseconds', 'LatencyP99Nanoseconds']))) || (has(self.suite.steps) && self.suite.steps.exists(s, has(s.template) && ((s.template.spec.transport in ['TCP', 'UDP'] && has(s.template.spec.socket) && has(s.template.spec.socket.mode) && s.template.spec.socket.mode == 'Latency') || (s.template.spec.transport == 'RoCE' && has(s.template.spec.roce) && has(s.template.spec.roce.mode) && s.template.spec.roce.mode == 'Latency'))))",message="stragglers.metric and baseline.metric LatencyP50Nanoseconds and LatencyP99Nanoseconds read a ping-pong's percentiles, which only socket.mode Latency (TCP, UDP) and roce.mode Latency steps measure, and no step of this suite does (the built-in suites stream): add such a step, or compare RxMbps, TxMbps or PacketsPerSecond instead"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'NCCL' || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport NCCL runs one rank per GPU: set template.spec.topology.server.gpus to at least 1"
+// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'GPUCopy' || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport GPUCopy measures the GPUs of one node: set template.spec.topology.server.gpus to the number of GPUs to measure"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished))",message="the fleet keeps and removes its benches itself: remove template.spec.ttlSecondsAfterFinished"
 // +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.suspend))",message="suspend the whole fleet with spec.suspend, not its template"
 // +kubebuilder:validation:XValidation:rule="!has(self.pairingDomain) || self.pairing == 'Ring'",message="spec.pairingDomain chooses Ring partners: set spec.pairing Ring or remove pairingDomain"
@@ -200,7 +216,11 @@ type UpgradeGateSpec struct {
 // +kubebuilder:validation:XValidation:rule="!has(self.suite) || !has(self.suite.steps) || self.pairing == 'Ring' || self.suite.steps.all(s, !has(s.placement) || s.placement == 'Node')",message="a suite step with placement Pair benches a node with its round partner: set spec.pairing Ring, or placement Node on the step"
 type SpiralBenchFleetSpec struct {
 	// nodeSelector selects the pool's nodes by label. Nodes that start or stop matching
-	// join or leave the pool, mid-round included; status says so.
+	// join or leave the pool, mid-round included; status says so. A selector the manager could
+	// not parse would select nothing and leave the fleet without status, so it is checked here.
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchExpressions) || self.matchExpressions.all(e, e.operator in ['In', 'NotIn', 'Exists', 'DoesNotExist'])",message="nodeSelector.matchExpressions[].operator must be In, NotIn, Exists or DoesNotExist (matchLabels says equals)"
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchExpressions) || self.matchExpressions.all(e, !(e.operator in ['In', 'NotIn']) || (has(e.values) && size(e.values) > 0))",message="nodeSelector.matchExpressions with operator In or NotIn need values: list at least one"
+	// +kubebuilder:validation:XValidation:rule="!has(self.matchExpressions) || self.matchExpressions.all(e, !(e.operator in ['Exists', 'DoesNotExist']) || !has(e.values) || size(e.values) == 0)",message="nodeSelector.matchExpressions with operator Exists or DoesNotExist take no values: remove values, or use In or NotIn"
 	// +required
 	NodeSelector metav1.LabelSelector `json:"nodeSelector"`
 
@@ -377,6 +397,7 @@ type FleetNode struct {
 	// +optional
 	RunID string `json:"runID,omitempty"`
 	// value of the headline metric (stragglers.metric, else RxMbps), in the metric's unit.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Value *int64 `json:"value,omitempty"`
 	// baselineDeltaMilliPercent is the value's difference from its own history's mean, in

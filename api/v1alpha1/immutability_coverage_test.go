@@ -10,12 +10,13 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// What may change on a started bench: these cannot change a number (suspend stops new cells, the
-// verdict is recomputed, results say where files go, the TTL when the object goes). Placement is
-// the one field locked later, at the first cell, by a rule of its own.
+// What may change on a started bench: these cannot change a number (suspend stops new cells,
+// results say where files go, the TTL when the object goes). Placement is locked later, at the
+// first cell, and acceptance (the verdict's rules) at the start, each by a rule of its own.
 var (
-	mutableOnceStarted = []string{"suspend", "acceptance", "results", "ttlSecondsAfterFinished"}
+	mutableOnceStarted = []string{"suspend", "results", "ttlSecondsAfterFinished"}
 	lockedAtFirstCell  = []string{"topology.placement", "topology.server.placement", "topology.client.placement"}
+	lockedWithVerdict  = []string{"acceptance"}
 )
 
 // Every field of the spec, walked by reflection through the structs the immutability rule
@@ -23,7 +24,7 @@ var (
 // either compared by the rule in the generated CRD or on one of the two lists above. A field
 // added to the spec without either fails here, before a running bench could be edited under it.
 func TestEverySpecFieldIsLockedOnceStarted(t *testing.T) {
-	measured, placement := rootRules(t)
+	measured, placement, acceptance := rootRules(t)
 	var fields []string
 	walk(reflect.TypeOf(SpiralBenchSpec{}), "", &fields)
 	if len(fields) < 30 {
@@ -39,13 +40,17 @@ func TestEverySpecFieldIsLockedOnceStarted(t *testing.T) {
 			if !compares(placement, f) {
 				t.Errorf("%s: the placement rule does not compare it", f)
 			}
+		case contains(lockedWithVerdict, f):
+			if !compares(acceptance, f) || strings.Contains(measured, "self.spec."+f) {
+				t.Errorf("%s: the acceptance rule, and only it, must compare it", f)
+			}
 		default:
 			if !compares(measured, f) {
 				t.Errorf("%s shapes a measurement but the immutability rule does not compare it: add it to the rule (and its message) or, if it cannot change a number, to mutableOnceStarted", f)
 			}
 		}
 	}
-	for _, f := range append(append([]string{}, mutableOnceStarted...), lockedAtFirstCell...) {
+	for _, f := range append(append(append([]string{}, mutableOnceStarted...), lockedAtFirstCell...), lockedWithVerdict...) {
 		if !contains(fields, f) {
 			t.Errorf("%s is listed but is no field of the spec", f)
 		}
@@ -84,9 +89,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// rootRules returns the generated CRD's two transition rules on the SpiralBench: the one for
-// measured fields and the one for placement.
-func rootRules(t *testing.T) (measured, placement string) {
+// rootRules returns the generated CRD's transition rules on the SpiralBench: the one for
+// measured fields, the one for placement and the one for acceptance.
+func rootRules(t *testing.T) (measured, placement, acceptance string) {
 	t.Helper()
 	data, err := os.ReadFile("../../config/crd/bases/spiralbench.io_spiralbenches.yaml")
 	if err != nil {
@@ -102,10 +107,12 @@ func rootRules(t *testing.T) (measured, placement string) {
 			measured = r.Rule
 		case strings.HasPrefix(r.Message, "placement (topology.placement"):
 			placement = r.Rule
+		case strings.HasPrefix(r.Message, "spec.acceptance is fixed once the bench has started"):
+			acceptance = r.Rule
 		}
 	}
-	if measured == "" || placement == "" {
+	if measured == "" || placement == "" || acceptance == "" {
 		t.Fatal("the CRD lacks the immutability rules (run make manifests)")
 	}
-	return measured, placement
+	return measured, placement, acceptance
 }

@@ -145,15 +145,20 @@ type GPUBusy struct {
 // Latency percentiles of a ping-pong cell, in nanoseconds.
 type Latency struct {
 	// minNanoseconds is the fastest round trip halved.
+	// +kubebuilder:validation:Minimum=0
 	MinNanoseconds int64 `json:"minNanoseconds"`
 	// p50Nanoseconds is the median one-way latency.
+	// +kubebuilder:validation:Minimum=0
 	P50Nanoseconds int64 `json:"p50Nanoseconds"`
 	// p99Nanoseconds is the 99th percentile one-way latency.
+	// +kubebuilder:validation:Minimum=0
 	P99Nanoseconds int64 `json:"p99Nanoseconds"`
 	// p999Nanoseconds is the 99.9th percentile one-way latency.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	P999Nanoseconds int64 `json:"p999Nanoseconds,omitempty"`
 	// maxNanoseconds is the slowest round trip halved.
+	// +kubebuilder:validation:Minimum=0
 	MaxNanoseconds int64 `json:"maxNanoseconds"`
 }
 
@@ -232,49 +237,63 @@ type CellResult struct {
 	RepeatResults []RepeatResult `json:"-"`
 }
 
-// RepeatResult is one repeat of a cell as the data plane reported it.
+// RepeatResult is one repeat of a cell as the data plane reported it. Its rates, counts, times
+// and latencies are never negative: admission refuses a negative one.
 type RepeatResult struct {
 	// repeat number, from 0.
+	// +kubebuilder:validation:Minimum=0
 	Repeat int32 `json:"repeat"`
 	// attempt that produced it, from 0 (retries included).
+	// +kubebuilder:validation:Minimum=0
 	Attempt int32 `json:"attempt"`
 	// state of the measurement: Valid or Invalid.
 	State CellState `json:"state"`
 	// measuredMilliseconds is the length of the measured window.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	MeasuredMilliseconds int64 `json:"measuredMilliseconds,omitempty"`
 	// startupMilliseconds is from the first pod's creation to the sender's container start
 	// (scheduling, image, server readiness, client creation): the operator's overhead before data.
 	// It and wallMilliseconds are the attempt's, on its first repeat only: the later repeats an
 	// attempt ran in the same pods leave both at 0.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	StartupMilliseconds int64 `json:"startupMilliseconds,omitempty"`
 	// wallMilliseconds is from the first pod's creation to the last container's end (every
 	// repeat of the attempt).
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	WallMilliseconds int64 `json:"wallMilliseconds,omitempty"`
 	// txMbps is the sender's application throughput.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	TXMbps int64 `json:"txMbps,omitempty"`
 	// rxMbps is the receiver's application throughput.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	RXMbps int64 `json:"rxMbps,omitempty"`
 	// txPackets sent in the measured window.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	TXPackets int64 `json:"txPackets,omitempty"`
 	// rxPackets received in the measured window.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	RXPackets int64 `json:"rxPackets,omitempty"`
 	// txBytes sent in the measured window.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	TXBytes int64 `json:"txBytes,omitempty"`
 	// rxBytes received in the measured window.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	RXBytes int64 `json:"rxBytes,omitempty"`
 	// packetsPerSecond at the receiver.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	PacketsPerSecond int64 `json:"packetsPerSecond,omitempty"`
 	// drops counted (see dropsKind).
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Drops int64 `json:"drops,omitempty"`
 	// dropsKind names what drops counts.
@@ -283,12 +302,15 @@ type RepeatResult struct {
 	DropsKind string `json:"dropsKind,omitempty"`
 	// sequenceGaps are the sequence numbers the receiver never saw (sequenced kinds), the drop
 	// source besides drops.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	SequenceGaps int64 `json:"sequenceGaps,omitempty"`
 	// socketRetrans are the segments the sending sockets retransmitted (TCP_INFO).
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	SocketRetrans int64 `json:"socketRetrans,omitempty"`
 	// lossPPM is (TX - RX) / TX in parts per million.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	LossPPM int64 `json:"lossPPM,omitempty"`
 	// cpu busy per role.

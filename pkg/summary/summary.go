@@ -124,8 +124,18 @@ func Parse(msg string) (Summary, error) {
 	if err := s.readKindParts(msg); err != nil {
 		return s, fmt.Errorf("no parsable summary in the termination message (%s): %q", err, clip(msg, 200))
 	}
-	if s.TXBytes < 0 || s.RXBytes < 0 || s.TXPackets < 0 || s.RXPackets < 0 || s.Drops < 0 {
-		return s, fmt.Errorf("summary has negative counters: %q", clip(msg, 200))
+	// Rates, counts, times and latencies are never negative: such a summary is no measurement,
+	// and refusing it here fails the attempt where the apiserver would refuse its record.
+	for _, v := range []int64{s.TXBytes, s.RXBytes, s.TXPackets, s.RXPackets, s.Drops, s.SecondsMilli, s.PPS,
+		s.TXMbps, s.RXMbps, s.LossPPM, s.Lost, s.Retrans} {
+		if v < 0 {
+			return s, fmt.Errorf("summary has negative counters: %q", clip(msg, 200))
+		}
+	}
+	for _, p := range []*int64{s.LatMinNs, s.LatP50Ns, s.LatP99Ns, s.LatP999Ns, s.LatMaxNs} {
+		if p != nil && *p < 0 {
+			return s, fmt.Errorf("summary has a negative latency: %q", clip(msg, 200))
+		}
 	}
 	// Counters and rates are summed over ranks: beyond 2^53 (JSON's exact integers, and
 	// petabytes per cell) a sum could wrap an int64, so such a figure is no measurement.

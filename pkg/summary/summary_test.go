@@ -24,6 +24,9 @@ func TestParseRefusesWhatIsNotASummary(t *testing.T) {
 		"wrong version": `{"v":2,"state":"Valid"}`,
 		"no state":      `{"v":1}`,
 		"negative":      `{"v":1,"state":"Valid","rx_bytes":-5}`,
+		"negative rate": `{"v":1,"state":"Valid","rx_mbps":-1}`,
+		"negative time": `{"v":1,"state":"Valid","seconds_milli":-1}`,
+		"negative p99":  `{"v":1,"state":"Valid","lat_p50_ns":5,"lat_p99_ns":-1}`,
 	} {
 		if _, err := Parse(msg); err == nil {
 			t.Errorf("%s: Parse(%q) succeeded", name, msg)

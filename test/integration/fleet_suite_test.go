@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -26,6 +28,12 @@ func tcpStep(name string, floor int64, onFailure sbv1.StepFailurePolicy) sbv1.Su
 			{Name: "rx-floor", Metric: sbv1.MetricRxMbps, Operator: sbv1.OperatorGreaterThanOrEqual, Value: floor}}}
 	}
 	return sbv1.SuiteStep{Name: name, Template: &sbv1.FleetBenchTemplate{Spec: spec}, OnFailure: onFailure, DeadlineSeconds: 600}
+}
+
+// gpuStep is an NCCL or GPUCopy step on every GPU of the node, without topology.server.gpus.
+func gpuStep(name string, transport sbv1.Transport) sbv1.SuiteStep {
+	return sbv1.SuiteStep{Name: name, UseAllGPUs: ptr.To(true),
+		Template: &sbv1.FleetBenchTemplate{Spec: sbv1.SpiralBenchSpec{Transport: transport}}}
 }
 
 func suiteFleet(name, ns, pool string, suite *sbv1.SuiteSpec) *sbv1.SpiralBenchFleet {
@@ -243,6 +251,28 @@ func TestFleetSuiteAdmission(t *testing.T) {
 		"gpus on tcp": {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].UseAllGPUs = ptr.To(true) }, "useAllGPUs"},
 		"bad name":    {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps[0].Name = "Not_A_Name" }, "spec.suite.steps[0].name"},
 		"empty":       {func(f *sbv1.SpiralBenchFleet) { f.Spec.Suite.Steps = nil }, "builtin"},
+		// A suite's steps get the template's rules on stragglers and baseline.
+		"baseline on GPU steps": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Suite.Steps = []sbv1.SuiteStep{gpuStep("nccl", sbv1.TransportNCCL)}
+			f.Spec.Baseline = &sbv1.HistoryBaselineSpec{Metric: "RxMbps"}
+		}, "no step of this suite produces one"},
+		"latency stragglers on a streaming suite": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Stragglers = &sbv1.StragglerSpec{Metric: "LatencyP50Nanoseconds"}
+		}, "and no step of this suite does"},
+		"latency baseline on a built-in suite": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Suite = &sbv1.SuiteSpec{Builtin: sbv1.SuiteStandard}
+			f.Spec.Baseline = &sbv1.HistoryBaselineSpec{Metric: "LatencyP99Nanoseconds"}
+		}, "and no step of this suite does"},
+		"check image": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Suite.Steps = append(f.Spec.Suite.Steps, sbv1.SuiteStep{Name: "dcgm", Check: &sbv1.ExternalCheck{Image: "not an image!"}})
+		}, "check.image is not an image reference"},
+		"reserved step label": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Suite.Steps[0].Template.Labels = map[string]string{"spiralbench.io/fleet-step": "x"}
+		}, "spiralbench.io/ labels are the operator's own"},
+		"NCCL step without GPUs": {func(f *sbv1.SpiralBenchFleet) {
+			f.Spec.Suite.Steps = []sbv1.SuiteStep{gpuStep("nccl", sbv1.TransportNCCL)}
+			f.Spec.Suite.Steps[0].UseAllGPUs = nil
+		}, "set the step's useAllGPUs: true"},
 	}
 	for name, c := range cases {
 		f := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{tcpStep("a", 0, "")}})
@@ -258,8 +288,23 @@ func TestFleetSuiteAdmission(t *testing.T) {
 		}
 	}
 	ok := suiteFleet("adm", ns, "adm", &sbv1.SuiteSpec{Builtin: sbv1.SuiteStandard})
+	ok.Spec.Stragglers = &sbv1.StragglerSpec{Metric: "RxMbps"} // from the built-in tcp step
 	if err := k8sClient.Create(context.Background(), ok); err != nil {
 		t.Fatalf("a built-in suite alone is refused: %v", err)
+	}
+	// useAllGPUs sets topology.server.gpus (docs/qualification.md): the template may leave it
+	// out, and so do the built-in suites, whose steps are admissible as a fleet's own.
+	gpus := suiteFleet("adm-gpus", ns, "adm", &sbv1.SuiteSpec{Steps: []sbv1.SuiteStep{
+		gpuStep("nccl", sbv1.TransportNCCL), gpuStep("copy", sbv1.TransportGPUCopy), tcpStep("tcp", 0, "")}})
+	gpus.Spec.Stragglers = &sbv1.StragglerSpec{Metric: "TxMbps"}
+	if err := k8sClient.Create(context.Background(), gpus); err != nil {
+		t.Errorf("NCCL and GPUCopy steps with useAllGPUs and no gpus are refused: %v", err)
+	}
+	for i, name := range []sbv1.SuiteName{sbv1.SuiteQuick, sbv1.SuiteStandard, sbv1.SuiteExtended} {
+		own := suiteFleet(fmt.Sprintf("adm-own-%d", i), ns, "adm", &sbv1.SuiteSpec{Steps: fleet.BuiltinSuite(name)})
+		if err := k8sClient.Create(context.Background(), own); err != nil {
+			t.Errorf("the %s suite's steps, as a fleet's own, are refused: %v", name, err)
+		}
 	}
 	gate := suiteFleet("adm-gate", ns, "adm", &sbv1.SuiteSpec{Builtin: sbv1.SuiteQuick})
 	gate.Spec.UpgradeGate = &sbv1.UpgradeGateSpec{Drivers: []sbv1.UpgradeDriver{sbv1.UpgradeDriverGPU, sbv1.UpgradeDriverOFED}}

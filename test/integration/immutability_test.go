@@ -7,6 +7,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/util/retry"
@@ -18,8 +19,9 @@ import (
 )
 
 const (
-	measuredImmutable  = "a started bench keeps measuring the same thing"
-	placementImmutable = "placement (topology.placement, topology.server.placement, topology.client.placement) is fixed once the first cell has started"
+	measuredImmutable   = "a started bench keeps measuring the same thing"
+	placementImmutable  = "placement (topology.placement, topology.server.placement, topology.client.placement) is fixed once the first cell has started"
+	acceptanceImmutable = "spec.acceptance is fixed once the bench has started"
 )
 
 // mutation changes one field of a bench; the table names it by its path in the spec.
@@ -181,10 +183,6 @@ func TestEveryMeasuredFieldIsImmutableOnceStarted(t *testing.T) {
 			s.Spec.Topology.Placement = &sbv1.Placement{NodeName: "spark-b"}
 		}},
 		{"suspend", func(s *sbv1.SpiralBench) { s.Spec.Suspend = ptr.To(true) }},
-		{"acceptance", func(s *sbv1.SpiralBench) {
-			s.Spec.Acceptance = &sbv1.AcceptanceSpec{Rules: []sbv1.AcceptanceRule{{
-				Name: "lossless", Metric: sbv1.MetricLossPPM, Operator: sbv1.OperatorEqual, Value: 0}}}
-		}},
 		{"results", func(s *sbv1.SpiralBench) {
 			s.Spec.Results = &sbv1.ResultsSpec{Endpoint: "http://s3.example:9000", Bucket: "results",
 				CredentialsSecretRef: sbv1.SecretReference{Name: "s3"}}
@@ -304,5 +302,87 @@ func TestLinksAreImmutableOnceStarted(t *testing.T) {
 	err := tryUpdate(sb, func(s *sbv1.SpiralBench) { s.Spec.Topology.Links = 2 })
 	if err == nil || !strings.Contains(err.Error(), measuredImmutable) || !strings.Contains(err.Error(), "topology.links") {
 		t.Errorf("changing topology.links of a started bench: want %q naming topology.links, got %v", measuredImmutable, err)
+	}
+}
+
+// lossless is an acceptance the tests below set on a bench, to change its verdict's rules.
+func lossless(s *sbv1.SpiralBench) {
+	s.Spec.Acceptance = &sbv1.AcceptanceSpec{Rules: []sbv1.AcceptanceRule{{
+		Name: "lossless", Metric: sbv1.MetricLossPPM, Operator: sbv1.OperatorEqual, Value: 0}}}
+}
+
+// The verdict's rules are as fixed as what they judge: a completed bench keeps the Passed its
+// acceptance gave, and other rules need a bench of their own.
+func TestAcceptanceIsFixedOnceStarted(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	sb := sbtesting.MakeSpiralBench("judged", ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1).Obj()
+	sb.Spec.Topology.Placement = nowhere()
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	waitAccepted(t, ns, "judged", 1)
+	if err := tryUpdate(sb, lossless); err != nil {
+		t.Fatalf("a bench that has not started must accept new acceptance rules: %v", err)
+	}
+	for _, m := range []mutation{
+		{"a rule's value", func(s *sbv1.SpiralBench) { lossless(s); s.Spec.Acceptance.Rules[0].Value = 10 }},
+		{"allowFailedCells", func(s *sbv1.SpiralBench) { lossless(s); s.Spec.Acceptance.AllowFailedCells = true }},
+		{"acceptance (removed)", func(s *sbv1.SpiralBench) { s.Spec.Acceptance = nil }},
+	} {
+		markStarted(t, sb, true) // each time: the controller requeues a bench that waits for a node
+		err := tryUpdate(sb, m.mutate)
+		if err == nil || !strings.Contains(err.Error(), acceptanceImmutable) || !strings.Contains(err.Error(), "create a new SpiralBench") {
+			t.Errorf("changing %s of a started bench: want %q, got %v", m.field, acceptanceImmutable, err)
+		}
+	}
+}
+
+// Whatever in status says a cell started locks the spec, with or without a phase: a status
+// written by another client, or restored without its phase, is no way around the rule.
+func TestAStartedStatusWithoutAPhaseLocksTheSpec(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	now := metav1.Now()
+	for name, status := range map[string]sbv1.SpiralBenchStatus{
+		"startTime":     {StartTime: &now},
+		"activeAttempt": {ActiveAttempt: &sbv1.ActiveAttempt{CellIndex: 0, Repeat: 0, Attempt: 0, StartTime: now}},
+		"a cell result, Pending": {Phase: sbv1.PhasePending, CellResults: []sbv1.CellResult{{Index: 0, State: sbv1.CellValid, Repeats: 1, Attempts: 1,
+			Parameters: sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 1, Queues: sbv1.QueueCell{TX: 1, RX: 1}, Workload: sbv1.WorkloadNone}}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sb := sbtesting.MakeSpiralBench("s-"+strings.ToLower(strings.Fields(name)[0]), ns).Transport(sbv1.TransportTCP).Payloads(8000).Pairs(1).Obj()
+			sb.Spec.Topology.Placement = nowhere()
+			if err := k8sClient.Create(context.Background(), sb); err != nil {
+				t.Fatal(err)
+			}
+			waitAccepted(t, ns, sb.Name, 1)
+			// The status and the update in one optimistic step: the update is judged against
+			// exactly this status, never one the controller wrote in between (a conflict retries).
+			var err error
+			conflict := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				cur := &sbv1.SpiralBench{}
+				if e := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), cur); e != nil {
+					return e
+				}
+				cur.Status = *status.DeepCopy()
+				if e := k8sClient.Status().Update(context.Background(), cur); e != nil {
+					return e
+				}
+				cur.Spec.Run.Repeats++
+				lossless(cur)
+				err = k8sClient.Update(context.Background(), cur)
+				if apierrors.IsConflict(err) {
+					return err
+				}
+				return nil
+			})
+			if conflict != nil {
+				t.Fatal(conflict)
+			}
+			if err == nil || !strings.Contains(err.Error(), measuredImmutable) || !strings.Contains(err.Error(), acceptanceImmutable) {
+				t.Errorf("status with %s: want %q and %q, got %v", name, measuredImmutable, acceptanceImmutable, err)
+			}
+		})
 	}
 }

@@ -7,10 +7,14 @@ import (
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -77,5 +81,79 @@ func TestCellBoundAdmitsExactly512(t *testing.T) {
 			continue
 		}
 		waitAccepted(t, ns, name, 512)
+	}
+}
+
+// An attempt's record is named after its bench, cell and attempt, and its figures are never
+// negative: anything else is refused with the field to change. (The name rule compares the
+// pieces, not one concatenation: the apiserver prices a string(int) inside a concatenation as
+// unbounded and would refuse the CRD.)
+func TestAttemptResultNameAndFiguresAreChecked(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	record := func(name string, mutate func(*sbv1.RepeatResult)) *sbv1.SpiralBenchAttemptResult {
+		r := sbv1.RepeatResult{Repeat: 0, State: sbv1.CellValid, RXMbps: 9000, TXMbps: 9000, Latency: &sbv1.Latency{P50Nanoseconds: 5000, P99Nanoseconds: 9000}}
+		mutate(&r)
+		return &sbv1.SpiralBenchAttemptResult{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+			Bench: "tcp-sweep", CellIndex: 12, Attempt: 3, Measured: 1, RepeatResults: []sbv1.RepeatResult{r}}
+	}
+	same := func(*sbv1.RepeatResult) {}
+	for name, c := range map[string]struct {
+		obj  *sbv1.SpiralBenchAttemptResult
+		want string
+	}{
+		"another cell":      {record("tcp-sweep-c1-a3", same), "metadata.name must be BENCH-cCELL-aATTEMPT"},
+		"a leading zero":    {record("tcp-sweep-c12-a03", same), "metadata.name must be BENCH-cCELL-aATTEMPT"},
+		"another bench":     {record("tcp-c12-a3", same), "metadata.name must be BENCH-cCELL-aATTEMPT"},
+		"a tail":            {record("tcp-sweep-c12-a3-a4", same), "metadata.name must be BENCH-cCELL-aATTEMPT"},
+		"negative Mb/s":     {record(attempts.Name("tcp-sweep", 12, 3), func(r *sbv1.RepeatResult) { r.RXMbps = -1 }), "repeatResults[0].rxMbps"},
+		"negative count":    {record(attempts.Name("tcp-sweep", 12, 3), func(r *sbv1.RepeatResult) { r.Drops = -5 }), "repeatResults[0].drops"},
+		"negative latency":  {record(attempts.Name("tcp-sweep", 12, 3), func(r *sbv1.RepeatResult) { r.Latency.P99Nanoseconds = -1 }), "latency.p99Nanoseconds"},
+		"negative duration": {record(attempts.Name("tcp-sweep", 12, 3), func(r *sbv1.RepeatResult) { r.WallMilliseconds = -1 }), "wallMilliseconds"},
+	} {
+		err := k8sClient.Create(context.Background(), c.obj)
+		if err == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: want a refusal saying %q, got %v", name, c.want, err)
+		}
+	}
+	if err := k8sClient.Create(context.Background(), record(attempts.Name("tcp-sweep", 12, 3), same)); err != nil {
+		t.Errorf("a record under its own name is refused: %v", err)
+	}
+}
+
+// A node's row is named after its fleet, round and node (pkg/fleet ResultName; the manager's
+// tag after them is not CEL's to check); its headline value is never negative.
+func TestNodeResultNameAndValueAreChecked(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	row := func(name string, round int32, node string) *sbv1.SpiralBenchNodeResult {
+		return &sbv1.SpiralBenchNodeResult{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns}, Fleet: "pool", Round: round,
+			Result: sbv1.FleetNode{Name: node, Verdict: sbv1.NodePassed, Value: ptr.To[int64](9000)}}
+	}
+	long := strings.Repeat("n", 250) // the readable part is cut to fit 253 characters
+	const want, tag = "metadata.name must be FLEET-ROUND-NODE-TAG", "0123456789abcdef"
+	negative := row(fleet.ResultName("pool", 2, "gpu-1", tag), 2, "gpu-1")
+	negative.Result.Value = ptr.To[int64](-1)
+	for name, c := range map[string]struct {
+		obj  *sbv1.SpiralBenchNodeResult
+		want string
+	}{
+		"another round":   {row(fleet.ResultName("pool", 1, "gpu-1", tag), 2, "gpu-1"), want},
+		"another node":    {row(fleet.ResultName("pool", 2, "gpu-2", tag), 2, "gpu-1"), want},
+		"a node's prefix": {row(fleet.ResultName("pool", 2, "gpu", tag), 2, "gpu-1"), want},
+		"another fleet":   {row(fleet.ResultName("other", 2, "gpu-1", tag), 2, "gpu-1"), want},
+		"no tag":          {row("pool-2-gpu-1", 2, "gpu-1"), want},
+		"a cut name":      {row(fleet.ResultName("pool", 3, long, tag), 2, long), want},
+		"negative value":  {negative, "result.value"},
+	} {
+		err := k8sClient.Create(context.Background(), c.obj)
+		if err == nil || !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: want a refusal saying %q, got %v", name, c.want, err)
+		}
+	}
+	for _, node := range []string{"gpu-1", "node.rack-7.example.com", long} {
+		if err := k8sClient.Create(context.Background(), row(fleet.ResultName("pool", 2, node, tag), 2, node)); err != nil {
+			t.Errorf("the row of %.20s... under its own name is refused: %v", node, err)
+		}
 	}
 }
