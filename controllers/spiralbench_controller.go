@@ -65,6 +65,9 @@ type SpiralBenchReconciler struct {
 	// AllowedImages are the images cell pods may run besides DefaultImage's repository (the
 	// operator's own, always allowed); a bench naming another image is refused before any pod.
 	AllowedImages policy.Images
+	// AllowedPriorityClasses are the classes spec.priorityClassName may name; the zero value
+	// allows any but system-*, so bench pods cannot preempt system pods.
+	AllowedPriorityClasses policy.PriorityClasses
 	// PrivilegedNamespaces may run privileged and host-network benches, besides namespaces
 	// labelled spiralbench.io/privileged=true; elsewhere such benches are refused.
 	PrivilegedNamespaces []string
@@ -289,10 +292,14 @@ func (r *SpiralBenchReconciler) suspend(ctx context.Context, sb *sbv1.SpiralBenc
 	return 0
 }
 
-// finalize stops a deleted bench: its pods go, its leases are released.
+// finalize stops a deleted bench: what it measured goes to its bucket, its pods go, its
+// leases are released.
 func (r *SpiralBenchReconciler) finalize(ctx context.Context, sb *sbv1.SpiralBench) error {
 	if !controllerutil.ContainsFinalizer(sb, finalizer) {
 		return nil
+	}
+	if err := r.uploadDeleted(ctx, sb); err != nil {
+		return err
 	}
 	if err := r.deleteAllPods(ctx, sb); err != nil {
 		return err
