@@ -18,9 +18,9 @@ import (
 )
 
 // The admin's policy, applied before the pods of each attempt exist: an image off the
-// allow-list, privileges in a namespace not allowed them, or pods the namespace's Pod Security
-// level refuses fail the bench at once, with what to change, instead of leaving pods stuck in
-// creation on leased nodes.
+// allow-list, a priority class the admin does not allow (system-* by default), privileges in a
+// namespace not allowed them, or pods the namespace's Pod Security level refuses fail the bench
+// at once, with what to change, instead of leaving pods stuck in creation on leased nodes.
 
 // ReasonQuotaExceeded: a ResourceQuota of the namespace refused a cell pod; the bench waits
 // in Queued without holding nodes.
@@ -48,6 +48,9 @@ func (r *SpiralBenchReconciler) admit(ctx context.Context, sb *sbv1.SpiralBench,
 		pods = append(pods, cellpod.Build(in, rank, ""))
 	}
 	if ref := policy.CheckImages(r.AllowedImages, r.DefaultImage, pods); ref != nil {
+		return ref, nil
+	}
+	if ref := policy.CheckPriorityClass(r.AllowedPriorityClasses, pods); ref != nil {
 		return ref, nil
 	}
 	if ref := policy.CheckPrivileges(ns, r.PrivilegedNamespaces, &sb.Spec); ref != nil {

@@ -26,6 +26,7 @@ render custom --set image.repository=spiralbench/manager,image.tag=dev,image.pul
   --set 'rbac.extraRules[0].apiGroups[0]=,rbac.extraRules[0].resources[0]=pods,rbac.extraRules[0].verbs[0]=list' \
   --set 'credentials.namespaces={team-a,team-b}' --set 'results.allowedEndpoints={https://s3.example.com,http://10.0.0.5:7070}' \
   --set 'dataplane.allowedImages={registry.example.com/bench/,ghcr.io/x/y}' --set 'dataplane.privilegedNamespaces={lab}' \
+  --set 'dataplane.allowedPriorityClasses={bench-low,bench-high}' \
   --set rbac.userRoles.aggregate=false
 render nometrics --set metrics.port=0
 render monitoring --set grafana.dashboard.enabled=true,grafana.dashboard.namespace=monitoring \
@@ -103,6 +104,8 @@ check(env(cc)["SPIRALBENCH_ALLOWED_IMAGES"] == "registry.example.com/bench/,ghcr
       "dataplane.allowedImages reaches the manager's environment (empty: dataplane.image's repository only)")
 check(env(cc)["SPIRALBENCH_PRIVILEGED_NAMESPACES"] == "lab" and env(dc)["SPIRALBENCH_PRIVILEGED_NAMESPACES"] == "",
       "dataplane.privilegedNamespaces reaches the manager's environment")
+check(env(cc)["SPIRALBENCH_ALLOWED_PRIORITY_CLASSES"] == "bench-low,bench-high" and env(dc)["SPIRALBENCH_ALLOWED_PRIORITY_CLASSES"] == "",
+      "dataplane.allowedPriorityClasses reaches the manager's environment (empty: any class not named system-*)")
 # People's roles: config/rbac/user_roles.yaml's rules; aggregation labels unless turned off.
 user_roles = {o["metadata"]["name"]: o for o in yaml.safe_load_all(open(f"{root}/config/rbac/user_roles.yaml")) if o}
 for name, src in user_roles.items():

@@ -50,8 +50,9 @@ func main() {
 	flag.StringVar(&defaults.CredentialsSecret, "bucket-credentials-secret", os.Getenv("SPIRALBENCH_BUCKET_CREDENTIALS_SECRET"), "Secret in the manager's namespace with accessKeyID and secretAccessKey for the default bucket ($SPIRALBENCH_BUCKET_CREDENTIALS_SECRET)")
 	var allowedEndpoints string
 	flag.StringVar(&allowedEndpoints, "allowed-results-endpoints", os.Getenv("SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS"), "comma-separated scheme://host[:port] that spec.results.endpoint may name; empty allows any ($SPIRALBENCH_ALLOWED_RESULTS_ENDPOINTS)")
-	var allowedImages, privilegedNamespaces string
+	var allowedImages, allowedPriorityClasses, privilegedNamespaces string
 	flag.StringVar(&allowedImages, "allowed-images", os.Getenv("SPIRALBENCH_ALLOWED_IMAGES"), "comma-separated images cell pods may run besides --dataplane-image's repository: a repository (any tag), a reference with tag or digest (that one), a prefix ending in / (every repository below it), or *; empty allows the default image's repository only ($SPIRALBENCH_ALLOWED_IMAGES)")
+	flag.StringVar(&allowedPriorityClasses, "allowed-priority-classes", os.Getenv("SPIRALBENCH_ALLOWED_PRIORITY_CLASSES"), "comma-separated priority classes spec.priorityClassName may name, or *; empty allows any class not named system-* ($SPIRALBENCH_ALLOWED_PRIORITY_CLASSES)")
 	flag.StringVar(&privilegedNamespaces, "privileged-namespaces", os.Getenv("SPIRALBENCH_PRIVILEGED_NAMESPACES"), "comma-separated namespaces whose benches may run privileged or host-network pods, besides namespaces labelled spiralbench.io/privileged=true ($SPIRALBENCH_PRIVILEGED_NAMESPACES)")
 	var referenceCatalog string
 	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
@@ -75,6 +76,11 @@ func main() {
 	images, err := policy.NewImages(strings.Split(allowedImages, ",")...)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "--allowed-images: %v\n", err)
+		os.Exit(2)
+	}
+	priorityClasses, err := policy.NewPriorityClasses(strings.Split(allowedPriorityClasses, ",")...)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "--allowed-priority-classes: %v\n", err)
 		os.Exit(2)
 	}
 	if policy.Repository(dataplaneImage) == "" {
@@ -167,11 +173,12 @@ func main() {
 		Provenance:     key,
 		// The endpoints benches may send signed requests to (Helm value results.allowedEndpoints).
 		AllowedEndpoints: allowed,
-		// The admin's policy for cell pods (Helm values dataplane.allowedImages and
-		// dataplane.privilegedNamespaces; docs/security.md).
-		AllowedImages:        images,
-		PrivilegedNamespaces: privileged,
-		Workers:              benchWorkers,
+		// The admin's policy for cell pods (Helm values dataplane.allowedImages,
+		// dataplane.allowedPriorityClasses and dataplane.privilegedNamespaces; docs/security.md).
+		AllowedImages:          images,
+		AllowedPriorityClasses: priorityClasses,
+		PrivilegedNamespaces:   privileged,
+		Workers:                benchWorkers,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)

@@ -28,7 +28,8 @@ type CheckResult struct {
 }
 
 // CheckPod is the pod of an external check step on one node: no service account token, no
-// restarts, the step's deadline as activeDeadlineSeconds.
+// restarts, the step's deadline as activeDeadlineSeconds, and no priority class (a suite
+// cannot name one, so the admin's priority class policy has nothing to judge here).
 func CheckPod(name, namespace, node string, check *sbv1.ExternalCheck, deadlineSeconds int64, tolerations []corev1.Toleration) *corev1.Pod {
 	c := corev1.Container{Name: CheckContainer, Image: check.Image, Command: check.Command, Args: check.Args,
 		TerminationMessagePolicy: corev1.TerminationMessageReadFile,

@@ -47,3 +47,11 @@ func TestCheckOutcomeReadsExitCodeAndJSON(t *testing.T) {
 		t.Errorf("gpus: %v", q)
 	}
 }
+
+// A check pod names no priority class, so it cannot preempt the pods already on its node.
+func TestCheckPodSetsNoPriority(t *testing.T) {
+	p := CheckPod("c", "ns", "n1", &sbv1.ExternalCheck{Image: "img"}, 60, nil)
+	if p.Spec.PriorityClassName != "" || p.Spec.Priority != nil {
+		t.Errorf("priority class %q, priority %v", p.Spec.PriorityClassName, p.Spec.Priority)
+	}
+}

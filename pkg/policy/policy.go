@@ -1,8 +1,9 @@
 // Package policy decides whether the operator may create a bench's pods: the admin's image
-// allow-list (images.go), the namespaces allowed privileged and host-network pods
-// (privileges.go) and the Pod Security level the namespace enforces (podsecurity.go). Pure:
-// the controller reads the namespace and builds the pods it would create, this package judges
-// them, before any pod exists. Each refusal says which list or label to change.
+// allow-list (images.go), the priority classes benches may name (priority.go), the namespaces
+// allowed privileged and host-network pods (privileges.go) and the Pod Security level the
+// namespace enforces (podsecurity.go). Pure: the controller reads the namespace and builds the
+// pods it would create, this package judges them, before any pod exists. Each refusal says
+// which list or label to change.
 package policy
 
 import (
@@ -14,9 +15,10 @@ import (
 
 // Reasons of a refused bench: its Failed condition and Warning event carry them.
 const (
-	ReasonImageNotAllowed      = "ImageNotAllowed"
-	ReasonPrivilegedNotAllowed = "PrivilegedNotAllowed"
-	ReasonPodSecurity          = "PodSecurityForbidden"
+	ReasonImageNotAllowed         = "ImageNotAllowed"
+	ReasonPriorityClassNotAllowed = "PriorityClassNotAllowed"
+	ReasonPrivilegedNotAllowed    = "PrivilegedNotAllowed"
+	ReasonPodSecurity             = "PodSecurityForbidden"
 	// ReasonPodsForbidden: the apiserver refused a pod (an admission policy or webhook).
 	ReasonPodsForbidden = "PodsForbidden"
 )
@@ -29,8 +31,9 @@ type Refusal struct {
 
 // Where the admin's lists are set, named in messages.
 const (
-	imagesSetting     = "the Helm value dataplane.allowedImages (manager flag --allowed-images)"
-	namespacesSetting = "the Helm value dataplane.privilegedNamespaces (manager flag --privileged-namespaces)"
+	imagesSetting          = "the Helm value dataplane.allowedImages (manager flag --allowed-images)"
+	priorityClassesSetting = "Helm value dataplane.allowedPriorityClasses, manager flag --allowed-priority-classes"
+	namespacesSetting      = "the Helm value dataplane.privilegedNamespaces (manager flag --privileged-namespaces)"
 )
 
 // CheckImages refuses a pod whose container image is neither on allowed nor in the repository
