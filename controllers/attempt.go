@@ -125,7 +125,8 @@ func (r *SpiralBenchReconciler) createPod(ctx context.Context, sb *sbv1.SpiralBe
 
 // observeAttempt advances the active attempt: once rank 0's container runs it starts the other
 // ranks together, and it finishes the attempt when the pods have ended (or one failed), rank 0 was
-// deleted, or the deadline passed.
+// deleted, a pod cannot be scheduled for want of resources (pod_unschedulable.go), or the
+// deadline passed.
 func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, cells []plan.Cell) (time.Duration, error) {
 	a := sb.Status.ActiveAttempt
 	if int(a.CellIndex) >= len(cells) {
@@ -157,8 +158,17 @@ func (r *SpiralBenchReconciler) observeAttempt(ctx context.Context, sb *sbv1.Spi
 	if rendezvous == nil {
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: fmt.Sprintf("the %s pod was deleted before it finished", in.Ranks[0].Name)})
 	}
+	unschedulable, retry, err := r.unschedulableEnd(ctx, sb, in, pods)
+	if err != nil {
+		return 0, err
+	}
+	if retry > 0 && retry < wait {
+		wait = retry // look again when its grace ends; wait stays above 0 before the deadline
+	}
 	missing, present := peersMissing(in.Ranks, pods)
 	switch {
+	case unschedulable != "":
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: unschedulable})
 	case len(missing) > 0 && ended(rendezvous):
 		return 0, r.finishAttempt(ctx, sb, cell, endedBeforePeers(in.Ranks[0], rendezvous, missing))
 	case len(missing) > 0 && wait <= 0:

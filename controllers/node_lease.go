@@ -80,12 +80,18 @@ func (r *SpiralBenchReconciler) acquireNodes(ctx context.Context, sb *sbv1.Spira
 
 // chooseNodes picks a node for each of the bench's node slots (benchkind.NodeSlots: one for
 // Loopback, the server's and the client's for CrossNode): its nodeName, else the first matching
-// Ready node (by name) whose lease is free and that no earlier slot took; either only when no
-// older bench waits for it (queue_order.go).
+// Ready node (by name) that offers what the slot's pods ask (node_resources.go), whose lease is
+// free and that no earlier slot took; either only when no older bench waits for it
+// (queue_order.go).
 func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.SpiralBench) ([]string, error) {
 	var nodes []string
-	for _, p := range benchkind.NodeSlots(&sb.Spec) {
-		n, err := r.chooseNode(ctx, sb, p, nodes)
+	need := needs(sb)
+	for i, p := range benchkind.NodeSlots(&sb.Spec) {
+		var slot slotNeed
+		if i < len(need) {
+			slot = need[i]
+		}
+		n, err := r.chooseNode(ctx, sb, p, slot, nodes)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +100,7 @@ func (r *SpiralBenchReconciler) chooseNodes(ctx context.Context, sb *sbv1.Spiral
 	return nodes, nil
 }
 
-func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, avoid []string) (string, error) {
+func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sbv1.Placement, need slotNeed, avoid []string) (string, error) {
 	if p != nil && p.NodeName != "" {
 		node, err := r.nodeByName(ctx, p.NodeName)
 		if err != nil {
@@ -112,7 +118,7 @@ func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralB
 	var candidates []*corev1.Node
 	for i := range list.Items {
 		n := &list.Items[i]
-		if fits(ctx, p, n) && !slices.Contains(avoid, n.Name) {
+		if fits(ctx, p, n) && offers(n, need) && !slices.Contains(avoid, n.Name) {
 			candidates = append(candidates, n)
 		}
 	}
@@ -121,7 +127,11 @@ func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralB
 		if p != nil && len(p.NodeSelector) > 0 {
 			sel = "nodeSelector " + labels.SelectorFromSet(p.NodeSelector).String()
 		}
-		return "", &queuedError{"no Ready, schedulable node with tolerated taints matches " + sel}
+		offering := ""
+		if need.total != nil {
+			offering = " offering what the bench's pods ask"
+		}
+		return "", &queuedError{"no Ready, schedulable node with tolerated taints" + offering + " matches " + sel}
 	}
 	sort.Slice(candidates, func(i, j int) bool { return candidates[i].Name < candidates[j].Name })
 	var firstBusy error
@@ -146,6 +156,14 @@ func (r *SpiralBenchReconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralB
 // fits says whether a slot's placement may run on a Ready, schedulable node: its selector and
 // affinity match and it tolerates the node's NoSchedule and NoExecute taints.
 func fits(ctx context.Context, p *sbv1.Placement, n *corev1.Node) bool {
+	return placedOn(ctx, p, n, false) && nodeReady(n) && !n.Spec.Unschedulable
+}
+
+// placedOn says whether a slot's placement matches the node (selector, affinity, NoSchedule and
+// NoExecute taints). With passing set, the taints the node lifecycle controller sets for a
+// condition (node.kubernetes.io/not-ready, unschedulable, ...) are overlooked: the question is
+// then whether the node could take the bench once it is Ready and uncordoned.
+func placedOn(ctx context.Context, p *sbv1.Placement, n *corev1.Node, passing bool) bool {
 	probe := &corev1.Pod{Spec: corev1.PodSpec{}}
 	var tolerations []corev1.Toleration
 	if p != nil {
@@ -153,10 +171,11 @@ func fits(ctx context.Context, p *sbv1.Placement, n *corev1.Node) bool {
 	}
 	ok, _ := nodeaffinity.GetRequiredNodeAffinity(probe).Match(n)
 	scheduling := func(t *corev1.Taint) bool {
-		return t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute
+		return (t.Effect == corev1.TaintEffectNoSchedule || t.Effect == corev1.TaintEffectNoExecute) &&
+			!(passing && strings.HasPrefix(t.Key, "node.kubernetes.io/"))
 	}
 	_, untolerated := corev1helpers.FindMatchingUntoleratedTaint(ctrl.LoggerFrom(ctx), n.Spec.Taints, tolerations, scheduling, false)
-	return ok && !untolerated && nodeReady(n) && !n.Spec.Unschedulable
+	return ok && !untolerated
 }
 
 func nodeReady(n *corev1.Node) bool {

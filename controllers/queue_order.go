@@ -113,9 +113,15 @@ func (r *SpiralBenchReconciler) olderWaiting(ctx context.Context, sb *sbv1.Spira
 	return &queuedError{fmt.Sprintf("node %s is next for SpiralBench %s/%s, created earlier and waiting for it", name, first.Namespace, first.Name)}
 }
 
-// wants says whether one of the bench's node slots could run on the node.
+// wants says whether one of the bench's node slots could run on the node. A node that lacks a
+// device or huge pages the slot's pods ask for is not wanted (node_resources.go): a bench no
+// node can run (Unschedulable) holds nothing back.
 func wants(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.Node) bool {
-	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+	need := needs(sb)
+	for i, p := range benchkind.NodeSlots(&sb.Spec) {
+		if node != nil && i < len(need) && !offers(node, need[i]) {
+			continue
+		}
 		if p != nil && p.NodeName != "" && p.NodeName == name || (p == nil || p.NodeName == "") && node != nil && fits(ctx, p, node) {
 			return true
 		}
@@ -124,10 +130,12 @@ func wants(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.
 }
 
 // placeable says whether the bench's slots could all get distinct nodes, leases aside, as
-// chooseNodes picks them: a named node, else the first fitting node no earlier slot took.
+// chooseNodes picks them: a named node, else the first fitting node that offers what the slot
+// asks and no earlier slot took.
 func placeable(ctx context.Context, sb *sbv1.SpiralBench, nodes []corev1.Node) bool {
 	var taken []string
-	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+	need := needs(sb)
+	for s, p := range benchkind.NodeSlots(&sb.Spec) {
 		if p != nil && p.NodeName != "" {
 			taken = append(taken, p.NodeName)
 			continue
@@ -135,7 +143,7 @@ func placeable(ctx context.Context, sb *sbv1.SpiralBench, nodes []corev1.Node) b
 		found := ""
 		for i := range nodes {
 			n := &nodes[i]
-			if (found == "" || n.Name < found) && !slices.Contains(taken, n.Name) && fits(ctx, p, n) {
+			if (found == "" || n.Name < found) && !slices.Contains(taken, n.Name) && fits(ctx, p, n) && (s >= len(need) || offers(n, need[s])) {
 				found = n.Name
 			}
 		}

@@ -233,6 +233,9 @@ func (r *SpiralBenchReconciler) step(ctx context.Context, sb *sbv1.SpiralBench) 
 			return wait, nil
 		}
 	}
+	if wait, ok, err := r.schedulable(ctx, sb, leaving); err != nil || !ok {
+		return wait, err
+	}
 	if err := r.acquireNodes(ctx, sb); err != nil {
 		var q *queuedError
 		if !errors.As(err, &q) {

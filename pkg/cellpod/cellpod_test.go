@@ -162,6 +162,26 @@ func TestRawPodHoldsBothPortsHugepagesAndGPU(t *testing.T) {
 	}
 }
 
+// Requests, which the controller checks against the nodes before it leases one, is what the
+// built pod asks for, huge pages and their memory included.
+func TestRequestsAreWhatThePodAsks(t *testing.T) {
+	sb := sbtesting.MakeSpiralBench("raw", "lab").Transport(sbv1.TransportRawEthernet).Obj()
+	sb.Spec.Topology.Server = sbv1.SideSpec{Devices: []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_p1", Count: 1}},
+		Hugepages: &sbv1.HugepagesSpec{PageSize: "1Gi", Mebibytes: 4096}, GPUs: 2}
+	sb.Spec.Topology.Client = sbv1.SideSpec{Devices: []sbv1.DeviceResource{{ResourceName: "nvidia.com/cx7_p0", Count: 1}}}
+	in := input(sb)
+	got := Requests(sb, in.Ranks[0])
+	want := build(in, in.Ranks[0].Name, "").Spec.Containers[0].Resources.Requests
+	if len(got) != 5 || len(got) != len(want) {
+		t.Fatalf("requests %v, the pod asks %v", got, want)
+	}
+	for name, q := range want {
+		if g := got[name]; g.Cmp(q) != 0 {
+			t.Errorf("%s: Requests says %v, the pod asks %v", name, g.String(), q.String())
+		}
+	}
+}
+
 func TestCrossNodeSidesGoToTheirOwnNodes(t *testing.T) {
 	sb := sbtesting.MakeSpiralBench("x", "lab").Transport(sbv1.TransportTCP).Mode(sbv1.TopologyCrossNode).Obj()
 	in := input(sb)

@@ -279,6 +279,15 @@ func resources(sb *sbv1.SpiralBench, rank benchkind.Rank) corev1.ResourceRequire
 	return corev1.ResourceRequirements{Limits: limits, Requests: limits.DeepCopy()}
 }
 
+// Requests is what a rank's pod asks of its node, as Build sets it: its devices, GPUs, huge
+// pages and the memory they need. The controller checks it against the nodes before leasing
+// one, so a bench no node can run says so instead of waiting with an unschedulable pod.
+func Requests(sb *sbv1.SpiralBench, rank benchkind.Rank) corev1.ResourceList {
+	c := corev1.Container{Resources: resources(sb, rank)}
+	addHugepages(&corev1.Pod{}, &c, sb, rank)
+	return c.Resources.Requests
+}
+
 // addHugepages requests the huge pages of the rank's first side that asks for them and
 // mounts them where DPDK looks.
 func addHugepages(pod *corev1.Pod, c *corev1.Container, sb *sbv1.SpiralBench, rank benchkind.Rank) {

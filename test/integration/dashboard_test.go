@@ -49,7 +49,7 @@ func TestDashboardAndAlertsHaveSeries(t *testing.T) {
 		t.Skip("prometheus is missing: run hack/deps-views.sh (make test-go does) to install Debian's prometheus")
 	}
 	ns := newNamespace(t)
-	testNode(t, "dash-node-1")
+	gpuTestNode(t, "dash-node-1")
 	ctx := context.Background()
 
 	// A bench that passes, with a GPU workload on every cell (SM share in its summaries).

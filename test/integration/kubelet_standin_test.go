@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -274,6 +275,21 @@ func (k *kubeletStandIn) runUntil(timeout time.Duration, phases ...sbv1.Phase) *
 // testNode creates a Ready node that only benches tolerating its taint may use.
 func testNode(t *testing.T, name string) {
 	t.Helper()
+	testNodeOffering(t, name, nil)
+}
+
+// gpuTestNode is a test node whose allocatable holds 8 GPUs and an RDMA shared device, for
+// benches that ask for them: the controller leases no node that lacks what a bench's pods ask.
+func gpuTestNode(t *testing.T, name string) {
+	t.Helper()
+	testNodeOffering(t, name, corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"),
+		"rdma/rdma_shared_device_a": resource.MustParse("100")})
+}
+
+// testNodeOffering is a test node with this allocatable, as a kubelet and its device plugins
+// would report it.
+func testNodeOffering(t *testing.T, name string, allocatable corev1.ResourceList) {
+	t.Helper()
 	node := &corev1.Node{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"spiralbench.io/test-node": name}},
 		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: "spiralbench.io/test", Value: name, Effect: corev1.TaintEffectNoSchedule}}},
@@ -283,6 +299,7 @@ func testNode(t *testing.T, name string) {
 	}
 	node.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue, LastHeartbeatTime: metav1.Now()}}
 	node.Status.NodeInfo.KernelVersion = "6.11.0-test"
+	node.Status.Allocatable = allocatable
 	if err := k8sClient.Status().Update(context.Background(), node); err != nil {
 		t.Fatal(err)
 	}

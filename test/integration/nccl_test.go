@@ -50,8 +50,8 @@ func gpuCount(p corev1.Pod) int64 {
 func TestNCCLAcrossTwoNodesPlansAPodPerNodeAndReportsTheSweep(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	testNode(t, "nccl-node-a")
-	testNode(t, "nccl-node-b")
+	gpuTestNode(t, "nccl-node-a")
+	gpuTestNode(t, "nccl-node-b")
 	rdma := sbv1.DeviceResource{ResourceName: "rdma/rdma_shared_device_a", Count: 1}
 	w := shortRun(sbtesting.MakeSpiralBench("nccl-ag", ns).Transport(sbv1.TransportNCCL).
 		NCCL(sbv1.NCCLSpec{Operation: sbv1.NCCLAllGather, MinBytes: 8, MaxBytes: 128 << 20, StepFactor: 2, Network: sbv1.NCCLNetworkRDMA}).
@@ -118,7 +118,7 @@ func TestNCCLAcrossTwoNodesPlansAPodPerNodeAndReportsTheSweep(t *testing.T) {
 func TestNCCLOnOneNodeIsOnePodAndASocketRunIsInvalid(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	testNode(t, "nccl-node-c")
+	gpuTestNode(t, "nccl-node-c")
 	w := shortRun(sbtesting.MakeSpiralBench("nccl-one", ns).Transport(sbv1.TransportNCCL).
 		NCCL(sbv1.NCCLSpec{Operation: sbv1.NCCLAllReduce, Network: sbv1.NCCLNetworkRDMA}).ServerGPUs(4).
 		Devices(sbv1.DeviceResource{ResourceName: "rdma/rdma_shared_device_a", Count: 1}), 1, 0)
@@ -148,7 +148,7 @@ func TestNCCLOnOneNodeIsOnePodAndASocketRunIsInvalid(t *testing.T) {
 func TestGPUCopyIsOnePodWithTheNodesGPUs(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	testNode(t, "copy-node")
+	gpuTestNode(t, "copy-node")
 	w := shortRun(sbtesting.MakeSpiralBench("copies", ns).Transport(sbv1.TransportGPUCopy).ServerGPUs(2).
 		GPUCopy(sbv1.GPUCopySpec{Directions: []sbv1.CopyDirection{"H2D", "D2H"}, MinBytes: 1 << 20, MaxBytes: 8 << 20, StepFactor: 2}), 1, 0)
 	if err := k8sClient.Create(context.Background(), onTestNode(w.Obj(), "copy-node")); err != nil {

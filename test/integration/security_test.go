@@ -200,7 +200,7 @@ func TestABenchOverItsGPUQuotaWaitsWithoutItsNode(t *testing.T) {
 	ns := newNamespace(t)
 	gpus := corev1.ResourceName("requests.nvidia.com/gpu")
 	q := quota(t, ns, corev1.ResourceList{gpus: resource.MustParse("0")})
-	testNode(t, "quota-node")
+	gpuTestNode(t, "quota-node")
 	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("gpu", ns).Payloads(8000).Pairs(1), 1, 0).Obj(), "quota-node")
 	sb.Spec.Topology.Server.GPUs = 1
 	if err := k8sClient.Create(ctx, sb); err != nil {
