@@ -2,7 +2,8 @@
 # The whole stack a user would have, on this machine: the local cluster, an S3 server the
 # pods can reach, the images, and the operator installed with Helm.
 #
-#   hack/stack.sh up      -> writes build/stack.env (KUBECONFIG, S3_*, PATH), prints its path last
+#   hack/stack.sh up      -> writes build/stack.env (hack/stack-env.sh: KUBECONFIG, the bucket, PATH),
+#                            prints its path last
 #   hack/stack.sh down    -> uninstalls, stops S3 and the cluster, restores the host
 #
 # Needs root, build/dataplane/spiral-dataplane (make dataplane) and $HELM (make helm).
@@ -55,16 +56,8 @@ up() {
   mkdir -p "${ENV_FILE%/*}"
   local k8s_bin
   k8s_bin=$("$ROOT/hack/k8s-assets.sh" cluster | tail -n1)
-  # shellcheck disable=SC2016 # written for a later `source`
-  {
-    echo "export KUBECONFIG=$KUBECONFIG"
-    echo "export S3_ENDPOINT=$endpoint"
-    echo "export S3_ACCESS_KEY=${S3_ACCESS_KEY:-spiralbench-test} S3_SECRET_KEY=${S3_SECRET_KEY:-spiralbench-test-secret}"
-    echo "export S3_BUCKET=${S3_BUCKET:-spiralbench-results} S3_HOST=$S3_HOST S3_PORT=$S3_PORT"
-    echo "export SPIRALBENCH_NAMESPACE=$NS SPIRALBENCH_RELEASE=$RELEASE"
-    # the cluster's own kubectl, and sbctl with its kubectl plugin (make sbctl)
-    echo "export PATH=$k8s_bin:$ROOT/bin:\$PATH"
-  } >"$ENV_FILE"
+  SPIRALBENCH_NAMESPACE=$NS SPIRALBENCH_RELEASE=$RELEASE \
+    "$ROOT/hack/stack-env.sh" "$KUBECONFIG" "$endpoint" "$k8s_bin" "$ROOT" >"$ENV_FILE"
   echo "$ENV_FILE"
 }
 

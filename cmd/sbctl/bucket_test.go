@@ -93,3 +93,48 @@ func TestCompareAndReportFromTheBucket(t *testing.T) {
 }
 
 type fixtureBench struct{ *sbv1.SpiralBench }
+
+// After `source build/stack.env` (hack/stack-env.sh) sbctl reads the demo's bucket with nothing
+// more set; with a wrong key the real server's refusal names the key sbctl sent.
+func TestGetFromTheBucketWithTheStackEnv(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts an S3 server")
+	}
+	endpoint := s3Server(t)
+	sb := fixture.TCPSweep("tcp-sweep", 1, false)
+	sb.Namespace = "default"
+	files, err := report.Files(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := bucket.Target{Endpoint: endpoint, Bucket: s3Bucket, Region: "us-east-1", AccessKeyID: s3Key, SecretAccessKey: s3Secret}
+	if _, err := (bucket.MinIO{}).Upload(context.Background(), target, report.Prefix(sb, ""), files); err != nil {
+		t.Fatal(err)
+	}
+	script, _ := filepath.Abs(filepath.Join("..", "..", "hack", "stack-env.sh"))
+	show := exec.Command("bash", "-c", `source <("$0" /k/config "$1" /k8s/bin /repo) && printf '%s\n' "$`+envS3Endpoint+`" "$`+envAccessKey+`" "$`+envSecretKey+`"`, script, endpoint)
+	show.Env = []string{"PATH=/usr/bin:/bin", "S3_ACCESS_KEY=" + s3Key, "S3_SECRET_KEY=" + s3Secret}
+	out, err := show.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(vars) != 3 {
+		t.Fatalf("stack.env: %q", out)
+	}
+	for i, name := range []string{envS3Endpoint, envAccessKey, envSecretKey} {
+		t.Setenv(name, vars[i])
+	}
+	folder := "s3://" + s3Bucket + "/" + report.Prefix(sb, "")
+	if out, err := runSbctl("get", folder, "-o", t.TempDir()); err != nil || !strings.Contains(out, "  runs.csv\n") {
+		t.Fatalf("get with stack.env's variables: %v\n%s", err, out)
+	}
+	for key, secret := range map[string]string{"not-a-key-of-this-bucket": s3Secret, s3Key: "a-wrong-secret"} {
+		t.Setenv(envAccessKey, key)
+		t.Setenv(envSecretKey, secret)
+		_, err := runSbctl("get", folder, "-o", t.TempDir())
+		if err == nil || !strings.Contains(err.Error(), `refused access key id "`+key+`" (from $AWS_ACCESS_KEY_ID`) || strings.Contains(err.Error(), secret) {
+			t.Errorf("key %s: %v", key, err)
+		}
+	}
+}

@@ -16,11 +16,12 @@ func newCompare(k *kube) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare A B",
 		Short: "Compare run B against run A cell by cell; exit 2 when a cell got significantly worse",
-		Long: "A and B are benches in the namespace, s3:// run folders, or run ids with --s3-bucket. Each cell present " +
+		Long: "A and B are benches (NAME in the namespace, or NAMESPACE/NAME), s3:// run folders, or run ids with --s3-bucket. Each cell present " +
 			"in both is compared per metric over its repeats with Welch's t-test; a cell is worse when the change is " +
 			"significant (p < --alpha), in the bad direction and beyond --tolerance percent, or when it failed in B.\n\n" +
 			"Exit codes: 0 nothing worse, 1 an error, 2 at least one cell worse.",
 		Example: "  sbctl compare tcp-before tcp-after\n" +
+			"  sbctl compare tcp-sweep lab/tcp-sweep            # the same bench in namespace lab\n" +
 			"  sbctl compare tcp-before tcp-after --tolerance 5 --alpha 0.01 -o json\n" +
 			"  SBCTL_S3_ENDPOINT=http://s3:9000 sbctl compare RUN-ID-A RUN-ID-B --s3-bucket spiralbench-results",
 		Args: cobra.ExactArgs(2), ValidArgsFunction: k.benchNames,

@@ -19,13 +19,14 @@ import (
 func newExpect(k *kube) *cobra.Command {
 	var catalogFile string
 	cmd := &cobra.Command{
-		Use:   "expect NODE|CLASS",
+		Use:   "expect [NODE|CLASS]",
 		Short: "Print what a node (or node class) should reach in each suite step, and the source of each number",
-		Example: "  sbctl expect 4xH200-NV18\n  sbctl expect gpu-node-7\n  sbctl expect spark-a --catalog my-catalog.yaml\n\n" +
+		Example: "  sbctl expect                      # the catalog's classes: what each matches, where its numbers come from\n" +
+			"  sbctl expect 4xH200-NV18\n  sbctl expect gpu-node-7\n  sbctl expect spark-a --catalog my-catalog.yaml\n\n" +
 			"A node is matched by the facts its node object tells (nvidia.com/gpu.product, allocatable nvidia.com/gpu)\n" +
 			"or, once a fleet judged it, by its spiralbench.io/verdict-class label. NIC facts (driver, speed, firmware,\n" +
 			"PCI id) come from a bench's environment capture, so a class keyed on them is known only from that label.",
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cat := fleet.BuiltinCatalog()
 			if catalogFile != "" {
@@ -36,6 +37,9 @@ func newExpect(k *kube) *cobra.Command {
 				if cat, err = fleet.ParseCatalog(data); err != nil {
 					return err
 				}
+			}
+			if len(args) == 0 {
+				return renderCatalog(cmd.OutOrStdout(), cat)
 			}
 			if cl := cat.Class(args[0]); cl != nil {
 				renderExpect(cmd.OutOrStdout(), cl, "class "+cl.Name)

@@ -17,7 +17,7 @@ func newGet(k *kube) *cobra.Command {
 	var dir string
 	var s3 s3Flags
 	cmd := &cobra.Command{
-		Use:   "get NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID [-o DIR]",
+		Use:   "get [NAMESPACE/]NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID [-o DIR]",
 		Short: "Write a run's folder into DIR: runs.csv, results.jsonl, environment.json, spec.json, report.html, plots/",
 		Long: "For a bench in the cluster, the files are rendered from its status by the code the operator uploads " +
 			"them with, so they equal the bucket's copy and need no bucket credentials. For an s3:// folder, or a run " +
@@ -37,7 +37,7 @@ func newGet(k *kube) *cobra.Command {
 			if runstore.IsRef(args[0]) || s3.bucket != "" {
 				var err error
 				if written, err = s3.store().Download(cmd.Context(), args[0], dir); err != nil {
-					return err
+					return s3.explain(err)
 				}
 			} else {
 				sb, err := k.get(cmd.Context(), args[0])

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -52,10 +51,6 @@ func (k *kube) client() (client.Client, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	scheme := runtime.NewScheme()
-	if err := sbv1.AddToScheme(scheme); err != nil {
-		return nil, "", err
-	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	return c, ns, err
 }
@@ -69,14 +64,18 @@ func (k *kube) clientset() (*kubernetes.Clientset, error) {
 	return kubernetes.NewForConfig(cfg)
 }
 
-// get reads one bench.
-func (k *kube) get(ctx context.Context, name string) (*sbv1.SpiralBench, error) {
+// get reads one bench, NAME or NAMESPACE/NAME.
+func (k *kube) get(ctx context.Context, arg string) (*sbv1.SpiralBench, error) {
 	c, ns, err := k.client()
 	if err != nil {
 		return nil, err
 	}
+	key, err := benchKey(arg, ns)
+	if err != nil {
+		return nil, err
+	}
 	sb := &sbv1.SpiralBench{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, sb); err != nil {
+	if err := c.Get(ctx, key, sb); err != nil {
 		return nil, err
 	}
 	sb.APIVersion, sb.Kind = sbv1.GroupVersion.String(), "SpiralBench"

@@ -5,7 +5,8 @@
 //	sbctl results tcp-sweep -o wide      # the results table now (csv, json, yaml, wide)
 //	sbctl report tcp-sweep -o ./out      # the HTML report with its plots
 //	sbctl get tcp-sweep -o ./run         # the run's folder: runs.csv, results.jsonl, report, ...
-//	sbctl compare tcp-before tcp-after   # exit 2 when a cell got significantly worse
+//	sbctl compare tcp-before tcp-after   # exit 2 when a cell got significantly worse (NAME or NAMESPACE/NAME)
+//	sbctl expect                         # the reference catalog's classes, where their numbers come from
 //	sbctl expect 4xH200-NV18             # what a node class (or a node) should reach, and why
 //	sbctl fleet gpu-node-7               # one node's verdicts over the fleets' rounds
 //	sbctl verify ./run                   # every file as the operator signed it (SIGNATURE.json)

@@ -17,7 +17,7 @@ func newReport(k *kube) *cobra.Command {
 	var dir string
 	var s3 s3Flags
 	cmd := &cobra.Command{
-		Use:   "report NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID -o DIR",
+		Use:   "report [NAMESPACE/]NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID -o DIR",
 		Short: "Write a run's HTML report and its plots (PNG, SVG) into DIR",
 		Long: "Write report.html and plots/ for a bench (read from the cluster) or a run in the results bucket " +
 			"(an s3:// folder, or a run id with --s3-bucket), the same files the operator uploads beside runs.csv.",
@@ -53,22 +53,8 @@ func newReport(k *kube) *cobra.Command {
 // --s3-bucket is given.
 func load(ctx context.Context, k *kube, s3 s3Flags, arg string) (*sbv1.SpiralBench, error) {
 	if runstore.IsRef(arg) || s3.bucket != "" {
-		return s3.store().Fetch(ctx, arg)
+		sb, err := s3.store().Fetch(ctx, arg)
+		return sb, s3.explain(err)
 	}
 	return k.get(ctx, arg)
-}
-
-// s3Flags say where runs are read from; the keys come from the environment, never from flags
-// (they would show in the shell's history and in ps).
-type s3Flags struct{ endpoint, bucket, region string }
-
-func (f *s3Flags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&f.endpoint, "s3-endpoint", os.Getenv("SBCTL_S3_ENDPOINT"), "results bucket endpoint, http(s)://host:port (default $SBCTL_S3_ENDPOINT); keys from $AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY")
-	cmd.Flags().StringVar(&f.bucket, "s3-bucket", "", "read run ids from this bucket instead of benches from the cluster")
-	cmd.Flags().StringVar(&f.region, "s3-region", "us-east-1", "bucket region")
-}
-
-func (f s3Flags) store() runstore.Bucket {
-	return runstore.Bucket{Endpoint: f.endpoint, Name: f.bucket, Region: f.region,
-		AccessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), SecretKey: os.Getenv("AWS_SECRET_ACCESS_KEY")}
 }

@@ -38,7 +38,7 @@ packet rates, every role's CPU, GPU memory, latency percentiles and each cell's 
 func newResults(k *kube) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use: "results NAME", Short: "Print a bench's results (-o csv|json|yaml|wide)", Args: cobra.ExactArgs(1),
+		Use: "results [NAMESPACE/]NAME", Short: "Print a bench's results (-o csv|json|yaml|wide)", Args: cobra.ExactArgs(1),
 		Long: "Print a bench's results: the cell table, the verdict and where the bucket copy is.\n\n" + resultsLegend,
 		Example: "  sbctl results tcp-sweep\n  sbctl results tcp-sweep -o wide\n" +
 			"  sbctl results tcp-sweep -o csv > runs.csv      # DAQIRI's columns first\n" +

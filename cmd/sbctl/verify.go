@@ -63,8 +63,7 @@ func newVerify(k *kube) *cobra.Command {
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exitCode{exitUsage, err.Error()} })
 	cmd.Flags().StringVar(&keyFile, "key", "", "the results' public key, PEM (default: from the cluster's ConfigMap "+provenance.PublicKeyConfigMap+")")
 	cmd.Flags().StringVar(&operatorNS, "operator-namespace", "spiralbench-system", "namespace of the operator, whose ConfigMap "+provenance.PublicKeyConfigMap+" holds the public key")
-	cmd.Flags().StringVar(&s3.endpoint, "s3-endpoint", os.Getenv("SBCTL_S3_ENDPOINT"), "results bucket endpoint for an s3:// prefix, http(s)://host:port (default $SBCTL_S3_ENDPOINT); keys from $AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY")
-	cmd.Flags().StringVar(&s3.region, "s3-region", "us-east-1", "bucket region")
+	s3.addEndpoint(cmd)
 	return cmd
 }
 
@@ -126,17 +125,16 @@ func readBucket(ctx context.Context, ref string, s3 s3Flags) (map[string][]byte,
 		return nil, exitCode{exitUsage, fmt.Sprintf("%q is not s3://bucket/prefix/", ref)}
 	}
 	if s3.endpoint == "" {
-		return nil, exitCode{exitUsage, "an s3:// prefix needs --s3-endpoint (or $SBCTL_S3_ENDPOINT)"}
+		return nil, exitCode{exitUsage, "an s3:// prefix needs --s3-endpoint (or $" + envS3Endpoint + ")"}
 	}
-	t := bucket.Target{Endpoint: s3.endpoint, Bucket: u.Host, Region: s3.region,
-		AccessKeyID: os.Getenv("AWS_ACCESS_KEY_ID"), SecretAccessKey: os.Getenv("AWS_SECRET_ACCESS_KEY")}
+	t := s3.target(u.Host)
 	prefix := strings.TrimPrefix(u.Path, "/")
 	if prefix != "" && !strings.HasSuffix(prefix, "/") {
 		prefix += "/" // a folder, never the objects whose names merely start alike
 	}
 	keys, err := bucket.MinIO{}.List(ctx, t, prefix)
 	if err != nil {
-		return nil, err
+		return nil, s3.explain(err)
 	}
 	files := map[string][]byte{}
 	for _, key := range keys {
@@ -144,7 +142,7 @@ func readBucket(ctx context.Context, ref string, s3 s3Flags) (map[string][]byte,
 			continue
 		}
 		if files[strings.TrimPrefix(key, prefix)], err = (bucket.MinIO{}).Get(ctx, t, key); err != nil {
-			return nil, err
+			return nil, s3.explain(err)
 		}
 	}
 	return files, nil

@@ -20,7 +20,7 @@ func newWatch(k *kube) *cobra.Command {
 	var timeout time.Duration
 	var liveMode, logPath string
 	cmd := &cobra.Command{
-		Use: "watch NAME | --log FILE", Short: "Follow a bench live until it finishes, then print its results (exit 3 when it did not pass)",
+		Use: "watch [NAMESPACE/]NAME | --log FILE", Short: "Follow a bench live until it finishes, then print its results (exit 3 when it did not pass)",
 		Long: "On a terminal, watch draws the running cell's live view once a second: a TX and an RX bar per pair, queue or " +
 			"queue pair with NOW and PEAK totals (and the NIC's PHY counters where the data plane reads them), from the " +
 			"progress lines of the cell pods' logs, streamed through the API server. Elsewhere (or with --live=false) it " +
@@ -47,6 +47,10 @@ func newWatch(k *kube) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			key, err := benchKey(args[0], ns)
+			if err != nil {
+				return err
+			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			out := cmd.OutOrStdout()
@@ -59,7 +63,7 @@ func newWatch(k *kube) *cobra.Command {
 				lf = newLiveFollower(cs, width)
 				defer lf.stop()
 			}
-			sb, err := follow(ctx, out, c, client.ObjectKey{Namespace: ns, Name: args[0]}, lf)
+			sb, err := follow(ctx, out, c, key, lf)
 			if err != nil {
 				return err
 			}

@@ -127,7 +127,7 @@ func scrub(err error, t Target) error {
 		}
 	}
 	msg = signature.ReplaceAllString(msg, "${1}<redacted>")
-	return errors.New(msg)
+	return &scrubbedError{msg: msg, denied: Denied(err)}
 }
 
 // EndpointAllowed says whether endpoint is one of allowed (scheme://host[:port], the default
