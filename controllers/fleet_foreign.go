@@ -15,9 +15,10 @@ import (
 )
 
 // A fleet's steps are decided only by the benches and check pods it created itself. An object
-// in the way (under the name a step's bench or check must have, or carrying the fleet's labels
-// and owner reference, without the manager's mark) ends that step Invalid with the reason
-// ReasonForeignObject; it is never judged, deleted or waited on.
+// in the way (under the name a step's bench or check must have, without the manager's mark)
+// ends that step Invalid with the reason ReasonForeignObject; it is never judged, deleted or
+// waited on. One that only carries the fleet's labels and owner reference is ignored: it takes
+// no name of the fleet's, so it stands in no step's way.
 
 // fleetObjectKey is the view's key of a fleet's bench or check pod: its step key, and for an
 // upgrade the gate id.

@@ -113,12 +113,15 @@ func (r *FleetReconciler) follow(ctx context.Context, v *fleetView, row *sbv1.Fl
 }
 
 // benchExists reads past the cache: a bench created by the last step may not be cached yet.
+// A bench there that the manager did not create is no bench of the fleet's: the step creates
+// its own again, and that create, finding the name taken, notes the object as foreign.
 func (r *FleetReconciler) benchExists(ctx context.Context, ns, name, not string) bool {
 	if name == not {
 		return false
 	}
-	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &sbv1.SpiralBench{})
-	return !apierrors.IsNotFound(err)
+	sb := &sbv1.SpiralBench{}
+	err := r.APIReader.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, sb)
+	return !apierrors.IsNotFound(err) && (err != nil || trusted(r.Provenance, sb))
 }
 
 func condMessage(sb *sbv1.SpiralBench, t string) string {

@@ -259,7 +259,8 @@ func (r *FleetReconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *s
 // objectExists reads past the cache: a bench or check created by the last step may not be cached yet.
 func (r *FleetReconciler) objectExists(ctx context.Context, v *fleetView, name string, step fleet.Step) bool {
 	if step.Check != nil {
-		return r.APIReader.Get(ctx, client.ObjectKey{Namespace: v.f.Namespace, Name: name}, &corev1.Pod{}) == nil
+		p := &corev1.Pod{}
+		return r.APIReader.Get(ctx, client.ObjectKey{Namespace: v.f.Namespace, Name: name}, p) == nil && trusted(r.Provenance, p)
 	}
 	return r.benchExists(ctx, v.f.Namespace, name, "")
 }

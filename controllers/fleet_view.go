@@ -167,9 +167,8 @@ func (r *FleetReconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*
 		if !metav1.IsControlledBy(sb, f) {
 			continue
 		}
-		if ferr := foreign(r.Provenance, sb); ferr != nil {
-			v.noteForeign(sb, ferr)
-			continue
+		if !trusted(r.Provenance, sb) {
+			continue // not the fleet's, whatever its labels say (createMarked notes one in a step's way)
 		}
 		kind := sb.Labels[LabelFleetKind]
 		round, _ := strconv.Atoi(sb.Labels[LabelFleetRound])
@@ -206,9 +205,8 @@ func (r *FleetReconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		p := &pods.Items[i]
 		kind := p.Labels[LabelFleetKind]
 		round, _ := strconv.Atoi(p.Labels[LabelFleetRound])
-		if ferr := foreign(r.Provenance, p); ferr != nil && metav1.IsControlledBy(p, v.f) {
-			v.noteForeign(p, ferr)
-			continue
+		if !trusted(r.Provenance, p) {
+			continue // as for benches
 		}
 		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
@@ -313,14 +311,3 @@ func gated(node *corev1.Node) (string, bool) {
 }
 
 func onlyIdle(f *sbv1.SpiralBenchFleet) bool { return ptr.Deref(f.Spec.OnlyIdleNodes, true) }
-
-// noteForeign records an object with the fleet's labels and owner reference that the manager
-// did not create, when it claims a step of this round: the step, unless the manager's own
-// object for it exists, ends Invalid for it (walkBench, walkCheck).
-func (v *fleetView) noteForeign(o client.Object, ferr error) {
-	kind := o.GetLabels()[LabelFleetKind]
-	if round, _ := strconv.Atoi(o.GetLabels()[LabelFleetRound]); kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round {
-		return
-	}
-	v.foreign[fleetObjectKey(o)] = shorten(ferr.Error(), 160)
-}

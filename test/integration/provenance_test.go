@@ -158,6 +158,7 @@ func TestAnEditorsBenchNeverDecidesAFleetsNode(t *testing.T) {
 	requireRBAC(t)
 	ns := newNamespace(t)
 	poolNode(t, "pv-a", "prov-bench")
+	poolNode(t, "pv-b", "prov-bench")
 	bindEditor(t, ns, "alice")
 	bind(t, ns, "carol", "spiralbench-fleet-editor")
 	f := suspendedFleet(t, ns, "pf", "prov-bench", nil)
@@ -174,6 +175,15 @@ func TestAnEditorsBenchNeverDecidesAFleetsNode(t *testing.T) {
 	if err := clientAs(t, "alice").Create(context.Background(), forged); err != nil {
 		t.Fatalf("alice, an editor, creates the fleet's bench: %v", err)
 	}
+	// A bench with the fleet's labels and owner reference claiming pv-b, under a name of her
+	// own: in no step's way, it must not make pv-b anything.
+	claim := forged.DeepCopy()
+	claim.Name, claim.ResourceVersion, claim.UID = "pf-claims-pv-b", "", ""
+	claim.Annotations = map[string]string{"spiralbench.io/fleet-subject": "pv-b"}
+	claim.Spec.Topology.Placement = &sbv1.Placement{NodeName: "pv-b"}
+	if err := clientAs(t, "alice").Create(context.Background(), claim); err != nil {
+		t.Fatal(err)
+	}
 	resumeFleet(t, f)
 	k := &fleetKubelet{t: t, ns: ns}
 	done := k.runUntil(60*time.Second, "pf", "round 1 finished", roundFinished(1))
@@ -181,10 +191,11 @@ func TestAnEditorsBenchNeverDecidesAFleetsNode(t *testing.T) {
 	if row.Verdict != sbv1.NodeInvalid || !strings.Contains(row.Reason, "ForeignObject: SpiralBench "+ns+"/"+forged.Name+" was not created by SpiralBench") {
 		t.Errorf("row %+v: want Invalid for the foreign bench, never judged by it", row)
 	}
-	if done.Status.Counts.Failed != 0 || done.Status.Counts.Passed != 0 {
-		t.Errorf("counts %+v: alice's bench decided the node", done.Status.Counts)
+	if done.Status.Counts.Failed != 0 || done.Status.Counts.Passed != 1 || rowOf(done, "pv-b").Verdict != sbv1.NodePassed {
+		t.Errorf("counts %+v, pv-b %+v: alice's benches decided a node", done.Status.Counts, rowOf(done, "pv-b"))
 	}
 	mustStay(t, forged)
+	mustStay(t, claim)
 }
 
 func TestAnEditorsPodIsNeverAFleetsCheck(t *testing.T) {
