@@ -53,21 +53,7 @@ func TestARetakenStepKeepsTheAttemptsFirstRecord(t *testing.T) {
 	sb := sbtesting.MakeSpiralBench("retaken", "lab").Repeats(3).UID("r2").Obj()
 	h := newHarness(t, sb, readyNode("spark-a"))
 	srv, cli := startPair(t, h)
-	first := attempts.New(h.bench(), 0, 0, []sbv1.RepeatResult{
-		{Repeat: 0, State: sbv1.CellValid, RXMbps: 900, TXMbps: 900},
-		{Repeat: 1, State: sbv1.CellValid, RXMbps: 900, TXMbps: 900},
-		{Repeat: 2, State: sbv1.CellValid, RXMbps: 900, TXMbps: 900},
-	}, "", false)
-	// written by the manager: its owner reference and mark
-	if err := controllerutil.SetControllerReference(h.bench(), first, h.c.Scheme()); err != nil {
-		t.Fatal(err)
-	}
-	if err := mark(h.r.Provenance, first); err != nil {
-		t.Fatal(err)
-	}
-	if err := h.c.Create(t.Context(), first); err != nil {
-		t.Fatal(err)
-	}
+	preRecord(t, h, 900, h.r.Provenance) // written by the manager: its owner reference and mark
 	h.setStatus(sbtesting.WrapPod(cli).Succeeded(sbtesting.Lines(tx(1010), tx(1110), tx(1210))).Obj())
 	h.setStatus(sbtesting.WrapPod(srv).Succeeded(sbtesting.Lines(rx(1000), rx(1100), rx(1200))).Obj())
 	res := cell0(h.reconcile())
@@ -82,20 +68,7 @@ func TestARecordTheManagerDidNotWriteIsNotAdopted(t *testing.T) {
 	sb := sbtesting.MakeSpiralBench("forged", "lab").Repeats(3).UID("r3").Obj()
 	h := newHarness(t, sb, readyNode("spark-a"))
 	srv, cli := startPair(t, h)
-	forged := attempts.New(h.bench(), 0, 0, []sbv1.RepeatResult{
-		{Repeat: 0, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
-		{Repeat: 1, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
-		{Repeat: 2, State: sbv1.CellValid, RXMbps: 400000, TXMbps: 400000},
-	}, "", false)
-	if err := controllerutil.SetControllerReference(h.bench(), forged, h.c.Scheme()); err != nil {
-		t.Fatal(err)
-	}
-	if err := provenance.RandomKey().Mark(forged, contentOf(forged)); err != nil { // another key's mark
-		t.Fatal(err)
-	}
-	if err := h.c.Create(t.Context(), forged); err != nil {
-		t.Fatal(err)
-	}
+	preRecord(t, h, 400000, provenance.RandomKey()) // another key's mark
 	h.setStatus(sbtesting.WrapPod(cli).Succeeded(sbtesting.Lines(tx(1010), tx(1110), tx(1210))).Obj())
 	h.setStatus(sbtesting.WrapPod(srv).Succeeded(sbtesting.Lines(rx(1000), rx(1100), rx(1200))).Obj())
 	if _, err := h.r.Reconcile(t.Context(), ctrl.Request{NamespacedName: h.sb}); err != nil {
@@ -121,4 +94,26 @@ func TestARecordTheManagerDidNotWriteIsNotAdopted(t *testing.T) {
 	if !strings.Contains(res.Message, "ForeignObject: SpiralBenchAttemptResult lab/forged-c0-a0 was not created by SpiralBench") {
 		t.Errorf("cell message %q: want the ForeignObject reason naming the record", res.Message)
 	}
+}
+
+// preRecord writes the record of cell 0's attempt 0 before the step does, three repeats at
+// mbps, with the bench as its controller and key's mark: the manager's key for a record an
+// earlier step wrote, another for one written by someone else.
+func preRecord(t *testing.T, h *harness, mbps int64, key *provenance.Key) *sbv1.SpiralBenchAttemptResult {
+	t.Helper()
+	var repeats []sbv1.RepeatResult
+	for r := int32(0); r < 3; r++ {
+		repeats = append(repeats, sbv1.RepeatResult{Repeat: r, State: sbv1.CellValid, RXMbps: mbps, TXMbps: mbps})
+	}
+	rec := attempts.New(h.bench(), 0, 0, repeats, "", false)
+	if err := controllerutil.SetControllerReference(h.bench(), rec, h.c.Scheme()); err != nil {
+		t.Fatal(err)
+	}
+	if err := mark(key, rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.c.Create(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
 }
