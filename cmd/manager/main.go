@@ -23,7 +23,9 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
+	"github.com/spiralbench/spiralbench/controllers/benchstate"
+	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
@@ -40,7 +42,7 @@ func main() {
 	flag.StringVar(&pprofAddr, "pprof-bind-address", "0", "address Go's pprof endpoints (/debug/pprof/) bind to, for profiling the manager; 0 disables them")
 	flag.BoolVar(&leaderElect, "leader-elect", false, "elect a leader so that only one manager replica reconciles")
 	var pullPolicy string
-	var defaults controllers.BucketDefaults
+	var defaults benchstate.BucketDefaults
 	flag.StringVar(&dataplaneImage, "dataplane-image", envOr("SPIRALBENCH_DATAPLANE_IMAGE", "spiralbench/dataplane:dev"), "image of cell pods for benches that name none ($SPIRALBENCH_DATAPLANE_IMAGE)")
 	flag.StringVar(&pullPolicy, "dataplane-pull-policy", envOr("SPIRALBENCH_DATAPLANE_PULL_POLICY", "IfNotPresent"), "pull policy of cell pods: Always, IfNotPresent or Never ($SPIRALBENCH_DATAPLANE_PULL_POLICY)")
 	flag.StringVar(&leaseNamespace, "lease-namespace", envOr("POD_NAMESPACE", "spiralbench-system"), "namespace of the per-node Leases that keep benches apart, and of the default bucket's Secret ($POD_NAMESPACE)")
@@ -57,7 +59,7 @@ func main() {
 	var referenceCatalog string
 	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
 	flag.IntVar(&benchWorkers, "bench-workers", 1, "benches reconciled at once; a fleet of hundreds of parallel benches needs several, since each reconcile waits on the apiserver")
-	flag.StringVar(&benchEvents, "bench-events", envOr("SPIRALBENCH_BENCH_EVENTS", controllers.BenchEventsAll), "events the bench controller writes: all, or warnings (only failures and refusals; for pools of thousands of nodes, docs/fleet.md) ($SPIRALBENCH_BENCH_EVENTS)")
+	flag.StringVar(&benchEvents, "bench-events", envOr("SPIRALBENCH_BENCH_EVENTS", benchctrl.BenchEventsAll), "events the bench controller writes: all, or warnings (only failures and refusals; for pools of thousands of nodes, docs/fleet.md) ($SPIRALBENCH_BENCH_EVENTS)")
 	flag.BoolVar(&fleetNodeWrites, "fleet-node-writes", os.Getenv("SPIRALBENCH_FLEET_NODE_WRITES") == "true", "let SpiralBenchFleets write verdict labels and taints and run the upgrade gate; needs node patch rights (chart: fleet.nodeWrites) ($SPIRALBENCH_FLEET_NODE_WRITES)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -122,12 +124,12 @@ func main() {
 		Scheme: scheme,
 		// Cached objects without their managedFields, which no controller reads: at 10,000 nodes
 		// the cache holds tens of thousands of benches and results (docs/benchmarks/fleet.md).
-		// Pods not SpiralBench's are cached slim (controllers.SlimForeignPods): the fleet's idle
+		// Pods not SpiralBench's are cached slim (benchctrl.SlimForeignPods): the fleet's idle
 		// check reads every pod of a node, and a large cluster has hundreds of thousands. Nodes
-		// are cached without what nothing reads (controllers.SlimNodes: images, system info).
+		// are cached without what nothing reads (benchctrl.SlimNodes: images, system info).
 		Cache: cache.Options{DefaultTransform: cache.TransformStripManagedFields(),
-			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: controllers.SlimForeignPods},
-				&corev1.Node{}: {Transform: controllers.SlimNodes}}},
+			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: benchctrl.SlimForeignPods},
+				&corev1.Node{}: {Transform: benchctrl.SlimNodes}}},
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
 		PprofBindAddress:       pprofAddr,
@@ -156,12 +158,12 @@ func main() {
 		log.Error(err, "cannot load the provenance key")
 		os.Exit(1)
 	}
-	benchRecorder, err := controllers.BenchEventRecorder(mgr.GetEventRecorder("spiralbench-controller"), benchEvents)
+	benchRecorder, err := benchctrl.BenchEventRecorder(mgr.GetEventRecorder("spiralbench-controller"), benchEvents)
 	if err != nil {
 		log.Error(err, "bad flag")
 		os.Exit(1)
 	}
-	if err := (&controllers.SpiralBenchReconciler{
+	if err := (&benchctrl.Reconciler{
 		Client:         mgr.GetClient(),
 		APIReader:      mgr.GetAPIReader(),
 		Recorder:       benchRecorder,
@@ -184,7 +186,7 @@ func main() {
 		os.Exit(1)
 	}
 	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient()))
-	if err := (&controllers.FleetReconciler{
+	if err := (&fleetctrl.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),
 		Recorder:      mgr.GetEventRecorder("spiralbenchfleet-controller"),

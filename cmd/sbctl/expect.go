@@ -95,7 +95,7 @@ func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
 		if !figure.HigherIsBetter(r.Figure) {
 			dir = "<="
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figure.Unit(r.Figure), r.Source)
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figure.UnitOf(r.Figure), r.Source)
 	}
 	_ = tw.Flush()
 }

@@ -15,6 +15,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
 
@@ -166,19 +167,15 @@ func writeWide(w io.Writer, sb *sbv1.SpiralBench) error {
 			mark = "*"
 		}
 		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d %s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Index, mark,
-			benchkind.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(c.RXMbps, 1000), stat(c.TXMbps, 1000),
-			stat(c.PacketsPerSecond, 1e6), c.LossPPM, c.Drops, c.DropsKind, cpu(c.CPU), gpu(c.GPU), latency(c.Latency),
+			benchkind.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(&c, figure.Rx), stat(&c, figure.Tx),
+			stat(&c, figure.PacketRate), c.LossPPM, c.Drops, c.DropsKind, cpu(c.CPU), gpu(c.GPU), latency(c.Latency),
 			c.Repeats, c.Attempts, wall(c), c.Message)
 	}
 	return tw.Flush()
 }
 
-func stat(s *sbv1.Statistic, div float64) string {
-	if s == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f±%.2f", float64(s.Mean)/div, float64(s.StdDev)/div)
-}
+// stat is a figure's mean±spread, packed tight for the wide table.
+func stat(c *sbv1.CellResult, f figure.Figure) string { return f.StatText(c, "±", "-") }
 
 func cpu(c *sbv1.CPUBusy) string {
 	if c == nil {
@@ -198,7 +195,7 @@ func latency(l *sbv1.Latency) string {
 	if l == nil {
 		return "-"
 	}
-	us := func(ns int64) string { return fmt.Sprintf("%.2f", float64(ns)/1000) }
+	us := func(ns int64) string { return figure.Nanoseconds.Format(float64(ns)) }
 	return us(l.MinNanoseconds) + "/" + us(l.P50Nanoseconds) + "/" + us(l.P99Nanoseconds) + "/" + us(l.P999Nanoseconds) + "/" + us(l.MaxNanoseconds)
 }
 

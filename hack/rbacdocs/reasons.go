@@ -7,7 +7,7 @@ var reasons = map[string]reason{
 	"ClusterRole/spiralbench-manager core/configmaps": {"get",
 		"Read the CA bundle ConfigMap a bench or fleet names in `spec.results.caBundleRef`, in its own namespace."},
 	"ClusterRole/spiralbench-manager core/namespaces": {"get",
-		"Read the bench's namespace labels before its pods exist: `spiralbench.io/privileged` and `pod-security.kubernetes.io/enforce` (controllers/policy.go); a read is reused for 30 s, so a label changed on the namespace reaches the next attempt within 30 s (controllers/namespace_cache.go)."},
+		"Read the bench's namespace labels before its pods exist: `spiralbench.io/privileged` and `pod-security.kubernetes.io/enforce` (controllers/benchctrl/policy.go); a read is reused for 30 s, so a label changed on the namespace reaches the next attempt within 30 s (controllers/benchctrl/namespace_cache.go)."},
 	"ClusterRole/spiralbench-manager core/nodes": {"get, list, watch",
 		"Pick the nodes a bench's placement matches (Ready, schedulable, tolerated taints), record their kernel and GPU in `status.environment`, list a fleet's node pool."},
 	"ClusterRole/spiralbench-manager core/pods": {"create, delete, deletecollection, get, list, watch",

@@ -9,6 +9,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/environment"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // CompareBaseline reads the baseline bench's figures and compares the cells with them, in
@@ -40,8 +41,12 @@ func ReadBaseline(spec sbv1.BaselineSpec, cells []sbv1.CellResult, env *sbv1.Env
 		byParams[c.Parameters] = c
 	}
 	for _, c := range cells {
-		if b, ok := byParams[c.Parameters]; ok && b.RXMbps != nil && b.State == sbv1.CellValid {
-			f.Cells = append(f.Cells, sbv1.BaselineCell{Index: c.Index, RXMbps: b.RXMbps.Mean})
+		b, ok := byParams[c.Parameters]
+		if !ok || b.State != sbv1.CellValid {
+			continue
+		}
+		if rx, ok := figure.Rx.Mean(&b); ok {
+			f.Cells = append(f.Cells, sbv1.BaselineCell{Index: c.Index, RXMbps: rx})
 		}
 	}
 	if len(f.Cells) == 0 {
@@ -70,20 +75,21 @@ func CompareFigures(spec sbv1.BaselineSpec, cells []sbv1.CellResult, f sbv1.Base
 			continue
 		}
 		compared++
-		if c.RXMbps == nil || c.State == sbv1.CellFailed {
+		rx, ok := figure.Rx.Mean(&c)
+		if !ok || c.State == sbv1.CellFailed {
 			broken = append(broken, fmt.Sprintf("%s: cell %d has no result to compare (%s)", name, c.Index, c.State))
 			continue
 		}
-		if !withinRegression(c.RXMbps.Mean, b.RXMbps, limit) {
-			broken = append(broken, fmt.Sprintf("%s: cell %d RxMbps %d is more than %d%% below the baseline's %d",
-				name, c.Index, c.RXMbps.Mean, limit, b.RXMbps))
+		if !withinRegression(rx, b.RXMbps, limit) {
+			broken = append(broken, fmt.Sprintf("%s: cell %d %s %d is more than %d%% below the baseline's %d",
+				name, c.Index, figure.Rx.Name, rx, limit, b.RXMbps))
 		}
 	}
 	if compared == 0 {
 		return nil, []string{name + ": no cell shares its parameters with a valid baseline cell"}
 	}
 	if len(broken) == 0 {
-		held = []string{fmt.Sprintf("%s: %d cells within %d%% of the baseline's RxMbps", name, compared, limit)}
+		held = []string{fmt.Sprintf("%s: %d cells within %d%% of the baseline's %s", name, compared, limit, figure.Rx.Name)}
 	}
 	return held, broken
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // Count derives status's counters from the cell results, the same way live and for a run read
@@ -17,8 +18,8 @@ func Count(st *sbv1.SpiralBenchStatus) {
 		switch res.State {
 		case sbv1.CellValid:
 			c.Succeeded++
-			if res.RXMbps != nil && res.RXMbps.Mean > st.BestRxMbps {
-				st.BestRxMbps = res.RXMbps.Mean
+			if rx, ok := figure.Rx.Mean(&res); ok && rx > st.BestRxMbps {
+				st.BestRxMbps = rx
 			}
 		case sbv1.CellFailed:
 			c.Failed++

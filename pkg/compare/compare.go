@@ -92,18 +92,19 @@ type metric struct {
 	get            func(r sbv1.RepeatResult) (float64, bool)
 }
 
-func scaled(label, name string, divisor float64) metric {
+// scaled labels a figure "<what> <shown unit>" and reads it in the shown unit.
+func scaled(what, name string) metric {
 	f, _ := figure.Lookup(name)
-	return metric{label, f.HigherIsBetter, func(r sbv1.RepeatResult) (float64, bool) {
+	return metric{what + " " + f.Unit.Shown, f.HigherIsBetter, func(r sbv1.RepeatResult) (float64, bool) {
 		v, ok := f.Repeat(&r)
-		return v / divisor, ok
+		return f.Unit.Scaled(v), ok
 	}}
 }
 
 var metrics = []metric{
-	scaled("RX Gb/s", string(sbv1.MetricRxMbps), 1000),
-	scaled("p50 latency µs", string(sbv1.MetricLatencyP50Nanoseconds), 1000),
-	scaled("p99 latency µs", string(sbv1.MetricLatencyP99Nanoseconds), 1000),
+	scaled("RX", string(sbv1.MetricRxMbps)),
+	scaled("p50 latency", string(sbv1.MetricLatencyP50Nanoseconds)),
+	scaled("p99 latency", string(sbv1.MetricLatencyP99Nanoseconds)),
 }
 
 // Compare judges run b against run a.

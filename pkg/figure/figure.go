@@ -1,6 +1,8 @@
 // Package figure is the one table of what a bench measures: each figure's name, unit, which way
 // is better, and how it is read from a cell and from one repeat. Acceptance rules, the fleet's
-// references, history and stragglers, and sbctl compare all read figures through it.
+// references, history and stragglers, sbctl compare, and every view of a result (tables, the
+// HTML report, plots, metrics, the baseline and the tally) read figures and their units
+// through it.
 package figure
 
 import (
@@ -12,13 +14,37 @@ import (
 // A Figure is one number of a cell. The names of the stream figures are sbv1.Metric's.
 type Figure struct {
 	Name string
-	Unit string
+	Unit Unit
 	// HigherIsBetter: throughput up; latency, loss and busy shares down.
 	HigherIsBetter bool
 	// Cell reads the figure of a cell; false when the cell did not measure it.
 	Cell func(c *sbv1.CellResult) (float64, bool)
 	// Repeat reads it from one repeat; nil for figures a repeat does not carry.
 	Repeat func(rr *sbv1.RepeatResult) (float64, bool)
+	// Stat reads the statistic over the repeats (mean and spread) behind a figure that has one;
+	// nil for the others, and a nil statistic where the cell lacks it.
+	Stat func(c *sbv1.CellResult) *sbv1.Statistic
+}
+
+// Mean is a statistic figure's exact integer mean (what a baseline keeps and compares without
+// a float's rounding); false where the cell lacks it or the figure has no statistic.
+func (f Figure) Mean(c *sbv1.CellResult) (int64, bool) {
+	if f.Stat == nil {
+		return 0, false
+	}
+	if s := f.Stat(c); s != nil {
+		return s.Mean, true
+	}
+	return 0, false
+}
+
+// StatText prints a statistic figure of the cell as mean, sep, spread in its shown unit; none
+// where the cell lacks it.
+func (f Figure) StatText(c *sbv1.CellResult, sep, none string) string {
+	if f.Stat == nil {
+		return none
+	}
+	return f.Unit.FormatStat(f.Stat(c), sep, none)
 }
 
 var table = map[string]Figure{}
@@ -39,8 +65,8 @@ func HigherIsBetter(name string) bool {
 	return true
 }
 
-// Unit of a figure, for messages and tables; "" for a name the table lacks.
-func Unit(name string) string { return table[name].Unit }
+// UnitOf names a figure's unit, for messages and tables; "" for a name the table lacks.
+func UnitOf(name string) string { return table[name].Unit.Name }
 
 // Names lists every figure, sorted.
 func Names() []string {

@@ -23,7 +23,7 @@ func TestEveryMetricTheAPINamesIsInTheTable(t *testing.T) {
 			t.Fatalf("%s: no Metric enum marker", file)
 		}
 		for _, name := range strings.Split(string(m[1]), ";") {
-			if f, ok := Lookup(name); !ok || f.Unit == "" || f.Cell == nil {
+			if f, ok := Lookup(name); !ok || f.Unit.Name == "" || f.Cell == nil {
 				t.Errorf("%s names %q, which the figure table lacks", file, name)
 			}
 		}

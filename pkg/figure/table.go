@@ -6,60 +6,62 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-func init() {
-	mean := func(pick func(c *sbv1.CellResult) *sbv1.Statistic) func(c *sbv1.CellResult) (float64, bool) {
-		return func(c *sbv1.CellResult) (float64, bool) {
-			if s := pick(c); s != nil {
-				return float64(s.Mean), true
-			}
+// Figures the views of a result read directly; the rest are reached by name through Lookup.
+var (
+	Rx = withStat(Figure{Name: string(sbv1.MetricRxMbps), Unit: Mbps, HigherIsBetter: true,
+		Stat:   func(c *sbv1.CellResult) *sbv1.Statistic { return c.RXMbps },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.RXMbps })})
+	Tx = withStat(Figure{Name: string(sbv1.MetricTxMbps), Unit: Mbps, HigherIsBetter: true,
+		Stat:   func(c *sbv1.CellResult) *sbv1.Statistic { return c.TXMbps },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.TXMbps })})
+	PacketRate = withStat(Figure{Name: string(sbv1.MetricPacketsPerSecond), Unit: PacketsPerSecond, HigherIsBetter: true,
+		Stat:   func(c *sbv1.CellResult) *sbv1.Statistic { return c.PacketsPerSecond },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.PacketsPerSecond })})
+	// Loss is known once a repeat was measured: 0 is a figure, not a missing one.
+	Loss = Figure{Name: string(sbv1.MetricLossPPM), Unit: PPM,
+		Cell:   func(c *sbv1.CellResult) (float64, bool) { return float64(c.LossPPM), c.Repeats > 0 },
+		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.LossPPM })}
+	GPUSM = Figure{Name: string(sbv1.MetricGPUSMMilliPercent), Unit: MilliPercent, Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+		if c.GPU == nil {
 			return 0, false
 		}
+		return c.GPU.SMMilliPercent, true
+	})}
+	NDR = withStat(Figure{Name: string(sbv1.MetricNDRMbps), Unit: Mbps, HigherIsBetter: true,
+		Stat: func(c *sbv1.CellResult) *sbv1.Statistic {
+			if c.Search == nil {
+				return nil
+			}
+			return &c.Search.NDRMbps
+		}})
+	PDR = withStat(Figure{Name: string(sbv1.MetricPDRMbps), Unit: Mbps, HigherIsBetter: true,
+		Stat: func(c *sbv1.CellResult) *sbv1.Statistic {
+			if c.Search == nil {
+				return nil
+			}
+			return c.Search.PDRMbps
+		}})
+)
+
+func init() {
+	for _, f := range []Figure{Rx, Tx, PacketRate, Loss, GPUSM, NDR, PDR} {
+		add(f)
 	}
-	each := func(pick func(rr *sbv1.RepeatResult) int64) func(rr *sbv1.RepeatResult) (float64, bool) {
-		return func(rr *sbv1.RepeatResult) (float64, bool) { return float64(pick(rr)), true }
-	}
-	add(Figure{Name: string(sbv1.MetricRxMbps), Unit: "Mb/s", HigherIsBetter: true,
-		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.RXMbps }),
-		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.RXMbps })})
-	add(Figure{Name: string(sbv1.MetricTxMbps), Unit: "Mb/s", HigherIsBetter: true,
-		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.TXMbps }),
-		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.TXMbps })})
-	add(Figure{Name: string(sbv1.MetricRxMbpsStdDev), Unit: "Mb/s", Cell: func(c *sbv1.CellResult) (float64, bool) {
+	add(Figure{Name: string(sbv1.MetricRxMbpsStdDev), Unit: Mbps, Cell: func(c *sbv1.CellResult) (float64, bool) {
 		if c.RXMbps == nil {
 			return 0, false
 		}
 		return float64(c.RXMbps.StdDev), true
 	}})
-	add(Figure{Name: string(sbv1.MetricPacketsPerSecond), Unit: "packets/s", HigherIsBetter: true,
-		Cell:   mean(func(c *sbv1.CellResult) *sbv1.Statistic { return c.PacketsPerSecond }),
-		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.PacketsPerSecond })})
-	// Drops and loss are known once a repeat was measured: 0 is a figure, not a missing one.
-	add(Figure{Name: string(sbv1.MetricDrops), Unit: "packets",
+	// Drops are known once a repeat was measured: 0 is a figure, not a missing one.
+	add(Figure{Name: string(sbv1.MetricDrops), Unit: Packets,
 		Cell:   func(c *sbv1.CellResult) (float64, bool) { return float64(c.Drops), c.Repeats > 0 },
 		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.Drops })})
-	add(Figure{Name: string(sbv1.MetricLossPPM), Unit: "ppm",
-		Cell:   func(c *sbv1.CellResult) (float64, bool) { return float64(c.LossPPM), c.Repeats > 0 },
-		Repeat: each(func(rr *sbv1.RepeatResult) int64 { return rr.LossPPM })})
-	busy := func(pick func(c *sbv1.CellResult) (int32, bool)) func(c *sbv1.CellResult) (float64, bool) {
-		return func(c *sbv1.CellResult) (float64, bool) {
-			v, ok := pick(c)
-			if !ok || v < 0 { // -1: the data plane could not tell
-				return 0, false
-			}
-			return float64(v), true
-		}
-	}
-	add(Figure{Name: string(sbv1.MetricCPUTXMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+	add(Figure{Name: string(sbv1.MetricCPUTXMilliPercent), Unit: MilliPercent, Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
 		return cpuShare(c, true)
 	})})
-	add(Figure{Name: string(sbv1.MetricCPURXMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
+	add(Figure{Name: string(sbv1.MetricCPURXMilliPercent), Unit: MilliPercent, Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
 		return cpuShare(c, false)
-	})})
-	add(Figure{Name: string(sbv1.MetricGPUSMMilliPercent), Unit: "m%", Cell: busy(func(c *sbv1.CellResult) (int32, bool) {
-		if c.GPU == nil {
-			return 0, false
-		}
-		return c.GPU.SMMilliPercent, true
 	})})
 	latency := func(pick func(l *sbv1.Latency) int64) (func(c *sbv1.CellResult) (float64, bool), func(rr *sbv1.RepeatResult) (float64, bool)) {
 		return func(c *sbv1.CellResult) (float64, bool) {
@@ -80,31 +82,44 @@ func init() {
 		sbv1.MetricLatencyP999Nanoseconds: func(l *sbv1.Latency) int64 { return l.P999Nanoseconds },
 	} {
 		cell, repeat := latency(pick)
-		add(Figure{Name: string(name), Unit: "ns", Cell: cell, Repeat: repeat})
+		add(Figure{Name: string(name), Unit: Nanoseconds, Cell: cell, Repeat: repeat})
 	}
-	search := func(pick func(s *sbv1.SearchStatistics) (int64, bool)) func(c *sbv1.CellResult) (float64, bool) {
-		return func(c *sbv1.CellResult) (float64, bool) {
-			if c.Search == nil {
-				return 0, false
-			}
-			v, ok := pick(c.Search)
-			return float64(v), ok
+	add(Figure{Name: string(sbv1.MetricNDRMbpsStdDev), Unit: Mbps, Cell: func(c *sbv1.CellResult) (float64, bool) {
+		if c.Search == nil {
+			return 0, false
 		}
+		return float64(c.Search.NDRMbps.StdDev), true
+	}})
+	add(Figure{Name: "CopyH2DMBps", Unit: MBps, HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("H2D"))})
+	add(Figure{Name: "CopyD2HMBps", Unit: MBps, HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("D2H"))})
+	add(Figure{Name: "NCCLBusbwMBps", Unit: MBps, HigherIsBetter: true, Cell: ncclBusbw})
+}
+
+// withStat reads a statistic figure's value as its mean.
+func withStat(f Figure) Figure {
+	stat := f.Stat
+	f.Cell = func(c *sbv1.CellResult) (float64, bool) {
+		if s := stat(c); s != nil {
+			return float64(s.Mean), true
+		}
+		return 0, false
 	}
-	add(Figure{Name: string(sbv1.MetricNDRMbps), Unit: "Mb/s", HigherIsBetter: true,
-		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) { return s.NDRMbps.Mean, true })})
-	add(Figure{Name: string(sbv1.MetricNDRMbpsStdDev), Unit: "Mb/s",
-		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) { return s.NDRMbps.StdDev, true })})
-	add(Figure{Name: string(sbv1.MetricPDRMbps), Unit: "Mb/s", HigherIsBetter: true,
-		Cell: search(func(s *sbv1.SearchStatistics) (int64, bool) {
-			if s.PDRMbps == nil {
-				return 0, false
-			}
-			return s.PDRMbps.Mean, true
-		})})
-	add(Figure{Name: "CopyH2DMBps", Unit: "MB/s", HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("H2D"))})
-	add(Figure{Name: "CopyD2HMBps", Unit: "MB/s", HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("D2H"))})
-	add(Figure{Name: "NCCLBusbwMBps", Unit: "MB/s", HigherIsBetter: true, Cell: ncclBusbw})
+	return f
+}
+
+func each(pick func(rr *sbv1.RepeatResult) int64) func(rr *sbv1.RepeatResult) (float64, bool) {
+	return func(rr *sbv1.RepeatResult) (float64, bool) { return float64(pick(rr)), true }
+}
+
+// busy reads a busy share; -1 means the data plane could not tell.
+func busy(pick func(c *sbv1.CellResult) (int32, bool)) func(c *sbv1.CellResult) (float64, bool) {
+	return func(c *sbv1.CellResult) (float64, bool) {
+		v, ok := pick(c)
+		if !ok || v < 0 {
+			return 0, false
+		}
+		return float64(v), true
+	}
 }
 
 func cpuShare(c *sbv1.CellResult, tx bool) (int32, bool) {

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -85,6 +86,9 @@ type Input struct {
 	History *Regression
 	// HistoryFigure names the figure History compared; HistoryDetail says it in numbers.
 	HistoryFigure, HistoryDetail string
+	// Prior are the reasons of the node's judgement earlier in the round, when the round's end
+	// judges it again (a straggler is known only then). Only their codes count.
+	Prior []Reason
 	// Straggler: the round flagged the node and stragglers.failNode fails it.
 	Straggler       bool
 	StragglerDetail string
@@ -118,7 +122,7 @@ func (j Judgement) Message() string {
 // every referenced figure holds (when a catalog is given: and the node matched a class), the
 // node did not regress against its history and, with stragglers.failNode, did not straggle.
 func Judge(in Input) Judgement {
-	var j Judgement
+	j := Judgement{Reasons: slices.Clone(in.Prior)}
 	facts := Facts{}
 	for _, s := range in.Steps {
 		facts = facts.Merge(s.Facts)
@@ -224,7 +228,7 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 			code = AboveReference
 		}
 		out = append(out, Reason{Code: code, Step: ref.Step,
-			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, figure.Unit(ref.Figure), ref.Expected, ref.TolerancePercent, class.Name)})
+			Detail: fmt.Sprintf("%s: %s %.0f %s vs reference %.0f +-%.0f%% (class %s)", ref.Step, ref.Figure, v, figure.UnitOf(ref.Figure), ref.Expected, ref.TolerancePercent, class.Name)})
 	}
 	e := class.Expect
 	if e.PCIeGeneration > 0 && facts.PCIeGen > 0 && (facts.PCIeGen < e.PCIeGeneration || facts.PCIeWidth < e.PCIeWidth) {

@@ -167,3 +167,20 @@ func TestStepMissingSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// The round's end judges a decided row again with a straggler: its earlier reasons count by
+// their codes, so a row Invalid before stays Invalid unless the straggler fails it, and a
+// straggler fails a passed row.
+func TestJudgeAgainWithPriorReasonsAndAStraggler(t *testing.T) {
+	passedWithNote := []Reason{ParseReason("StepSkipped:nccl")}
+	j := Judge(Input{Prior: passedWithNote, Straggler: true, StragglerDetail: "straggler: 900 vs median 1000"})
+	if j.Verdict != sbv1.NodeFailed || len(j.Reasons) != 2 || j.Reasons[1].Code != Straggler || j.Message() != "straggler: 900 vs median 1000" {
+		t.Fatalf("a passed row found straggling: %+v, %q", j, j.Message())
+	}
+	if j := Judge(Input{Prior: []Reason{ParseReason("StepInvalid:copy-a-rather-long-step-name-cut-at-the-label-le")}}); j.Verdict != sbv1.NodeInvalid {
+		t.Fatalf("a prior reason counts by its code, even cut: %s", j.Verdict)
+	}
+	if j := Judge(Input{Prior: passedWithNote}); j.Verdict != sbv1.NodePassed {
+		t.Fatalf("no straggler: the prior verdict stands, got %s", j.Verdict)
+	}
+}

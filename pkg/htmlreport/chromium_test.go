@@ -75,7 +75,7 @@ func TestReportInChromium(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			figs := plots.Figures(tc.bench)
+			figs := plots.Charts(tc.bench)
 			imgs := findAll(doc, func(n *html.Node) bool {
 				return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "plots/") && hasClass(n.Parent, "plot")
 			})

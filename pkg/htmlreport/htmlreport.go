@@ -22,6 +22,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/environment"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -32,10 +33,10 @@ const FileName = "report.html"
 //go:embed report.html.tmpl
 var pageText string
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{"gbps": gbps, "cpu": report.CPUShare, "gpu": report.GPUShare,
-	"divf": func(ppm int64) float64 { return float64(ppm) / 1e4 },
-	"us":   func(ns int64) float64 { return float64(ns) / 1000 },
-	"mbps": func(m int64) string { return fmt.Sprintf("%.2f", float64(m)/1000) }}).Parse(pageText))
+var page = template.Must(template.New("report").Funcs(template.FuncMap{"cpu": report.CPUShare, "gpu": report.GPUShare,
+	"divf": func(ppm int64) float64 { return figure.PPM.Scaled(float64(ppm)) },
+	"us":   func(ns int64) float64 { return figure.Nanoseconds.Scaled(float64(ns)) },
+	"mbps": func(m int64) string { return figure.Mbps.Format(float64(m)) }}).Parse(pageText))
 
 // Files renders the report and every figure it shows, keyed by their paths under the run's
 // folder: report.html and plots/<name>.png|svg.
@@ -60,13 +61,14 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	}
 	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
 	v.Rules = rules(sb, v.Verdict)
-	v.Figures = plots.Figures(sb)
+	v.Charts = plots.Charts(sb)
 	v.Heatmaps = plots.Heatmaps(sb)
 	if tables := benchkind.ResultsOf(sb.Spec.Transport).Tables; tables != nil {
 		v.KindTables = tables(sb)
 	}
 	for _, c := range sb.Status.CellResults {
-		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message)}
+		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message),
+			RX: figure.Rx.StatText(&c, " ± ", missing), TX: figure.Tx.StatText(&c, " ± ", missing)}
 		v.Cells = append(v.Cells, r)
 		v.Has.CPU = v.Has.CPU || c.CPU != nil
 		v.Has.GPU = v.Has.GPU || (c.GPU != nil && c.GPU.SMMilliPercent >= 0)
@@ -109,7 +111,7 @@ type view struct {
 	Has     struct{ CPU, GPU, Latency, Wire, Message bool }
 	MTUNote string // the spec's MTU was not the link's
 	CPUNote string // why a CPU figure reads "unpinned", when one does
-	Figures []plots.Figure
+	Charts  []plots.Chart
 	// Heatmaps and KindTables are what the bench's kind declares (a GPUCopy bench's GPU-to-GPU
 	// matrices and its all-GPU host copies).
 	Heatmaps    []plots.Heatmap
@@ -122,7 +124,11 @@ type row struct {
 	sbv1.CellResult
 	Parameters string
 	Reason     string // Message as a sentence
+	RX, TX     string // the throughput figures as the page prints them
 }
+
+// missing stands where a cell has no figure: the page's en dash.
+const missing = "–"
 
 type repeatRow struct {
 	sbv1.RepeatResult
@@ -187,13 +193,6 @@ func rules(sb *sbv1.SpiralBench, v Verdict) []Rule {
 		out = append(out, row)
 	}
 	return out
-}
-
-func gbps(s *sbv1.Statistic) string {
-	if s == nil {
-		return "–"
-	}
-	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
 }
 
 // WriteDir writes files (as Files returns them) under dir, creating plots/.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // Pivot is one of DAQIRI's tables: a row per payload, a column per value of the dimension the
@@ -37,7 +38,7 @@ var dimensions = []dimension{
 	{"pairs", func(p sbv1.CellParameters) string { return fmt.Sprint(p.Pairs) }},
 	{"batch", func(p sbv1.CellParameters) string { return fmt.Sprint(p.Batch) }},
 	{"queues", func(p sbv1.CellParameters) string { return fmt.Sprintf("%dt%dr", p.Queues.TX, p.Queues.RX) }},
-	{"target Gb/s", func(p sbv1.CellParameters) string { return fmt.Sprintf("%g", float64(p.TargetRateMbps)/1000) }},
+	{"target " + figure.Mbps.Shown, func(p sbv1.CellParameters) string { return figure.Mbps.FormatPrec(float64(p.TargetRateMbps), -1) }},
 	{"workload", func(p sbv1.CellParameters) string { return string(p.Workload) }},
 	{"workload batch", func(p sbv1.CellParameters) string { return fmt.Sprint(p.WorkloadBatchBytes) }},
 	{"forward work", func(p sbv1.CellParameters) string { return string(p.ForwardWork) }},
@@ -120,10 +121,10 @@ func pivotCell(c sbv1.CellResult, planned bool) PivotCell {
 		return PivotCell{Missing: "not in the plan"}
 	case c.State == sbv1.CellFailed:
 		return PivotCell{Missing: "failed: no measurement"}
-	case c.RXMbps == nil:
+	case figure.Rx.Stat(&c) == nil:
 		return PivotCell{Missing: "no RX figure"}
 	}
-	cell := PivotCell{Value: gbps(c.RXMbps), Loss: fmt.Sprintf("loss %.4f %%", float64(c.LossPPM)/10000)}
+	cell := PivotCell{Value: figure.Rx.StatText(&c, " ± ", missing), Loss: "loss " + figure.Loss.Unit.FormatPrec(float64(c.LossPPM), 4) + " " + figure.Loss.Unit.Shown}
 	if c.State == sbv1.CellInvalid {
 		cell.Loss += " · Invalid"
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // readable turns a cell's message into a sentence: a termination message that is JSON gives
@@ -39,8 +40,8 @@ func ruleCheck(r sbv1.AcceptanceRule) string {
 		op = string(r.Operator)
 	}
 	text := fmt.Sprintf("%s %s %d", r.Metric, op, r.Value)
-	if strings.HasSuffix(string(r.Metric), "Mbps") {
-		text += fmt.Sprintf(" (%g Gb/s)", float64(r.Value)/1000)
+	if f, ok := figure.Lookup(string(r.Metric)); ok && f.Unit == figure.Mbps {
+		text += fmt.Sprintf(" (%s %s)", f.Unit.FormatPrec(float64(r.Value), -1), f.Unit.Shown)
 	}
 	return text
 }

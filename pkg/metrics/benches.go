@@ -12,6 +12,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // benchCollector derives the dashboard's series from the SpiralBenches' status at each scrape,
@@ -131,23 +132,25 @@ func (c *benchCollector) collectBench(ch chan<- prometheus.Metric, sb *sbv1.Spir
 			continue // a failed cell has no measurement; spiralbench_bench_cells counts it
 		}
 		cl := []string{strconv.Itoa(int(r.Index)), benchkind.Parameters(sb.Spec.Transport, r.Parameters), string(r.State)}
-		if r.RXMbps != nil {
-			gauge(descRx, float64(r.RXMbps.Mean), cl...)
+		if rx, ok := figure.Rx.Cell(&r); ok {
+			gauge(descRx, rx, cl...)
 		}
-		if r.TXMbps != nil {
-			gauge(descTx, float64(r.TXMbps.Mean), cl...)
+		if tx, ok := figure.Tx.Cell(&r); ok {
+			gauge(descTx, tx, cl...)
 		}
 		gauge(descDrops, float64(r.Drops), append(cl, r.DropsKind)...)
-		gauge(descLoss, float64(r.LossPPM), cl...)
+		if loss, ok := figure.Loss.Cell(&r); ok {
+			gauge(descLoss, loss, cl...)
+		}
 		if r.CPU != nil {
 			for role, m := range map[string]int32{"master": r.CPU.MasterMilliPercent, "tx": r.CPU.TXMilliPercent, "rx": r.CPU.RXMilliPercent} {
 				if m >= 0 {
-					gauge(descCPU, float64(m)/1000, append(cl, role)...)
+					gauge(descCPU, figure.MilliPercent.Scaled(float64(m)), append(cl, role)...)
 				}
 			}
 		}
-		if r.GPU != nil && r.GPU.SMMilliPercent >= 0 {
-			gauge(descGPU, float64(r.GPU.SMMilliPercent)/1000, cl...)
+		if sm, ok := figure.GPUSM.Cell(&r); ok {
+			gauge(descGPU, figure.GPUSM.Unit.Scaled(sm), cl...)
 		}
 	}
 }

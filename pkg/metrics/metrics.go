@@ -7,6 +7,7 @@ import (
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 var (
@@ -40,8 +41,8 @@ func init() {
 func CellFinished(sb *sbv1.SpiralBench, res *sbv1.CellResult) {
 	t := string(sb.Spec.Transport)
 	cellsTotal.WithLabelValues(t, string(res.State)).Inc()
-	if res.RXMbps != nil {
-		lastCellRxMbps.WithLabelValues(sb.Namespace, sb.Name, t).Set(float64(res.RXMbps.Mean))
+	if rx, ok := figure.Rx.Cell(res); ok {
+		lastCellRxMbps.WithLabelValues(sb.Namespace, sb.Name, t).Set(rx)
 	}
 	if res.StartTime != nil && res.CompletionTime != nil {
 		cellDuration.WithLabelValues(t).Observe(res.CompletionTime.Sub(res.StartTime.Time).Seconds())

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // dim is one coordinate of the matrix.
@@ -47,7 +48,7 @@ var dims = []dimension{
 			if p.TargetRateMbps == 0 {
 				return "unpaced"
 			}
-			return fmt.Sprintf("@ %g Gb/s", float64(p.TargetRateMbps)/1000)
+			return "@ " + figure.Mbps.FormatPrec(float64(p.TargetRateMbps), -1) + " " + figure.Mbps.Shown
 		}},
 	dimWorkload: {func(p sbv1.CellParameters) float64 { return float64(len(p.Workload)) },
 		func(p sbv1.CellParameters) string {

@@ -28,7 +28,7 @@ var Formats = []string{"png", "svg"}
 // Files draws every figure and heatmap of a bench as plots/<name>.png and plots/<name>.svg.
 func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for _, f := range Figures(sb) {
+	for _, f := range Charts(sb) {
 		for _, format := range Formats {
 			data, err := f.Render(format)
 			if err != nil {
@@ -50,7 +50,7 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 }
 
 // Render draws the figure as png or svg.
-func (f Figure) Render(format string) ([]byte, error) {
+func (f Chart) Render(format string) ([]byte, error) {
 	p, err := f.Plot()
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func encode(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
 
 // Plot builds the gonum plot: one styled line (or bar colour) per series, each point with its
 // ± one standard deviation error bar, axes fitted to the data.
-func (f Figure) Plot() (*plot.Plot, error) {
+func (f Chart) Plot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = f.Title
 	p.X.Label.Text = f.XLabel
@@ -95,7 +95,7 @@ func (f Figure) Plot() (*plot.Plot, error) {
 	return p, nil
 }
 
-func (f Figure) addLines(p *plot.Plot) error {
+func (f Chart) addLines(p *plot.Plot) error {
 	for i, s := range f.Series {
 		pts := errPoints(s.Points)
 		line, points, err := plotter.NewLinePoints(pts)
@@ -117,7 +117,7 @@ func (f Figure) addLines(p *plot.Plot) error {
 	return nil
 }
 
-func (f Figure) addBars(p *plot.Plot) error {
+func (f Chart) addBars(p *plot.Plot) error {
 	for i, s := range f.Series {
 		c := SeriesColor(i)
 		for j, pt := range s.Points {
@@ -145,7 +145,7 @@ func (f Figure) addBars(p *plot.Plot) error {
 
 // fitAxes starts Y at 0 (throughput and shares read against zero) and ends it above the highest
 // error bar; X spans the data, on a log scale with the data's own values as ticks for sizes.
-func (f Figure) fitAxes(p *plot.Plot) {
+func (f Chart) fitAxes(p *plot.Plot) {
 	xMin, xMax, yMin, yMax := f.Range()
 	p.Y.Min, p.Y.Max = 0, yMax*1.15
 	if yMax == 0 {
@@ -180,7 +180,7 @@ func (f Figure) fitAxes(p *plot.Plot) {
 }
 
 // Range is the extent of the data: X over every point, Y up to the highest mean + std.
-func (f Figure) Range() (xMin, xMax, yMin, yMax float64) {
+func (f Chart) Range() (xMin, xMax, yMin, yMax float64) {
 	xMin, yMin = math.Inf(1), math.Inf(1)
 	xMax, yMax = math.Inf(-1), math.Inf(-1)
 	for _, s := range f.Series {

@@ -44,7 +44,7 @@ func TestHeatmapsAverageTheValidRepeats(t *testing.T) {
 		t.Error("a bench without matrices has heatmaps")
 	}
 	// its one cell sweeps sizes itself (payload 0): no figure against payload
-	if figs := Figures(fixture.GPUCopyPeers("peers")); len(figs) != 0 {
+	if figs := Charts(fixture.GPUCopyPeers("peers")); len(figs) != 0 {
 		t.Errorf("figures %v for a GPUCopy bench", names(figs))
 	}
 }

@@ -34,7 +34,7 @@ func expectLines(sb *sbv1.SpiralBench, key func(sbv1.CellResult) string, x func(
 	return want
 }
 
-func figure(t *testing.T, figs []Figure, name string) Figure {
+func chart(t *testing.T, figs []Chart, name string) Chart {
 	t.Helper()
 	for _, f := range figs {
 		if f.Name == name {
@@ -42,10 +42,10 @@ func figure(t *testing.T, figs []Figure, name string) Figure {
 		}
 	}
 	t.Fatalf("no figure %q among %v", name, names(figs))
-	return Figure{}
+	return Chart{}
 }
 
-func names(figs []Figure) []string {
+func names(figs []Chart) []string {
 	var out []string
 	for _, f := range figs {
 		out = append(out, f.Name)
@@ -53,7 +53,7 @@ func names(figs []Figure) []string {
 	return out
 }
 
-func assertSeries(t *testing.T, f Figure, want map[string][]Point) {
+func assertSeries(t *testing.T, f Chart, want map[string][]Point) {
 	t.Helper()
 	got := map[string][]Point{}
 	for _, s := range f.Series {
@@ -95,7 +95,7 @@ func gbps(s *sbv1.Statistic) (float64, float64) {
 
 func TestTCPSweepThroughputHasOneLinePerPairCount(t *testing.T) {
 	sb := fixture.TCPSweep("tcp", 1, true)
-	figs := Figures(sb)
+	figs := Charts(sb)
 	if got := names(figs); strings.Join(got, ",") != "throughput-gbps,rate-mpps" {
 		t.Fatalf("figures %v", got)
 	}
@@ -106,13 +106,13 @@ func TestTCPSweepThroughputHasOneLinePerPairCount(t *testing.T) {
 		return fmt.Sprintf("%d pairs", c.Parameters.Pairs)
 	}
 	payload := func(c sbv1.CellResult) float64 { return float64(c.Parameters.PayloadBytes) }
-	assertSeries(t, figure(t, figs, "throughput-gbps"), expectLines(sb, pairs, payload,
+	assertSeries(t, chart(t, figs, "throughput-gbps"), expectLines(sb, pairs, payload,
 		func(c sbv1.CellResult) (float64, float64) { return gbps(c.RXMbps) }))
-	assertSeries(t, figure(t, figs, "rate-mpps"), expectLines(sb, pairs, payload, func(c sbv1.CellResult) (float64, float64) {
+	assertSeries(t, chart(t, figs, "rate-mpps"), expectLines(sb, pairs, payload, func(c sbv1.CellResult) (float64, float64) {
 		return float64(c.PacketsPerSecond.Mean) / 1e6, float64(c.PacketsPerSecond.StdDev) / 1e6
 	}))
 	// the failed cell (1 MiB x 4 pairs, index 2 in DAQIRI's order) is in no series
-	for _, s := range figure(t, figs, "throughput-gbps").Series {
+	for _, s := range chart(t, figs, "throughput-gbps").Series {
 		for _, p := range s.Points {
 			if p.Cell == 2 {
 				t.Errorf("failed cell 2 drawn in %q", s.Label)
@@ -123,12 +123,12 @@ func TestTCPSweepThroughputHasOneLinePerPairCount(t *testing.T) {
 
 func TestDropCurvePutsDeliveredAndLossAgainstOfferedPerPayload(t *testing.T) {
 	sb := fixture.UDPDropCurve("drop")
-	figs := Figures(sb)
+	figs := Charts(sb)
 	byPayload := func(c sbv1.CellResult) string { return Size(c.Parameters.PayloadBytes) }
 	offered := func(c sbv1.CellResult) float64 { return float64(c.TXMbps.Mean) / 1000 }
-	assertSeries(t, figure(t, figs, "drop-delivered-gbps"), expectLines(sb, byPayload, offered,
+	assertSeries(t, chart(t, figs, "drop-delivered-gbps"), expectLines(sb, byPayload, offered,
 		func(c sbv1.CellResult) (float64, float64) { return gbps(c.RXMbps) }))
-	assertSeries(t, figure(t, figs, "drop-loss-pct"), expectLines(sb, byPayload, offered, func(c sbv1.CellResult) (float64, float64) {
+	assertSeries(t, chart(t, figs, "drop-loss-pct"), expectLines(sb, byPayload, offered, func(c sbv1.CellResult) (float64, float64) {
 		var xs []float64
 		for _, r := range c.RepeatResults {
 			xs = append(xs, float64(r.LossPPM)/1e4)
@@ -139,11 +139,11 @@ func TestDropCurvePutsDeliveredAndLossAgainstOfferedPerPayload(t *testing.T) {
 
 func TestWorkloadBarsCarryThroughputAndSMShare(t *testing.T) {
 	sb := fixture.UDPWorkloads("wl")
-	figs := Figures(sb)
+	figs := Charts(sb)
 	if got := names(figs); strings.Join(got, ",") != "workload-gbps,workload-gpu-sm" {
 		t.Fatalf("figures %v", got)
 	}
-	sm := figure(t, figs, "workload-gpu-sm")
+	sm := chart(t, figs, "workload-gpu-sm")
 	if len(sm.Categories) != len(sb.Status.CellResults) {
 		t.Fatalf("categories %v, want one per cell", sm.Categories)
 	}
@@ -166,7 +166,7 @@ func TestWorkloadBarsCarryThroughputAndSMShare(t *testing.T) {
 
 func TestLatencyFigureHasEveryPercentile(t *testing.T) {
 	sb := fixture.RoCELatency("lat")
-	f := figure(t, Figures(sb), "latency-us")
+	f := chart(t, Charts(sb), "latency-us")
 	payload := func(c sbv1.CellResult) float64 { return float64(c.Parameters.PayloadBytes) }
 	want := map[string][]Point{}
 	for _, pc := range []struct {
@@ -193,7 +193,7 @@ func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		figs := Figures(sb)
+		figs := Charts(sb)
 		if len(files) != 2*len(figs) {
 			t.Fatalf("%s: %d files for %d figures", sb.Name, len(files), len(figs))
 		}
@@ -252,7 +252,7 @@ func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 
 // assertDrawn counts the SVG strokes in each series' colour: its line, a marker and an error
 // bar (a stem and two caps) per point, and the legend's line and marker.
-func assertDrawn(t *testing.T, bench string, f Figure, svg []byte) {
+func assertDrawn(t *testing.T, bench string, f Chart, svg []byte) {
 	t.Helper()
 	for i, s := range f.Series {
 		r, g, b, _ := SeriesColor(i).RGBA()
@@ -316,7 +316,7 @@ func TestQueueScalingHasOneLinePerQueueCell(t *testing.T) {
 		return fmt.Sprintf("queues (%d,%d)", c.Parameters.Queues.TX, c.Parameters.Queues.RX)
 	}
 	payload := func(c sbv1.CellResult) float64 { return float64(c.Parameters.PayloadBytes) }
-	f := figure(t, Figures(sb), "rate-mpps")
+	f := chart(t, Charts(sb), "rate-mpps")
 	assertSeries(t, f, expectLines(sb, queues, payload, func(c sbv1.CellResult) (float64, float64) {
 		return float64(c.PacketsPerSecond.Mean) / 1e6, float64(c.PacketsPerSecond.StdDev) / 1e6
 	}))
@@ -327,11 +327,11 @@ func TestQueueScalingHasOneLinePerQueueCell(t *testing.T) {
 
 func TestWorkloadBatchSweepPutsThroughputAgainstBatch(t *testing.T) {
 	sb := fixture.RoCEGemmBatchSweep("batch")
-	figs := Figures(sb)
+	figs := Charts(sb)
 	if got := strings.Join(names(figs), ","); got != "workload-batch-gbps,workload-gbps,workload-gpu-sm" {
 		t.Fatalf("figures %s", got)
 	}
-	assertSeries(t, figure(t, figs, "workload-batch-gbps"), expectLines(sb, func(sbv1.CellResult) string { return allCells },
+	assertSeries(t, chart(t, figs, "workload-batch-gbps"), expectLines(sb, func(sbv1.CellResult) string { return allCells },
 		func(c sbv1.CellResult) float64 { return float64(c.Parameters.WorkloadBatchBytes) },
 		func(c sbv1.CellResult) (float64, float64) { return gbps(c.RXMbps) }))
 }

@@ -1,9 +1,8 @@
 package report
 
 import (
-	"fmt"
-
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
 // NotPinned stands where a CPU busy share is missing: the data plane measures the busy share of
@@ -19,7 +18,7 @@ func CPUShare(milliPercent int32) string {
 	if milliPercent < 0 {
 		return NotPinned
 	}
-	return fmt.Sprintf("%.1f", float64(milliPercent)/1000)
+	return figure.MilliPercent.Format(float64(milliPercent))
 }
 
 // GPUShare prints a GPU busy share in percent, "-" when the cell ran no GPU work.
@@ -27,7 +26,7 @@ func GPUShare(milliPercent int32) string {
 	if milliPercent < 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%.1f", float64(milliPercent)/1000)
+	return figure.MilliPercent.Format(float64(milliPercent))
 }
 
 // AnyCPUNotPinned says whether a table of these cells shows NotPinned, so CPUNote is due.

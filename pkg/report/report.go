@@ -14,6 +14,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
@@ -130,7 +131,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 			unknown = append(unknown, column)
 			return "0" // DAQIRI writes 0 where it measured nothing
 		}
-		return strconv.FormatFloat(float64(m)/1000, 'f', 1, 64)
+		return figure.MilliPercent.Format(float64(m))
 	}
 	ms := r.MeasuredMilliseconds
 	rate := func(bytes int64) string { // bytes x 8 / seconds / 1e9, as DAQIRI's awk
@@ -209,7 +210,7 @@ func row(sb *sbv1.SpiralBench, c sbv1.CellResult, r sbv1.RepeatResult) []string 
 // TargetGbps writes a target as DAQIRI's integer Gb/s (10, 0); a fraction of a Gb/s keeps up
 // to three decimals (2.5).
 func TargetGbps(mbps float64) string {
-	s := strconv.FormatFloat(mbps/1000, 'f', 3, 64)
+	s := figure.Mbps.FormatPrec(mbps, 3)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	if s == "" || s == "-" {
 		return "0"

@@ -8,6 +8,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
@@ -38,9 +39,9 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 			drops = fmt.Sprintf("%d %s", c.Drops, c.DropsKind)
 		}
 		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
-			c.State, gbps(c.RXMbps), gbps(c.TXMbps), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts)
+			c.State, figure.Rx.StatText(&c, " ± ", "-"), figure.Tx.StatText(&c, " ± ", "-"), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts)
 		if searched {
-			fmt.Fprintf(tw, "\t%s\t%s", ndr(c.Search), pdr(c.Search))
+			fmt.Fprintf(tw, "\t%s\t%s", ndr(&c), figure.PDR.StatText(&c, " ± ", "-"))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -82,27 +83,22 @@ func wireNote(c sbv1.CellResult) string {
 	return ""
 }
 
-func gbps(s *sbv1.Statistic) string {
-	if s == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f ± %.2f", float64(s.Mean)/1000, float64(s.StdDev)/1000)
-}
-
 func loss(c sbv1.CellResult) string {
-	if c.Repeats == 0 {
+	v, ok := figure.Loss.Cell(&c)
+	if !ok {
 		return "-"
 	}
-	return fmt.Sprintf("%.2f", float64(c.LossPPM)/10000)
+	return figure.Loss.Unit.Format(v)
 }
 
 // ndr is the found no-drop rate as mean ± std, with how many repeats lost even at the lower
 // bound or held the upper bound (the cell may hold more).
-func ndr(s *sbv1.SearchStatistics) string {
+func ndr(c *sbv1.CellResult) string {
+	s := c.Search
 	if s == nil {
 		return "-"
 	}
-	out := gbps(&s.NDRMbps)
+	out := figure.NDR.StatText(c, " ± ", "-")
 	if s.BelowLower > 0 {
 		out += fmt.Sprintf(" (%d below lower bound)", s.BelowLower)
 	}
@@ -110,13 +106,6 @@ func ndr(s *sbv1.SearchStatistics) string {
 		out += fmt.Sprintf(" (%d at upper bound)", s.AtUpper)
 	}
 	return out
-}
-
-func pdr(s *sbv1.SearchStatistics) string {
-	if s == nil || s.PDRMbps == nil {
-		return "-"
-	}
-	return gbps(s.PDRMbps)
 }
 
 // cellNotes prints each distinct note under a table once, with the cells it concerns.

@@ -148,13 +148,13 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 	prefix := fmt.Sprintf("e2e/%s/tcp/%s/", ns, tcp.Status.Artifacts.RunID)
 	// runs.csv, results.jsonl, failures.csv, verdict.json, environment.json, spec.json, report.html,
 	// SIGNATURE.json and each figure as PNG and SVG
-	if want := 8 + 2*len(plots.Figures(tcp)); len(tcp.Status.Artifacts.URIs) != want {
+	if want := 8 + 2*len(plots.Charts(tcp)); len(tcp.Status.Artifacts.URIs) != want {
 		t.Errorf("artifacts %+v, want %d objects", tcp.Status.Artifacts, want)
 	}
 	if page := object(t, prefix+"report.html"); !bytes.Contains(page, []byte(">"+ns+"/tcp</h1>")) {
 		t.Errorf("report.html in the bucket does not name the bench: %.300s", page)
 	}
-	for _, f := range plots.Figures(tcp) {
+	for _, f := range plots.Charts(tcp) {
 		if svg := object(t, prefix+"plots/"+f.Name+".svg"); !bytes.Contains(svg, []byte("<svg")) {
 			t.Errorf("plots/%s.svg in the bucket is not an SVG", f.Name)
 		}

@@ -13,7 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -31,7 +31,7 @@ func uploadOutcome(t *testing.T, name, endpoint string, labelled bool) (string, 
 	testNode(t, node)
 	labels := map[string]string{}
 	if labelled {
-		labels[controllers.LabelCredentials] = "true"
+		labels[sbv1.LabelCredentials] = "true"
 	}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: labels},
 		Data: map[string][]byte{"accessKeyID": []byte(leakKeyID), "secretAccessKey": []byte(leakSecret)}}
@@ -167,7 +167,7 @@ func TestUnlabelledSecretsAndUnlistedEndpointsAreRefused(t *testing.T) {
 		if got := signed(); got != before {
 			t.Errorf("the server got %d requests signed with an unlabelled Secret", got-before)
 		}
-		secret.Labels = map[string]string{controllers.LabelCredentials: "true"}
+		secret.Labels = map[string]string{sbv1.LabelCredentials: "true"}
 		if err := k8sClient.Update(context.Background(), secret); err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestDeclaredCoreSharingIsAdmittedWithAWarning(t *testing.T) {
 	}
 	eventually(t, 10*time.Second, "a CoresShared Warning event", func() (bool, string) {
 		notes := warningNotes(t, ns, "shared")
-		return strings.Contains(notes, controllers.ReasonCoresShared+": topology.coreSharing is Shared and cores 16, 17"), notes
+		return strings.Contains(notes, benchctrl.ReasonCoresShared+": topology.coreSharing is Shared and cores 16, 17"), notes
 	})
 }
 

@@ -21,7 +21,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -64,7 +63,7 @@ func TestDashboardAndAlertsHaveSeries(t *testing.T) {
 
 	// A bench whose second cell fails, so its rule breaks; its bucket is unreachable (its
 	// Secret exists, or the results preflight would keep the bench from running at all).
-	s3 := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
+	s3 := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{sbv1.LabelCredentials: "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("AKIDEXAMPLE"), "secretAccessKey": []byte("dashboard")}}
 	if err := k8sClient.Create(ctx, s3); err != nil {
 		t.Fatal(err)

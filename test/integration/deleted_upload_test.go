@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
 	"github.com/spiralbench/spiralbench/pkg/report"
@@ -29,7 +29,7 @@ func TestDeletingARunningBenchUploadsWhatItMeasured(t *testing.T) {
 	ns := newNamespace(t)
 	testNode(t, "exec-node-del")
 	endpoint := s3Server(t, "7091", "deleted")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{sbv1.LabelCredentials: "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("spiralbench-test"), "secretAccessKey": []byte("spiralbench-test-secret")}}
 	if err := k8sClient.Create(context.Background(), secret); err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestDeletingARunningBenchUploadsWhatItMeasured(t *testing.T) {
 		t.Errorf("the partial run does not verify: %v", err)
 	}
 	var v report.RecordedVerdict
-	if err := json.Unmarshal(files[report.VerdictFile], &v); err != nil || v.Passed || v.Reason != controllers.ReasonDeleted || !strings.Contains(v.Message, "1 of 2 cells valid") {
+	if err := json.Unmarshal(files[report.VerdictFile], &v); err != nil || v.Passed || v.Reason != benchctrl.ReasonDeleted || !strings.Contains(v.Message, "1 of 2 cells valid") {
 		t.Errorf("verdict %+v (%v): want not passed, Deleted, 1 of 2 cells", v, err)
 	}
 	if runs := string(files["runs.csv"]); strings.Count(strings.TrimSpace(runs), "\n") != 1 {

@@ -17,7 +17,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -295,7 +294,7 @@ func TestUnreachableBucketKeepsResultsAndSaysWhy(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
 	testNode(t, "exec-node-7")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{sbv1.LabelCredentials: "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("AKIDEXAMPLE"), "secretAccessKey": []byte("wJalrXUtnFEMI-very-secret")}}
 	if err := k8sClient.Create(context.Background(), secret); err != nil {
 		t.Fatal(err)

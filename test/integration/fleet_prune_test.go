@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
@@ -28,12 +27,12 @@ func checkSuite(name, ns, pool string) *sbv1.SpiralBenchFleet {
 func passChecks(t *testing.T, ns string) {
 	t.Helper()
 	var pods corev1.PodList
-	if err := k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.HasLabels{controllers.LabelFleetStep}); err != nil {
+	if err := k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.HasLabels{sbv1.LabelFleetStep}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if p.Labels[controllers.LabelFleetStep] != "diag" || p.Status.Phase == corev1.PodSucceeded || p.DeletionTimestamp != nil {
+		if p.Labels[sbv1.LabelFleetStep] != "diag" || p.Status.Phase == corev1.PodSucceeded || p.DeletionTimestamp != nil {
 			continue
 		}
 		p.Status.Phase = corev1.PodSucceeded
@@ -49,13 +48,13 @@ func passChecks(t *testing.T, ns string) {
 func checkPodsBy(t *testing.T, ns, kind string) map[string]int {
 	t.Helper()
 	var pods corev1.PodList
-	if err := k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetKind: kind}); err != nil {
+	if err := k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelFleetKind: kind}); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]int{}
 	for _, p := range pods.Items {
-		if p.Labels[controllers.LabelFleetStep] == "diag" {
-			out[p.Labels[controllers.LabelFleetRound]]++
+		if p.Labels[sbv1.LabelFleetStep] == "diag" {
+			out[p.Labels[sbv1.LabelFleetRound]]++
 		}
 	}
 	return out
@@ -117,8 +116,8 @@ func TestFleetKeepsTheLastUpgradesOfANode(t *testing.T) {
 	upgradeBenches := func() map[string]int {
 		out := map[string]int{}
 		for _, sb := range fleetBenches(t, ns, "pruneup") {
-			if sb.Labels[controllers.LabelFleetKind] == fleet.KindUpgrade {
-				out[sb.Labels[controllers.LabelFleetRound]]++
+			if sb.Labels[sbv1.LabelFleetKind] == fleet.KindUpgrade {
+				out[sb.Labels[sbv1.LabelFleetRound]]++
 			}
 		}
 		return out

@@ -19,7 +19,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -140,7 +140,7 @@ func secondFleetManager(t *testing.T) func() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (&controllers.FleetReconciler{
+	if err := (&fleetctrl.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("second-fleet-controller"),
 		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test", Provenance: managerKey,
 	}).SetupWithManager(mgr); err != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 )
 
 // The odd node of a Ring suite has no partner for the Pair step: it runs the step with a node
@@ -29,12 +28,12 @@ func TestFleetSuitePairStepOfTheOddNode(t *testing.T) {
 	}
 	var odd, ref string
 	for _, sb := range fleetBenches(t, ns, "odd") {
-		if sb.Labels[controllers.LabelFleetKind] != "isolate" {
+		if sb.Labels[sbv1.LabelFleetKind] != "isolate" {
 			continue
 		}
 		on := benchNodesOf(&sb)
-		if odd != "" || sb.Labels[controllers.LabelFleetStep] != "pair" || len(on) != 2 {
-			t.Fatalf("isolate bench %s: step %q nodes %v (odd node so far %q)", sb.Name, sb.Labels[controllers.LabelFleetStep], on, odd)
+		if odd != "" || sb.Labels[sbv1.LabelFleetStep] != "pair" || len(on) != 2 {
+			t.Fatalf("isolate bench %s: step %q nodes %v (odd node so far %q)", sb.Name, sb.Labels[sbv1.LabelFleetStep], on, odd)
 		}
 		odd, ref = on[0], on[1]
 	}
@@ -91,8 +90,8 @@ func TestFleetSuitePairStepOfTheOddNodeWithoutReference(t *testing.T) {
 		t.Errorf("%d odd nodes, want 1: %+v", missing, rowsOf(done))
 	}
 	for _, sb := range fleetBenches(t, ns, "oddnoref") {
-		if sb.Labels[controllers.LabelFleetKind] == "isolate" || sb.Labels[controllers.LabelFleetStep] == "after" {
-			t.Errorf("bench %s (%s, step %s) ran without a node that passed", sb.Name, sb.Labels[controllers.LabelFleetKind], sb.Labels[controllers.LabelFleetStep])
+		if sb.Labels[sbv1.LabelFleetKind] == "isolate" || sb.Labels[sbv1.LabelFleetStep] == "after" {
+			t.Errorf("bench %s (%s, step %s) ran without a node that passed", sb.Name, sb.Labels[sbv1.LabelFleetKind], sb.Labels[sbv1.LabelFleetStep])
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 )
 
 // A suite gates driver upgrades as a template does, through the GPU Operator's label sequence
@@ -40,8 +39,8 @@ func TestFleetSuiteGatesDriverUpgrades(t *testing.T) {
 	upgradeSteps := func() map[string]int {
 		out := map[string]int{}
 		for _, sb := range fleetBenches(t, ns, "suitegate") {
-			if sb.Labels[controllers.LabelFleetKind] == "upgrade" {
-				out[benchNodesOf(&sb)[0]+"/"+sb.Labels[controllers.LabelFleetStep]]++
+			if sb.Labels[sbv1.LabelFleetKind] == "upgrade" {
+				out[benchNodesOf(&sb)[0]+"/"+sb.Labels[sbv1.LabelFleetStep]]++
 			}
 		}
 		return out
@@ -112,7 +111,7 @@ func TestFleetSuiteGateRunsPairAndCheckSteps(t *testing.T) {
 	k := &fleetKubelet{t: t, ns: ns}
 	passChecks := func(kind string) {
 		var pods corev1.PodList
-		_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "diag", controllers.LabelFleetKind: kind})
+		_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelFleetStep: "diag", sbv1.LabelFleetKind: kind})
 		for i := range pods.Items {
 			p := &pods.Items[i]
 			if p.Status.Phase == corev1.PodSucceeded {
@@ -150,9 +149,9 @@ func TestFleetSuiteGateRunsPairAndCheckSteps(t *testing.T) {
 	})
 	var upgradePair []string
 	for _, sb := range fleetBenches(t, ns, "sgpair") {
-		if sb.Labels[controllers.LabelFleetKind] == "upgrade" {
-			if upgradePair != nil || sb.Labels[controllers.LabelFleetStep] != "pair" {
-				t.Fatalf("upgrade bench %s of step %q: want one, of step pair", sb.Name, sb.Labels[controllers.LabelFleetStep])
+		if sb.Labels[sbv1.LabelFleetKind] == "upgrade" {
+			if upgradePair != nil || sb.Labels[sbv1.LabelFleetStep] != "pair" {
+				t.Fatalf("upgrade bench %s of step %q: want one, of step pair", sb.Name, sb.Labels[sbv1.LabelFleetStep])
 			}
 			upgradePair = benchNodesOf(&sb)
 		}
@@ -165,7 +164,7 @@ func TestFleetSuiteGateRunsPairAndCheckSteps(t *testing.T) {
 		t.Fatalf("the upgrade's Pair step ran on %v, want sp-a with a node that passed (rows %+v)", upgradePair, rowsOf(cur))
 	}
 	var pods corev1.PodList
-	_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "diag", controllers.LabelFleetKind: "upgrade"})
+	_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelFleetStep: "diag", sbv1.LabelFleetKind: "upgrade"})
 	if len(pods.Items) != 1 || pods.Items[0].Spec.NodeName != "sp-a" {
 		t.Fatalf("upgrade check pods %d, want one on sp-a", len(pods.Items))
 	}

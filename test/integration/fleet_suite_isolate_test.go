@@ -7,7 +7,6 @@ import (
 	"time"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 )
 
 // pairSuite is a Ring fleet's suite: a Pair step with an RxMbps floor (Stop), then a step on
@@ -47,9 +46,9 @@ func TestFleetSuitePairStepIsolatesTheBadNode(t *testing.T) {
 	isolated := map[string]string{}
 	for _, sb := range fleetBenches(t, ns, "isolate") {
 		on := benchNodesOf(&sb)
-		step := sb.Labels[controllers.LabelFleetStep]
+		step := sb.Labels[sbv1.LabelFleetStep]
 		switch {
-		case sb.Labels[controllers.LabelFleetKind] == "isolate":
+		case sb.Labels[sbv1.LabelFleetKind] == "isolate":
 			if step != "pair" || len(on) != 2 {
 				t.Errorf("isolate bench %s: step %q nodes %v", sb.Name, step, on)
 				continue
@@ -101,10 +100,10 @@ func TestFleetSuitePairStepWithoutReference(t *testing.T) {
 		}
 	}
 	for _, sb := range fleetBenches(t, ns, "noref") {
-		if sb.Labels[controllers.LabelFleetKind] == "isolate" {
+		if sb.Labels[sbv1.LabelFleetKind] == "isolate" {
 			t.Errorf("isolate bench %s without a reference", sb.Name)
 		}
-		if sb.Labels[controllers.LabelFleetStep] == "pair" && sb.Annotations["spiralbench.io/fleet-no-reference"] == "" {
+		if sb.Labels[sbv1.LabelFleetStep] == "pair" && sb.Annotations["spiralbench.io/fleet-no-reference"] == "" {
 			t.Errorf("pair bench %s not marked: %v", sb.Name, sb.Annotations)
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
@@ -47,7 +46,7 @@ func stepsOf(t *testing.T, ns, fleet string) map[string]int {
 	out := map[string]int{}
 	for _, sb := range fleetBenches(t, ns, fleet) {
 		for _, n := range benchNodesOf(&sb) {
-			out[n+"/"+sb.Labels[controllers.LabelFleetStep]]++
+			out[n+"/"+sb.Labels[sbv1.LabelFleetStep]]++
 		}
 	}
 	return out
@@ -117,8 +116,8 @@ func TestFleetSuiteRunsStepsInOrderAndStopsAtAFailure(t *testing.T) {
 		t.Errorf("su-b %+v", b)
 	}
 	node := getNode(t, "su-b")
-	if node.Labels[controllers.LabelVerdict] != "Failed" || node.Annotations[controllers.AnnotationVerdictReasons] != "StepFailed:floor,StepSkipped:after" ||
-		node.Labels[controllers.LabelVerdictValidUntil] == "" || node.Labels[controllers.LabelVerdictClass] != "cpu-only" {
+	if node.Labels[sbv1.LabelVerdict] != "Failed" || node.Annotations[sbv1.AnnotationVerdictReasons] != "StepFailed:floor,StepSkipped:after" ||
+		node.Labels[sbv1.LabelVerdictValidUntil] == "" || node.Labels[sbv1.LabelVerdictClass] != "cpu-only" {
 		t.Errorf("su-b labels %v annotations %v", node.Labels, node.Annotations)
 	}
 	if b.ValidUntil == nil || b.LastBenchTime == nil || b.ValidUntil.Sub(b.LastBenchTime.Time) != 24*time.Hour {
@@ -143,14 +142,14 @@ func TestFleetSuiteStepDeadline(t *testing.T) {
 	if err := k8sClient.Create(context.Background(), f); err != nil {
 		t.Fatal(err)
 	}
-	k := &fleetKubelet{t: t, ns: ns, hold: func(sb *sbv1.SpiralBench) bool { return sb.Labels[controllers.LabelFleetStep] == "slow" }}
+	k := &fleetKubelet{t: t, ns: ns, hold: func(sb *sbv1.SpiralBench) bool { return sb.Labels[sbv1.LabelFleetStep] == "slow" }}
 	done := k.runUntil(90*time.Second, "deadline", "round 1 finished", roundFinished(1))
 	row := rowOf(done, "sd-a")
 	if row.Verdict != sbv1.NodeFailed || strings.Join(row.Reasons, ",") != "StepDeadlineExceeded:slow" {
 		t.Fatalf("row %+v", row)
 	}
 	for _, sb := range fleetBenches(t, ns, "deadline") {
-		if sb.Labels[controllers.LabelFleetStep] != "slow" {
+		if sb.Labels[sbv1.LabelFleetStep] != "slow" {
 			continue
 		}
 		if !ptr.Deref(sb.Spec.Suspend, false) || sb.Annotations["spiralbench.io/fleet-deadline-exceeded"] == "" {
@@ -195,7 +194,7 @@ func TestFleetSuiteExternalCheck(t *testing.T) {
 	var pod corev1.Pod
 	eventually(t, 30*time.Second, "the check pod", func() (bool, string) {
 		var pods corev1.PodList
-		_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "diag"})
+		_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelFleetStep: "diag"})
 		if len(pods.Items) != 1 {
 			return false, "no pod"
 		}
@@ -221,7 +220,7 @@ func TestFleetSuiteExternalCheck(t *testing.T) {
 		t.Fatalf("row %+v", row)
 	}
 	var pods corev1.PodList
-	_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{controllers.LabelFleetStep: "foreign"})
+	_ = k8sClient.List(context.Background(), &pods, client.InNamespace(ns), client.MatchingLabels{sbv1.LabelFleetStep: "foreign"})
 	if len(pods.Items) != 0 {
 		t.Fatalf("a check off the allow-list ran: %v", pods.Items[0].Name)
 	}

@@ -12,7 +12,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -71,8 +70,8 @@ func TestFleetBenchesEveryIdleNodeOnceWithinMaxParallel(t *testing.T) {
 		}
 		node := getNode(t, n)
 		row := rowOf(done, n)
-		if node.Labels[controllers.LabelVerdict] != "Passed" || node.Labels[controllers.LabelVerdictTime] == "" ||
-			node.Annotations[controllers.AnnotationVerdictRun] != ns+"/"+row.Bench+"/"+row.RunID {
+		if node.Labels[sbv1.LabelVerdict] != "Passed" || node.Labels[sbv1.LabelVerdictTime] == "" ||
+			node.Annotations[sbv1.AnnotationVerdictRun] != ns+"/"+row.Bench+"/"+row.RunID {
 			t.Errorf("node %s labels %v annotations %v row %+v", n, node.Labels, node.Annotations, row)
 		}
 		if row.Value == nil || *row.Value != 1000 || row.FleetDeltaMilliPercent != nil { // a delta is written only for a straggler
@@ -119,7 +118,7 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 		if len(ns) != 2 {
 			t.Fatalf("bench %s has nodes %v, want a pair", sb.Name, ns)
 		}
-		if sb.Labels[controllers.LabelFleetKind] == "isolate" {
+		if sb.Labels[sbv1.LabelFleetKind] == "isolate" {
 			isolates++
 		} else if ns[0] == "fr-d" {
 			pairPartner = ns[1]
@@ -143,7 +142,7 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 		if _, ok := taintValue(getNode(t, n), "spiralbench.io/verdict"); ok {
 			t.Fatalf("%s is tainted but passed", n)
 		}
-		if l := getNode(t, n).Labels[controllers.LabelVerdict]; l != "Passed" {
+		if l := getNode(t, n).Labels[sbv1.LabelVerdict]; l != "Passed" {
 			t.Fatalf("%s verdict label %q", n, l)
 		}
 	}
@@ -159,7 +158,7 @@ func TestFleetRingFindsTheBadNodeOfAFailedPair(t *testing.T) {
 			t.Fatalf("%s was decided by %s, not by a round 2 bench", r.Name, r.Bench)
 		}
 	}
-	if _, ok := taintValue(getNode(t, "fr-d"), "spiralbench.io/verdict"); ok || getNode(t, "fr-d").Labels[controllers.LabelVerdict] != "Passed" {
+	if _, ok := taintValue(getNode(t, "fr-d"), "spiralbench.io/verdict"); ok || getNode(t, "fr-d").Labels[sbv1.LabelVerdict] != "Passed" {
 		t.Fatalf("fr-d still tainted or not Passed after passing: %v", getNode(t, "fr-d").Labels)
 	}
 	if p := rowOf(done, "fr-d").Partner; p == pairPartner || p == "" {
@@ -213,7 +212,7 @@ func TestFleetFollowsThePoolAndSkipsRecentNodes(t *testing.T) {
 		t.Fatalf("the departed node's row should go at the next round: %+v", r)
 	}
 	for _, sb := range fleetBenches(t, ns, "minint") {
-		if sb.Labels[controllers.LabelFleetRound] == "2" {
+		if sb.Labels[sbv1.LabelFleetRound] == "2" {
 			t.Fatalf("round 2 benched %v", benchNodesOf(&sb))
 		}
 	}
@@ -252,7 +251,7 @@ func TestFleetFlagsStragglersAgainstTheMedian(t *testing.T) {
 	if r := rowOf(done, "fo-f"); r.Straggler || r.Verdict != sbv1.NodePassed {
 		t.Fatalf("fo-f (2%% below) flagged: %+v", r)
 	}
-	if l := getNode(t, "fo-slow").Labels[controllers.LabelVerdict]; l != "Failed" {
+	if l := getNode(t, "fo-slow").Labels[sbv1.LabelVerdict]; l != "Failed" {
 		t.Fatalf("straggler with failNode: label %q", l)
 	}
 }
@@ -317,7 +316,7 @@ func TestFleetUpgradeGateHoldsNodesUntilTheirBenchPasses(t *testing.T) {
 	}
 	upgradeBenches := 0
 	for _, sb := range fleetBenches(t, ns, "upgrade") {
-		if sb.Labels[controllers.LabelFleetKind] == "upgrade" {
+		if sb.Labels[sbv1.LabelFleetKind] == "upgrade" {
 			upgradeBenches++
 			if n := benchNodesOf(&sb)[0]; n == "fu-broken" {
 				t.Fatalf("a failed upgrade was benched")

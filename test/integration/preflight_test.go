@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -65,7 +64,7 @@ func TestMissingResultsSecretStopsTheBenchBeforeItsFirstCell(t *testing.T) {
 		return strings.Contains(notes, sbv1.ReasonSecretNotFound+": no cell starts until the results can be uploaded: credentials Secret s3-later does not exist in namespace "+ns), notes
 	})
 
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3-later", Namespace: ns, Labels: map[string]string{controllers.LabelCredentials: "true"}},
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3-later", Namespace: ns, Labels: map[string]string{sbv1.LabelCredentials: "true"}},
 		Data: map[string][]byte{"accessKeyID": []byte("AKIDEXAMPLE"), "secretAccessKey": []byte("later")}}
 	if err := k8sClient.Create(context.Background(), secret); err != nil {
 		t.Fatal(err)

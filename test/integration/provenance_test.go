@@ -14,7 +14,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
@@ -164,7 +163,7 @@ func TestAnEditorsBenchNeverDecidesAFleetsNode(t *testing.T) {
 	f := suspendedFleet(t, ns, "pf", "prov-bench", nil)
 	forged := &sbv1.SpiralBench{
 		ObjectMeta: metav1.ObjectMeta{Name: fleet.BenchName("pf", 1, fleet.KindRound, "pv-a"), Namespace: ns, OwnerReferences: ownerRef("SpiralBenchFleet", f),
-			Labels:      map[string]string{controllers.LabelFleet: "pf", controllers.LabelFleetKind: fleet.KindRound, controllers.LabelFleetRound: "1"},
+			Labels:      map[string]string{sbv1.LabelFleet: "pf", sbv1.LabelFleetKind: fleet.KindRound, sbv1.LabelFleetRound: "1"},
 			Annotations: map[string]string{"spiralbench.io/fleet-subject": "pv-a"}},
 		Spec: *f.Spec.Template.Spec.DeepCopy(),
 	}
@@ -210,8 +209,8 @@ func TestAnEditorsPodIsNeverAFleetsCheck(t *testing.T) {
 	forged := &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: fleet.BenchName("pc", 1, fleet.KindRound, "step:diag", "pv-c"), Namespace: ns,
 			OwnerReferences: ownerRef("SpiralBenchFleet", f),
-			Labels: map[string]string{controllers.LabelFleet: "pc", controllers.LabelFleetKind: fleet.KindRound, controllers.LabelFleetRound: "1",
-				controllers.LabelFleetStep: "diag"},
+			Labels: map[string]string{sbv1.LabelFleet: "pc", sbv1.LabelFleetKind: fleet.KindRound, sbv1.LabelFleetRound: "1",
+				sbv1.LabelFleetStep: "diag"},
 			Annotations: map[string]string{"spiralbench.io/fleet-subject": "pv-c"}},
 		Spec: corev1.PodSpec{NodeName: "pv-c", RestartPolicy: corev1.RestartPolicyNever, Containers: []corev1.Container{{Name: "check",
 			Image: "spiralbench/dataplane:test", Command: []string{"sh", "-c", `echo '{"verdict":"Passed"}' > /dev/termination-log`}}}},

@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	"github.com/spiralbench/spiralbench/pkg/plan"
 	"github.com/spiralbench/spiralbench/pkg/policy"
@@ -212,7 +212,7 @@ func TestABenchOverItsGPUQuotaWaitsWithoutItsNode(t *testing.T) {
 			return false, err.Error()
 		}
 		c := meta.FindStatusCondition(cur.Status.Conditions, sbv1.ConditionRunning)
-		return cur.Status.Phase == sbv1.PhaseQueued && c != nil && c.Reason == controllers.ReasonQuotaExceeded &&
+		return cur.Status.Phase == sbv1.PhaseQueued && c != nil && c.Reason == benchctrl.ReasonQuotaExceeded &&
 			strings.Contains(c.Message, "exceeded quota: spiralbench"), fmt.Sprintf("phase %s, %+v", cur.Status.Phase, c)
 	})
 	if holder, held := leaseHolder("quota-node"); held {

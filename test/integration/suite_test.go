@@ -28,7 +28,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
+	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
@@ -101,7 +102,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
 	}
-	if err := (&controllers.SpiralBenchReconciler{
+	if err := (&benchctrl.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{}, Provenance: managerKey,
 		DeadlineSlack: time.Second, AllowedEndpoints: allowedEndpoints,
@@ -113,7 +114,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot register the bench collector:", err)
 		return 1
 	}
-	if err := (&controllers.FleetReconciler{
+	if err := (&fleetctrl.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbenchfleet-controller"),
 		Store: bucket.MinIO{}, NodeWrites: true, DefaultImage: "spiralbench/dataplane:test", Provenance: managerKey,
 	}).SetupWithManager(mgr); err != nil {

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/controllers"
+	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
@@ -45,7 +45,7 @@ func waitUnschedulable(t *testing.T, sb *sbv1.SpiralBench, node, want string) {
 		}
 		c := meta.FindStatusCondition(cur.Status.Conditions, sbv1.ConditionRunning)
 		_, held := leaseHolder(node)
-		return cur.Status.Phase == sbv1.PhaseQueued && c != nil && c.Reason == controllers.ReasonUnschedulable &&
+		return cur.Status.Phase == sbv1.PhaseQueued && c != nil && c.Reason == benchctrl.ReasonUnschedulable &&
 				strings.Contains(c.Message, want) && len(cur.Status.Nodes) == 0 && !held,
 			fmt.Sprintf("phase %s, nodes %v, lease held %v, %+v", cur.Status.Phase, cur.Status.Nodes, held, c)
 	})

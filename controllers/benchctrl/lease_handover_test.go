@@ -1,0 +1,109 @@
+package benchctrl
+
+import (
+	"context"
+	"testing"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
+)
+
+// leaseReader counts the reads of leases and benches that bypass the cache.
+type leaseReader struct {
+	client.Reader
+	gets int
+}
+
+func (c *leaseReader) Get(ctx context.Context, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+	switch obj.(type) {
+	case *coordinationv1.Lease, *sbv1.SpiralBench:
+		c.gets++
+	}
+	return c.Reader.Get(ctx, key, obj, opts...)
+}
+
+// runToCompletion runs the harness's current one-cell loopback bench to its end.
+func runToCompletion(h *harness) *sbv1.SpiralBench {
+	h.t.Helper()
+	h.reconcile()
+	lo := h.pods()[cellpod.RoleLoopback]
+	h.setStatus(sbtesting.WrapPod(lo).Succeeded(sbtesting.MakeSummary("loopback").RXMbps(7000).TXMbps(7000).JSON()).Obj())
+	got := h.reconcile()
+	if got.Status.Phase != sbv1.PhaseCompleted {
+		h.t.Fatalf("%s: phase %s", got.Name, got.Status.Phase)
+	}
+	return got
+}
+
+// A completed bench leaves its lease in place, free because its holder ended; the next bench
+// on the node takes it over with one write and without reading it (a fleet's next step). A
+// restarted manager, which remembers nothing, reads the lease once and sees from its cache
+// that the holder ended.
+func TestTheNextBenchTakesOverTheLeaseACompletedBenchLeft(t *testing.T) {
+	bench := func(name, uid string) *sbv1.SpiralBench {
+		return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
+	}
+	h := newHarness(t, bench("first", "u1"), sbtesting.ReadyNode("spark-a"))
+	h.r.leaseVersions = &leaseVersions{}
+	runToCompletion(h)
+	if l := h.leases(); len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/first/u1" {
+		t.Fatalf("the completed bench leaves its lease: %+v", l)
+	}
+
+	takeOver := func(name, uid string, wantReads int) {
+		t.Helper()
+		if err := h.c.Create(context.Background(), bench(name, uid)); err != nil {
+			t.Fatal(err)
+		}
+		reads := &leaseReader{Reader: h.c}
+		h.r.APIReader = reads
+		got := h.reconcileBench(name)
+		l := h.leases()
+		if got.Status.Phase == sbv1.PhaseQueued || len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/"+name+"/"+uid {
+			t.Fatalf("%s takes the node over: phase %s, leases %+v", name, got.Status.Phase, l)
+		}
+		if reads.gets != wantReads {
+			t.Errorf("%s: %d reads of leases and benches from the apiserver, want %d", name, reads.gets, wantReads)
+		}
+		if l[0].Labels[labelHolderUID] != uid || l[0].Spec.RenewTime == nil || l[0].Spec.LeaseDurationSeconds == nil {
+			t.Errorf("%s: the lease names and times its new holder: %+v", name, l[0])
+		}
+		runToCompletion(h)
+	}
+	takeOver("second", "u2", 0)
+	if n := ptr.Deref(h.leases()[0].Spec.LeaseTransitions, 0); n != 1 {
+		t.Errorf("one transition counted, got %d", n)
+	}
+	h.r.leaseVersions = &leaseVersions{} // a restarted manager
+	takeOver("third", "u3", 1)
+}
+
+// A lease someone changed after the bench left it is read, not overwritten: the remembered
+// version no longer matches, and a holder still running keeps the node.
+func TestALeftLeaseChangedSinceIsReadAndItsRunningHolderKeepsIt(t *testing.T) {
+	h := newHarness(t, sbtesting.MakeSpiralBench("first", "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID("u1").Obj(), sbtesting.ReadyNode("spark-a"))
+	h.r.leaseVersions = &leaseVersions{}
+	runToCompletion(h)
+	other := sbtesting.MakeSpiralBench("other", "lab").NodeName("spark-a").UID("o1").Obj()
+	other.Status.Phase = sbv1.PhaseRunning
+	if err := h.c.Create(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	l := h.leases()[0]
+	l.Spec.HolderIdentity = ptr.To("lab/other/o1")
+	if err := h.c.Update(context.Background(), &l); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.c.Create(context.Background(), sbtesting.MakeSpiralBench("next", "lab").NodeName("spark-a").UID("n1").Obj()); err != nil {
+		t.Fatal(err)
+	}
+	got := h.reconcileBench("next")
+	if got.Status.Phase != sbv1.PhaseQueued || ptr.Deref(h.leases()[0].Spec.HolderIdentity, "") != "lab/other/o1" {
+		t.Errorf("the running holder keeps the node: phase %s, holder %q", got.Status.Phase, ptr.Deref(h.leases()[0].Spec.HolderIdentity, ""))
+	}
+}

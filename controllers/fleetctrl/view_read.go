@@ -1,0 +1,116 @@
+package fleetctrl
+
+import (
+	"context"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/controllers/benchstate"
+	"github.com/spiralbench/spiralbench/pkg/fleet"
+)
+
+// view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
+// the step only reads these objects.
+func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
+	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
+		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
+		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{},
+		foreign: map[string]string{}}
+	r.foreign.of(f, v.foreign)
+	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
+		v.metric = string(s.Metric)
+	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
+		v.metric = string(b.Metric)
+	}
+	sel, err := poolSelector(f)
+	if err != nil {
+		return nil, err
+	}
+	var nodes corev1.NodeList
+	if err := r.List(ctx, &nodes, client.MatchingLabelsSelector{Selector: sel}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	for i := range nodes.Items {
+		if nodes.Items[i].DeletionTimestamp == nil {
+			v.pool[nodes.Items[i].Name] = &nodes.Items[i]
+		}
+	}
+	if err := r.loadRows(ctx, v); err != nil {
+		return nil, err
+	}
+	for name, row := range v.rows {
+		if row.Verdict == sbv1.NodeRunning {
+			v.busyNodes[name] = true // its bench may not be in the cache yet
+		}
+	}
+	var benches sbv1.SpiralBenchList
+	if err := r.List(ctx, &benches, client.InNamespace(f.Namespace), client.MatchingLabels{sbv1.LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	for i := range benches.Items {
+		sb := &benches.Items[i]
+		if !metav1.IsControlledBy(sb, f) {
+			continue
+		}
+		if !benchstate.Trusted(r.Provenance, sb) {
+			continue // not the fleet's, whatever its labels say (createMarked notes one in a step's way)
+		}
+		kind := sb.Labels[sbv1.LabelFleetKind]
+		round, _ := strconv.Atoi(sb.Labels[sbv1.LabelFleetRound])
+		if kind != fleet.KindUpgrade && int32(round) != f.Status.Round {
+			if !benchstate.Finished(sb) {
+				v.claim(benchNodes(sb)...)
+			}
+			continue // an earlier round's bench decides nothing now
+		}
+		key := stepKey(kind, sb.Annotations[annotationSubject], sb.Labels[sbv1.LabelFleetStep])
+		if kind == fleet.KindUpgrade {
+			key += "/" + sb.Labels[sbv1.LabelFleetRound] // the gate id
+		}
+		v.benches[key] = sb
+		if !benchstate.Finished(sb) {
+			v.claim(benchNodes(sb)...)
+		}
+	}
+	if f.Spec.Suite != nil {
+		if err := r.viewChecks(ctx, v); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// viewChecks reads the check pods of this round's suite steps.
+func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
+	var pods corev1.PodList
+	if err := r.List(ctx, &pods, client.InNamespace(v.f.Namespace), client.MatchingLabels{sbv1.LabelFleet: v.f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+		return err
+	}
+	for i := range pods.Items {
+		p := &pods.Items[i]
+		kind := p.Labels[sbv1.LabelFleetKind]
+		round, _ := strconv.Atoi(p.Labels[sbv1.LabelFleetRound])
+		if !benchstate.Trusted(r.Provenance, p) {
+			continue // as for benches
+		}
+		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
+			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {
+				v.claim(p.Spec.NodeName)
+			}
+			continue
+		}
+		key := stepKey(kind, p.Annotations[annotationSubject], p.Labels[sbv1.LabelFleetStep])
+		if kind == fleet.KindUpgrade {
+			key += "/" + p.Labels[sbv1.LabelFleetRound] // the gate id
+		}
+		v.checks[key] = p
+		if !fleet.CheckDone(p) {
+			v.claim(p.Spec.NodeName)
+		}
+	}
+	return nil
+}
