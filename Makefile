@@ -34,7 +34,8 @@ manifests: $(CONTROLLER_GEN) ## Generate the CRD and RBAC manifests under config
 	$(CONTROLLER_GEN) rbac:roleName=spiralbench-manager crd paths="./..." output:crd:artifacts:config=config/crd/bases output:rbac:artifacts:config=config/rbac
 
 .PHONY: generate
-generate: $(CONTROLLER_GEN) ## Generate DeepCopy methods and the data plane's limits header (api/limits/limits.json).
+generate: $(CONTROLLER_GEN) ## Generate the kinds' admission rules, DeepCopy methods and the data plane's limits header (api/limits/limits.json).
+	go run ./hack/gen-admission api/v1alpha1/zz_generated_admission.go
 	$(CONTROLLER_GEN) object:headerFile="hack/boilerplate.go.txt" paths="./..."
 	go run ./hack/gen-limits > dataplane/generated/spiral/limits.hpp
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates DeepCopy code, CRDs and RBAC in a copy of the working tree and fails when they
-# differ from what the tree holds: stale generated files never land.
+# Regenerates the kinds' admission rules, DeepCopy code, CRDs and RBAC in a copy of the working
+# tree and fails when they differ from what the tree holds: stale generated files never land.
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 : "${CONTROLLER_GEN:?set CONTROLLER_GEN to the controller-gen binary}"
@@ -9,6 +9,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tmp" 2>/dev/null || true
 (
   cd "$tmp"
+  go run ./hack/gen-admission api/v1alpha1/zz_generated_admission.go
   "$CONTROLLER_GEN" object:headerFile="hack/boilerplate.go.txt" paths="./..."
   go run ./hack/gen-limits > dataplane/generated/spiral/limits.hpp
   "$CONTROLLER_GEN" rbac:roleName=spiralbench-manager crd paths="./..." \

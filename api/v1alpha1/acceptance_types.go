@@ -51,9 +51,11 @@ const (
 )
 
 // CellSelector picks cells by scope and, with scope Each, by parameters (unset matches any).
-//
-// +kubebuilder:validation:XValidation:rule="self.scope == 'Each' || (!has(self.payloadBytes) && !has(self.batch) && !has(self.pairs) && !has(self.targetRateMbps) && !has(self.queues))",message="cell parameters filter scope Each only: set scope: Each or remove them"
 type CellSelector struct {
+	// CellSelectorRules carries the rules too long for a marker line (acceptance_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	CellSelectorRules `json:",inline"`
+
 	// scope is Headline or Each.
 	// +kubebuilder:default=Headline
 	// +optional
@@ -108,9 +110,11 @@ type AcceptanceRule struct {
 }
 
 // BaselineSpec compares results with an earlier SpiralBench of the same plan.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.environmentKeys) || size(self.environmentKeys) == 0 || (has(self.requireSameEnvironment) && self.requireSameEnvironment)",message="baseline.environmentKeys choose what requireSameEnvironment compares, and requireSameEnvironment is not set, so they would be ignored: set requireSameEnvironment: true, or remove environmentKeys"
 type BaselineSpec struct {
+	// BaselineSpecRules carries the rules too long for a marker line (acceptance_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	BaselineSpecRules `json:",inline"`
+
 	// spiralBenchName is a completed SpiralBench in the same namespace to compare with.
 	// +kubebuilder:validation:MaxLength=253
 	// +required

@@ -25,9 +25,12 @@ const LabelAttemptBench = "spiralbench.io/bench"
 // +kubebuilder:printcolumn:name="Ended",type=string,JSONPath=`.message`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(self.repeatResults) || size(self.repeatResults) == self.measured",message="measured must count repeatResults"
-// +kubebuilder:validation:XValidation:rule="self.metadata.name.startsWith(self.bench + '-c') && self.metadata.name.substring(size(self.bench) + 2).split('-a') == [string(self.cellIndex), string(self.attempt)]",message="metadata.name must be BENCH-cCELL-aATTEMPT, from bench, cellIndex and attempt (for example tcp-sweep-c3-a0): the bench finds its attempts under that name"
 type SpiralBenchAttemptResult struct {
 	metav1.TypeMeta `json:",inline"`
+	// SpiralBenchAttemptResultRules carries the rules too long for a marker line (attempt_result_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	SpiralBenchAttemptResultRules `json:",inline"`
+
 	// +optional
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 

@@ -79,14 +79,11 @@ type ExternalCheck struct {
 //
 // +kubebuilder:validation:XValidation:rule="has(self.template) != has(self.check)",message="a suite step is either a bench (template) or an external check (check): set exactly one"
 // +kubebuilder:validation:XValidation:rule="!has(self.check) || !has(self.placement) || self.placement == 'Node'",message="an external check runs on one node: set placement Node or remove it"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || !has(self.placement) || self.placement == 'Node' || self.template.spec.transport in ['TCP', 'UDP', 'RoCE']",message="a Pair step stamps a CrossNode bench: use transport TCP, UDP or RoCE with placement Pair, or set placement Node"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || !has(self.template.spec.topology.mode) || self.template.spec.topology.mode == 'Loopback'",message="a step's template stays Loopback: remove template.spec.topology.mode (placement Pair makes the CrossNode bench)"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.topology.placement) && !has(self.template.spec.topology.server.placement) && !has(self.template.spec.topology.client.placement))",message="the fleet places each step's bench: remove the step template's topology placements"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || (!has(self.template.spec.ttlSecondsAfterFinished) && !has(self.template.spec.suspend))",message="the fleet owns its benches' lifetime and suspension: remove template.spec.ttlSecondsAfterFinished and template.spec.suspend from the step"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'NCCL' || (has(self.useAllGPUs) && self.useAllGPUs) || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport NCCL runs one rank per GPU: set the step's useAllGPUs: true (every GPU of the node) or template.spec.topology.server.gpus to at least 1"
-// +kubebuilder:validation:XValidation:rule="!has(self.template) || self.template.spec.transport != 'GPUCopy' || (has(self.useAllGPUs) && self.useAllGPUs) || (has(self.template.spec.topology.server.gpus) && self.template.spec.topology.server.gpus >= 1)",message="transport GPUCopy measures the GPUs of one node: set the step's useAllGPUs: true (every GPU of the node) or template.spec.topology.server.gpus to the number of GPUs to measure"
-// +kubebuilder:validation:XValidation:rule="!has(self.useAllGPUs) || !self.useAllGPUs || (has(self.template) && self.template.spec.transport in ['NCCL', 'GPUCopy'])",message="useAllGPUs sets an NCCL or GPUCopy bench's topology.server.gpus: remove it from this step"
 type SuiteStep struct {
+	// SuiteStepRules carries the rules too long for a marker line (fleet_suite_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	SuiteStepRules `json:",inline"`
+
 	// name of the step, unique in the suite; it names the step's benches and reason codes.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=20
@@ -134,8 +131,11 @@ type SuiteStep struct {
 // optional overrides, or steps of the fleet's own.
 //
 // +kubebuilder:validation:XValidation:rule="has(self.builtin) || (has(self.steps) && size(self.steps) > 0)",message="a suite needs builtin (Quick, Standard or Extended) or at least one step"
-// +kubebuilder:validation:XValidation:rule="!has(self.steps) || self.steps.all(s, self.steps.exists_one(t, t.name == s.name))",message="suite step names must be unique: rename the repeated step (with builtin, a step of a built-in step's name replaces it)"
 type SuiteSpec struct {
+	// SuiteSpecRules carries the rules too long for a marker line (fleet_suite_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	SuiteSpecRules `json:",inline"`
+
 	// builtin starts from a built-in suite (docs/qualification.md); steps then replace the
 	// built-in steps of the same name and append the others.
 	// +optional

@@ -24,9 +24,11 @@ const (
 // and leave at txPort for rawEthernet.rxPort, where every frame is counted by sequence number.
 // Each pipeline is one RX queue and one TX queue on cores of their own; the cell's queues are
 // (pipelines, pipelines).
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.bufferSplit) || !self.bufferSplit",message="rawEthernet.forward.bufferSplit is not supported: virtual devices cannot split a frame into two mbufs and the data plane has no buffer-split path for NICs yet; set it false"
 type RawForwardSpec struct {
+	// RawForwardSpecRules carries the rules too long for a marker line (forward_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	RawForwardSpecRules `json:",inline"`
+
 	// rxPort is the forwarder's receiving port, the peer of rawEthernet.txPort.
 	// +required
 	RXPort PortSource `json:"rxPort"`

@@ -52,11 +52,12 @@ const (
 // nccl-tests' -b -e -f -n -w -c -d -o -r options do.
 //
 // +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="nccl.maxBytes must be at least nccl.minBytes"
-// +kubebuilder:validation:XValidation:rule="!has(self.reduceOp) || self.reduceOp == 'Sum' || self.operation in ['AllReduce', 'Reduce', 'ReduceScatter']",message="nccl.reduceOp applies to AllReduce, Reduce and ReduceScatter only: remove it or pick one of those operations"
 // +kubebuilder:validation:XValidation:rule="!has(self.root) || self.root == 0 || self.operation in ['Broadcast', 'Reduce']",message="nccl.root applies to Broadcast and Reduce only: remove it"
-// +kubebuilder:validation:XValidation:rule="!has(self.ibHCAs) || size(self.ibHCAs) == 0 || self.network == 'RDMA'",message="nccl.ibHCAs selects RDMA devices: remove ibHCAs, or set nccl.network to RDMA with the pods' RDMA devices in topology.server.devices (and topology.client.devices with CrossNode) or hostNetwork"
-// +kubebuilder:validation:XValidation:rule="!(has(self.placement) && self.placement == 'InPlace' && has(self.operation) && self.operation in ['SendRecv', 'AllToAll'] && (!has(self.checkIterations) || self.checkIterations > 0))",message="nccl.placement InPlace: NCCL defines no in-place SendRecv or AllToAll, so nothing would be checked: use OutOfPlace or Both (or checkIterations 0)"
 type NCCLSpec struct {
+	// NCCLSpecRules carries the rules too long for a marker line (nccl_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	NCCLSpecRules `json:",inline"`
+
 	// operation to measure.
 	// +kubebuilder:default=AllReduce
 	// +optional

@@ -21,13 +21,11 @@ const (
 //
 // The placement rules are on SpiralBench (spiralbench_types.go), not here: a fleet's template is
 // a TopologySpec too, and there the fleet chooses the nodes.
-//
-// +kubebuilder:validation:XValidation:rule="(has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).all(c, ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).indexOf(c) == ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).lastIndexOf(c)) && !(has(self.server) && has(self.server.cores) && has(self.server.cores.master) && self.server.cores.master in ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : []))))",message="topology.server.cores puts two busy-polling threads on one core (a core listed twice among pollers and workers, or the master on one of them): give each its own core, or set topology.coreSharing: Shared if the sharing is intended"
-// +kubebuilder:validation:XValidation:rule="(has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).all(c, ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).indexOf(c) == ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])).lastIndexOf(c)) && !(has(self.client) && has(self.client.cores) && has(self.client.cores.master) && self.client.cores.master in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : []))))",message="topology.client.cores puts two busy-polling threads on one core (a core listed twice among pollers and workers, or the master on one of them): give each its own core, or set topology.coreSharing: Shared if the sharing is intended"
-// +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'CrossNode') || (has(self.coreSharing) && self.coreSharing == 'Shared') || (((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : [])).all(c, !(c in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : [])))) && !(has(self.server) && has(self.server.cores) && has(self.server.cores.master) && self.server.cores.master in ((has(self.client) && has(self.client.cores) && has(self.client.cores.pollers) ? self.client.cores.pollers : []) + (has(self.client) && has(self.client.cores) && has(self.client.cores.workers) ? self.client.cores.workers : []))) && !(has(self.client) && has(self.client.cores) && has(self.client.cores.master) && self.client.cores.master in ((has(self.server) && has(self.server.cores) && has(self.server.cores.pollers) ? self.server.cores.pollers : []) + (has(self.server) && has(self.server.cores) && has(self.server.cores.workers) ? self.server.cores.workers : []))))",message="with topology.mode Loopback both sides run on one node, but topology.server.cores and topology.client.cores put busy-polling threads (pollers, workers) of both sides, or one side's master and the other's pollers, on the same core: give each side its own cores, or set topology.coreSharing: Shared if the sharing is intended"
-// +kubebuilder:validation:XValidation:rule="!has(self.links) || self.links == 1 || (has(self.server) && has(self.server.networks) && size(self.server.networks) >= self.links && has(self.client) && has(self.client.networks) && size(self.client.networks) >= self.links)",message="topology.links spreads pairs over that many links, one Multus network per link and side: list at least that many entries in server.networks and client.networks, or lower links"
-// +kubebuilder:validation:XValidation:rule="!has(self.links) || self.links == 1 || ((!has(self.server) || !has(self.server.address) || size(self.server.address) == 0) && (!has(self.client) || !has(self.client.address) || size(self.client.address) == 0))",message="with topology.links above 1 each link's address comes from its network: remove server.address and client.address"
 type TopologySpec struct {
+	// TopologySpecRules carries the rules too long for a marker line (topology_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	TopologySpecRules `json:",inline"`
+
 	// links spreads each cell's pairs over several links at once (TCP and UDP): pair i runs on
 	// link i % links, link k on the k-th entry of server.networks and of client.networks. The
 	// cell's figures are the sum; repeatResults[].wire.links has one row per link. Pairs fewer
@@ -84,9 +82,11 @@ const (
 )
 
 // Placement selects a node.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.nodeName) || (!has(self.nodeSelector) && !has(self.affinity))",message="set either nodeName or nodeSelector/affinity, not both: nodeName bypasses the scheduler"
 type Placement struct {
+	// PlacementRules carries the rules too long for a marker line (topology_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	PlacementRules `json:",inline"`
+
 	// nodeName pins the pod to this node, bypassing the scheduler.
 	// +kubebuilder:validation:MaxLength=253
 	// +optional
@@ -108,9 +108,11 @@ type Placement struct {
 }
 
 // SideSpec describes what one side's pod gets: networks, devices, hugepages, GPUs and cores.
-//
-// +kubebuilder:validation:XValidation:rule="!(has(self.hostNetwork) && self.hostNetwork && has(self.networks) && size(self.networks) > 0)",message="hostNetwork and networks are mutually exclusive: a host-network pod gets no Multus attachments"
 type SideSpec struct {
+	// SideSpecRules carries the rules too long for a marker line (topology_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	SideSpecRules `json:",inline"`
+
 	// placement selects this side's node; only with topology.mode CrossNode.
 	// +optional
 	Placement *Placement `json:"placement,omitempty"`
@@ -200,9 +202,12 @@ type HugepageSize string
 
 // HugepagesSpec requests huge pages and mounts them.
 //
-// +kubebuilder:validation:XValidation:rule="type(self.mebibytes) != int || self.pageSize != '1Gi' || self.mebibytes % 1024 == 0",message="hugepages.mebibytes must be a multiple of 1024 with 1Gi pages"
 // +kubebuilder:validation:XValidation:rule="type(self.mebibytes) != int || self.pageSize != '2Mi' || self.mebibytes % 2 == 0",message="hugepages.mebibytes must be even with 2Mi pages"
 type HugepagesSpec struct {
+	// HugepagesSpecRules carries the rules too long for a marker line (topology_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	HugepagesSpecRules `json:",inline"`
+
 	// pageSize is 2Mi or 1Gi.
 	// +kubebuilder:default="2Mi"
 	// +optional

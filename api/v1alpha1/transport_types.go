@@ -40,8 +40,11 @@ const (
 // RoCESpec holds RDMA options.
 //
 // +kubebuilder:validation:XValidation:rule="self.mode != 'Latency' || self.queuePairs == 1",message="roce.mode Latency ping-pongs on one queue pair: set queuePairs to 1"
-// +kubebuilder:validation:XValidation:rule="!has(self.memory) || self.memory != 'Device'",message="roce.memory Device (GPUDirect RDMA) is not supported yet: the data plane does not register GPU memory with the NIC; use Host or HostPinned"
 type RoCESpec struct {
+	// RoCESpecRules carries the rules too long for a marker line (transport_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	RoCESpecRules `json:",inline"`
+
 	// verb moves the data: Send, Write (with immediate) or Read.
 	// +kubebuilder:default=Send
 	// +optional
@@ -97,9 +100,11 @@ type PortSource struct {
 }
 
 // RawEthernetSpec holds DPDK options.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.memory) || self.memory != 'Device' || !((has(self.txPort) && has(self.txPort.virtualDevice)) || (has(self.rxPort) && has(self.rxPort.virtualDevice)))",message="rawEthernet.memory Device needs GPUDirect-capable NICs on both ports (pciAddress, or a device resource), but txPort or rxPort names a virtualDevice, which cannot DMA into GPU memory: use memory Host or HostPinned"
 type RawEthernetSpec struct {
+	// RawEthernetSpecRules carries the rules too long for a marker line (transport_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	RawEthernetSpecRules `json:",inline"`
+
 	// memory is where the packet buffers live: Host, HostPinned (registered with CUDA) or
 	// Device (GPU memory; needs a GPUDirect-capable NIC).
 	// +kubebuilder:default=Host
@@ -161,10 +166,11 @@ const (
 )
 
 // SocketSpec holds socket options.
-//
-// +kubebuilder:validation:XValidation:rule="(has(self.mode) && self.mode == 'Latency') || ((!has(self.wait) || self.wait == 'Blocking') && (!has(self.busyPollMicroseconds) || self.busyPollMicroseconds == 0))",message="socket.wait and socket.busyPollMicroseconds apply to socket.mode Latency: set mode Latency or remove them"
-// +kubebuilder:validation:XValidation:rule="!has(self.mode) || self.mode != 'Latency' || !has(self.udpOffload) || self.udpOffload == 'None'",message="socket.mode Latency sends one datagram per round trip: set socket.udpOffload to None"
 type SocketSpec struct {
+	// SocketSpecRules carries the rules too long for a marker line (transport_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	SocketSpecRules `json:",inline"`
+
 	// mode is Bandwidth (stream) or Latency (ping-pong percentiles: min, p50, p99, p99.9, max).
 	// +kubebuilder:default=Bandwidth
 	// +optional

@@ -31,10 +31,11 @@ func (k WorkloadKind) DataplaneName() string {
 
 // WorkloadSpec is the GPU computation in the receive path. The received data is first
 // reordered (RawEthernet, UDP) or gathered (TCP, RoCE) into one contiguous device buffer.
-//
-// +kubebuilder:validation:XValidation:rule="!has(self.batchBytes) || self.batchBytes == 0 || self.kind != 'None'",message="workload.batchBytes sizes the GPU working set: it needs a workload kind other than None"
-// +kubebuilder:validation:XValidation:rule="[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536].exists(n, n == self.fftLength)",message="workload.fftLength must be a power of two from 2 to 65536"
 type WorkloadSpec struct {
+	// WorkloadSpecRules carries the rules too long for a marker line (workload_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	WorkloadSpecRules `json:",inline"`
+
 	// kind is None, FFT, GEMM (FP32) or GEMMFP16 (tensor cores).
 	// +kubebuilder:default=None
 	// +optional

@@ -1,7 +1,8 @@
-// Package benchkind describes each bench kind (today one per transport) in one place: the
-// pods (ranks) of an attempt, the data plane's --transport value, DAQIRI's backend name, the
-// headline cell, the Sweep preset, the kind's own data plane flags and how its own results come
-// back (Results: its summary part, bucket files, table lines and figures). Each kind registers
+// Package benchkind describes each bench kind (one per transport, six today: RawEthernet, RoCE,
+// TCP, UDP, NCCL and GPUCopy) in one place: the pods (ranks) of an attempt, the data plane's
+// --transport value, DAQIRI's backend name, the headline cell, the Sweep preset, the kind's own
+// data plane flags, what admission allows it (Admission) and how its own results come back
+// (Results: its summary part, bucket files, table lines and figures). Each kind registers
 // a Profile in init() from its own files; the planner, the pod builder, the summary parser, the
 // report writer and the figures consult the registry and never switch on a transport's name.
 package benchkind
@@ -60,6 +61,8 @@ type Profile struct {
 	// Results is how the kind's own results come back (results.go); nil: only the counters
 	// every kind shares.
 	Results *Results
+	// Admission is what the CRD lets a spec of the kind ask for (admission.go).
+	Admission Admission
 }
 
 // Pairs is the pair count a cell's summaries echo (EchoedPairs, else the cell's, at least 1).
@@ -130,7 +133,7 @@ func Transports() []sbv1.Transport {
 	return out
 }
 
-// knownNames reads "RawEthernet, RoCE, TCP or UDP".
+// knownNames reads "GPUCopy, NCCL, RawEthernet, RoCE, TCP or UDP".
 func knownNames() string {
 	names := make([]string, 0, len(registry))
 	for _, t := range Transports() {

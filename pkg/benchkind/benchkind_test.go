@@ -107,3 +107,19 @@ func TestParametersNameTheKindsOwnCoordinates(t *testing.T) {
 		}
 	}
 }
+
+// A kind's OneNode message is admission's only word on where it runs: it must be set exactly
+// when the kind's ranks all sit on the first node even with topology.mode CrossNode.
+func TestOneNodeAdmissionFollowsTheRanks(t *testing.T) {
+	for _, tr := range Transports() {
+		k, _ := Lookup(tr)
+		spec := &sbv1.SpiralBenchSpec{Transport: tr, Topology: sbv1.TopologySpec{Mode: sbv1.TopologyCrossNode}}
+		oneNode := true
+		for _, r := range k.Ranks(spec) {
+			oneNode = oneNode && r.Node == 0
+		}
+		if oneNode != (k.Admission.OneNode != "") {
+			t.Errorf("%s: ranks on one node %t, Admission.OneNode %q", tr, oneNode, k.Admission.OneNode)
+		}
+	}
+}

@@ -6,6 +6,13 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
+// Admission's messages for a GPUCopy bench without GPUs or across nodes.
+const (
+	gpuCopyGPUs     = "transport GPUCopy measures the GPUs of one node"
+	gpuCopyGPUCount = "to the number of GPUs to measure"
+	gpuCopyOneNode  = gpuCopyGPUs + ": set topology.mode Loopback and topology.server.gpus " + gpuCopyGPUCount
+)
+
 // GPUCopy measures host<->device copies on each GPU of one node (seed 001's bandwidthTest), then
 // between every ordered pair of its GPUs and all of them with the host at once: one pod holding
 // topology.server.gpus GPUs, one process going through them.
@@ -20,6 +27,8 @@ func init() {
 		Headline: sbv1.CellParameters{Batch: 1, Pairs: 1, Queues: oneQueue},
 		Flags:    gpuCopyFlags,
 		Results:  &gpucopyResults,
+		Admission: Admission{SpecField: "gpuCopy", SweepInCell: true, GPUs: gpuCopyGPUs, GPUCount: gpuCopyGPUCount,
+			OneNode: gpuCopyOneNode},
 		Describe: func(sbv1.CellParameters) string { return "size sweep per GPU (spec.gpuCopy)" },
 	})
 }

@@ -24,7 +24,9 @@ func init() {
 		Headline:           sbv1.CellParameters{Batch: 1, Pairs: 1, Queues: oneQueue},
 		Flags:              ncclFlags,
 		Results:            &ncclResults,
-		Describe:           func(sbv1.CellParameters) string { return "size sweep (spec.nccl)" },
+		Admission: Admission{SpecField: "nccl", SweepInCell: true,
+			GPUs: "transport NCCL runs one rank per GPU", GPUCount: "to at least 1"},
+		Describe: func(sbv1.CellParameters) string { return "size sweep (spec.nccl)" },
 	})
 }
 

@@ -23,6 +23,10 @@ func init() {
 		Sweep:              Dimensions{PayloadBytes: []int32{8000, 4096, 1024, 256, 64}, Batches: []int32{10240, 4096, 1024, 256}},
 		Flags:              rawFlags,
 		Results:            &rawResults,
+		// One 9000-byte frame at most, whatever topology.mtu says (9000 - 20 IPv4 - 8 UDP).
+		Admission: Admission{SpecField: "rawEthernet", Bursts: true, QueueCells: true, OneFrame: true,
+			MaxPayloadBytes: 8972, RateSearch: true,
+			OneNode: "RawEthernet runs in one pod holding both ports: set topology.mode to Loopback"},
 		Describe: func(p sbv1.CellParameters) string {
 			s := fmt.Sprintf(" batch %d (%d,%d)", p.Batch, p.Queues.TX, p.Queues.RX)
 			if p.ForwardWork != "" { // the forward mode: its work mode and the forwarder's memory

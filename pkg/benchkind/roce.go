@@ -17,9 +17,10 @@ func init() {
 		Backend:            "rdma",
 		Ranks:              ServerClient,
 		// DAQIRI's "8 MB" message is 8,000,000 bytes (run_spark_bench.sh PAYLOADS_SWEEP).
-		Headline: sbv1.CellParameters{PayloadBytes: 8_000_000, Batch: 1, Pairs: 1, Queues: oneQueue},
-		Sweep:    Dimensions{PayloadBytes: []int32{8_000_000, 1 * MiB, 64 << 10, 8 << 10, 4 << 10}},
-		Flags:    roceFlags,
+		Headline:  sbv1.CellParameters{PayloadBytes: 8_000_000, Batch: 1, Pairs: 1, Queues: oneQueue},
+		Sweep:     Dimensions{PayloadBytes: []int32{8_000_000, 1 * MiB, 64 << 10, 8 << 10, 4 << 10}},
+		Flags:     roceFlags,
+		Admission: Admission{SpecField: "roce", LatencyMode: true},
 		// --queue-pairs sets the data plane's pairs.
 		EchoedPairs: func(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters) int32 {
 			if spec.RoCE == nil {

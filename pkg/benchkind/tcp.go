@@ -20,6 +20,7 @@ func init() {
 		Flags: func(spec *sbv1.SpiralBenchSpec, p sbv1.CellParameters, _ Rank) []string {
 			return append([]string{"--pairs", Itoa(p.Pairs)}, socketFlags(spec, true)...)
 		},
-		Describe: describePairs,
+		Describe:  describePairs,
+		Admission: Admission{SpecField: "socket", LatencyMode: true, MultiLink: true, Pairs: true},
 	})
 }

@@ -21,5 +21,7 @@ func init() {
 			return append([]string{"--pairs", Itoa(p.Pairs)}, socketFlags(spec, false)...)
 		},
 		Describe: describePairs,
+		Admission: Admission{SpecField: "socket", LatencyMode: true, MultiLink: true, Pairs: true, OneFrame: true,
+			RateSearch: true},
 	})
 }

@@ -52,10 +52,11 @@ func cellBound(t *testing.T) cel.Program {
 	return prg
 }
 
-// The 512-cell rule repeats the presets' list sizes (each kind's Sweep, QueueScaling's queue
-// cells, DropCurve's targets, the forward presets'): for every kind and preset admission lets
-// through, with the lists empty and with a user's list beside them, the rule counts the cells
-// the planner expands, so a preset or Sweep list changed without the rule fails here.
+// The 512-cell rule takes each kind's Sweep from its profile (hack/gen-admission) and repeats
+// the presets' list sizes (QueueScaling's queue cells, DropCurve's targets, the forward
+// presets'): for every kind and preset admission lets through, with the lists empty and with a
+// user's list beside them, the rule counts the cells the planner expands, so a preset list
+// changed without the rule fails here.
 func TestCellBoundRuleMatchesThePlanner(t *testing.T) {
 	prg := cellBound(t)
 	presets := []sbv1.Preset{sbv1.PresetSmoke, sbv1.PresetSweep, sbv1.PresetQueueScaling, sbv1.PresetDropCurve,
@@ -96,7 +97,7 @@ func TestCellBoundRuleMatchesThePlanner(t *testing.T) {
 					}
 					name := fmt.Sprintf("%s %s (forward %t, %s set)", tr, p, forward, userList)
 					if got, ok := out.Value().(int64); !ok || got != int64(len(cells)) {
-						t.Errorf("%s: the 512-cell rule counts %v cells, the planner expands %d: change the preset sizes in api/v1alpha1/cel_rules_test.go (cellBoundDimensions)",
+						t.Errorf("%s: the 512-cell rule counts %v cells, the planner expands %d: change the preset sizes in hack/gen-admission/rules/cells.go (dimensions), then make generate manifests",
 							name, out.Value(), len(cells))
 					}
 					checked++

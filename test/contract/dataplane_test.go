@@ -49,6 +49,9 @@ type dataplaneKind struct {
 	Sequenced            bool                `json:"sequenced"`
 	SocketRetrans        bool                `json:"socket_retrans"`
 	RepeatsInOneProcess  bool                `json:"repeats_in_one_process"`
+	RateSearch           bool                `json:"rate_search"`
+	MultiLink            bool                `json:"multi_link"`
+	RunMode              string              `json:"run_mode"`
 	Flags                []string            `json:"flags"`
 	Vocabulary           map[string][]string `json:"vocabulary"`
 }

@@ -11,7 +11,8 @@ import (
 
 // Every kind of the operator is a kind of the data plane and says what it says: DAQIRI's
 // backend name, which counts and extra columns of runs.csv apply, whether repeats share a
-// process; and every kind of the data plane has a profile.
+// process, and what admission lets it do that the data plane decides (a rate search, several
+// links, a size sweep inside one cell); and every kind of the data plane has a profile.
 func TestBenchKindsAreTheDataPlanesKinds(t *testing.T) {
 	kinds := describeKinds(t)
 	profiled := map[string]bool{}
@@ -33,6 +34,9 @@ func TestBenchKindsAreTheDataPlanesKinds(t *testing.T) {
 			{"CountsReceiver / daqiri_counts_receiver", p.CountsReceiver, k.DAQIRICountsReceiver},
 			{"Sequenced / sequenced", p.Sequenced, k.Sequenced},
 			{"SocketRetrans / socket_retrans", p.SocketRetrans, k.SocketRetrans},
+			{"Admission.RateSearch / rate_search", p.Admission.RateSearch, k.RateSearch},
+			{"Admission.MultiLink / multi_link", p.Admission.MultiLink, k.MultiLink},
+			{"Admission.SweepInCell / run_mode ranks", p.Admission.SweepInCell, k.RunMode == "ranks"},
 		} {
 			if c.go_ != c.cpp {
 				t.Errorf("%s: %s: operator %t, data plane %t", tr, c.what, c.go_, c.cpp)

@@ -5,6 +5,19 @@
 
 namespace spiral {
 
+namespace {
+
+const char* run_mode_name(RunMode m) {
+  switch (m) {
+    case RunMode::two_sided: return "two_sided";
+    case RunMode::in_process: return "in_process";
+    case RunMode::ranks: return "ranks";
+  }
+  return "?";
+}
+
+}  // namespace
+
 nlohmann::ordered_json describe_kinds() {
   nlohmann::ordered_json out;
 #if SPIRAL_HAVE_CUDA  // defined (1) by src/gpu/gpu.cmake in CUDA builds only
@@ -22,6 +35,9 @@ nlohmann::ordered_json describe_kinds() {
     j["sequenced"] = k->sequenced;
     j["socket_retrans"] = k->socket_retrans;
     j["repeats_in_one_process"] = k->repeats_in_one_process;
+    j["rate_search"] = k->rate_search;
+    j["multi_link"] = k->multi_link;
+    j["run_mode"] = run_mode_name(k->run_mode);
     j["flags"] = nlohmann::ordered_json::array();
     for (const KindFlag& f : k->flags) j["flags"].push_back(f.flag);
     j["vocabulary"] = nlohmann::ordered_json::object();

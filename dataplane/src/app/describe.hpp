@@ -6,7 +6,8 @@
 namespace spiral {
 
 // {"cuda": built with CUDA, "kinds": [{"name", "backend", "drops_kind", "daqiri_counts_receiver", "sequenced",
-//   "socket_retrans", "repeats_in_one_process", "flags": ["--verb", ...], "vocabulary": {...}}]}
+//   "socket_retrans", "repeats_in_one_process", "rate_search", "multi_link", "run_mode" ("two_sided", "in_process"
+//   or "ranks"), "flags": ["--verb", ...], "vocabulary": {...}}]}
 nlohmann::ordered_json describe_kinds();
 
 }  // namespace spiral

@@ -1,8 +1,8 @@
 #pragma once
 // One bench kind: everything the shared layers (config, metrics, output, run) need to know about
-// one way of moving bytes, so that none of them names a transport. Today there is one kind per
-// transport (tcp, udp, raw, roce); each is described in one file beside its transport
-// (transports/<name>/<name>_kind.cpp) and listed once in kinds/registry.cpp.
+// one way of moving bytes, so that none of them names a transport. There is one kind per
+// transport (six today: tcp, udp, raw, roce, nccl, gpucopy); each is described in one file
+// beside its transport (transports/<name>/<name>_kind.cpp) and listed once in kinds/registry.cpp.
 //
 // Only forward declarations here: every layer may look a kind up (kinds/registry.hpp) without
 // pulling in engines, results or outputs. Fields that are plain function pointers may be null

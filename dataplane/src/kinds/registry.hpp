@@ -9,7 +9,7 @@
 
 namespace spiral {
 
-// Every kind, in the order of the list ("tcp, udp, raw or roce" in messages).
+// Every kind, in the order of the list ("tcp, udp, raw, roce, nccl or gpucopy" in messages).
 const std::vector<const BenchKind*>& bench_kinds();
 
 // The kind named `name`, or null.
@@ -18,7 +18,7 @@ const BenchKind* find_kind(const std::string& name);
 // The kind named `name`; throws BadInput naming the known kinds when there is none.
 const BenchKind& kind_named(const std::string& name);
 
-// "tcp, udp, raw or roce": the names for messages, `last` before the final one.
+// "tcp, udp, raw, roce, nccl or gpucopy": the names for messages, `last` before the final one.
 std::string kind_names(const std::string& last = "or");
 
 }  // namespace spiral

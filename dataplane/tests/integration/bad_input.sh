@@ -2,9 +2,11 @@
 # Bad input: one clear line on stderr and exit code 2, before any traffic.
 source "$(dirname "$0")/lib.sh"
 
+# The refusal names the registry's kinds, as --describe-kinds lists them: "a, b or c".
+kinds=$("$BIN" --describe-kinds | jq -r '[.kinds[].name] | (.[:-1] | join(", ")) + " or " + .[-1]')
 run transport - server --transport sctp
 expect_rc transport 2
-expect_stderr transport 'cell: "transport" must be tcp, udp, raw, roce, nccl or gpucopy, got "sctp"'
+expect_stderr transport "cell: \"transport\" must be $kinds, got \"sctp\""
 
 echo '{"transport": "tcp", "role": "client", "pairz": 4}' >"$WORK/cell.json"
 run key - --cell "$WORK/cell.json"

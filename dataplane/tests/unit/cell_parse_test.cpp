@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "kinds/registry.hpp"
 #include "sys/errors.hpp"
 #include "gpu/build.hpp"
 
@@ -75,14 +76,15 @@ TEST(CellParse, RefusesUnknownKeysByName) {
   EXPECT_EQ(refusal(nested), "cell: unknown key \"workload.gemm_dim\"");
 }
 
+// The refusals name the registry's kinds (kinds_test.cpp holds kind_names to the registry).
 TEST(CellParse, RefusesUnknownTransportAndRole) {
   EXPECT_EQ(refusal(with(contract_cell(), "transport", "sctp")),
-            "cell: \"transport\" must be tcp, udp, raw, roce, nccl or gpucopy, got \"sctp\"");
+            "cell: \"transport\" must be " + kind_names() + ", got \"sctp\"");
   EXPECT_EQ(refusal(with(contract_cell(), "role", "both")),
             "cell: \"role\" must be server, client, loopback or rank, got \"both\"");
   json missing = contract_cell();
   missing.erase("transport");
-  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (tcp, udp, raw, roce, nccl or gpucopy)");
+  EXPECT_EQ(refusal(missing), "cell: \"transport\" is required (" + kind_names() + ")");
   missing = contract_cell();
   missing.erase("role");
   EXPECT_EQ(refusal(missing), "cell: \"role\" is required (server, client, loopback or rank)");

@@ -9,6 +9,7 @@
 
 #include "sys/errors.hpp"
 #include "config/cell_parse.hpp"
+#include "kinds/registry.hpp"
 #include "transports/ping_pong/ping_pong_options.hpp"
 
 namespace spiral {
@@ -71,7 +72,7 @@ TEST(Cli, BadFlagsAreBadInput) {
     parse_cell(*j);
     FAIL() << "accepted transport quic";
   } catch (const BadInput& e) {
-    EXPECT_STREQ(e.what(), "cell: \"transport\" must be tcp, udp, raw, roce, nccl or gpucopy, got \"quic\"");
+    EXPECT_EQ(std::string(e.what()), "cell: \"transport\" must be " + kind_names() + ", got \"quic\"");
   }
 }
 
