@@ -170,6 +170,25 @@ type HistoryBaselineSpec struct {
 	// +kubebuilder:validation:Maximum=50
 	// +optional
 	Runs int32 `json:"runs,omitempty"`
+
+	// trendRounds flags a node Degrading (its verdict stands; reason code Degrading, an event)
+	// when the trend of its comparable runs crosses the figure's floor within this many more
+	// rounds: the Theil-Sen slope over its last trendRuns runs and this one, taken at the
+	// bound of its 95 % interval nearest to no change, so one outlier or noise alone flags
+	// nothing. The floor is the template's acceptance rule on the figure. 0 (the default)
+	// looks at no trend.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	TrendRounds int32 `json:"trendRounds,omitempty"`
+
+	// trendRuns is how many of the node's most recent comparable runs the trend reads,
+	// besides the current one.
+	// +kubebuilder:default=8
+	// +kubebuilder:validation:Minimum=3
+	// +kubebuilder:validation:Maximum=50
+	// +optional
+	TrendRuns int32 `json:"trendRuns,omitempty"`
 }
 
 // UpgradeGateSpec benches the nodes a driver upgrade touches and keeps them out of service
@@ -184,6 +203,76 @@ type UpgradeGateSpec struct {
 	// +listType=set
 	// +required
 	Drivers []UpgradeDriver `json:"drivers"`
+
+	// canaries turns on the class-wide test of a driver upgrade: per node class and new
+	// driver version, the first canaries nodes whose bench after the upgrade passed form the
+	// class's canary cohort, and the class's other upgraded nodes stay gated (Pending) until
+	// the cohort's headline figures are shown equivalent to the class's figures on the old
+	// driver, within equivalenceMarginPercent (two one-sided Welch tests at 5 %). A cohort
+	// found worse holds them all and names the figure; one that cannot decide yet grows by
+	// as many canaries as the test still needs. 0 (the default) judges each node alone.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	// +optional
+	Canaries int32 `json:"canaries,omitempty"`
+
+	// equivalenceMarginPercent is how far (in percent of the old driver's mean) the canaries'
+	// mean may lie from it, in either direction, and still count as equivalent.
+	// +kubebuilder:default=3
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=50
+	// +optional
+	EquivalenceMarginPercent int32 `json:"equivalenceMarginPercent,omitempty"`
+
+	// driverVersionLabel is the node label that names the driver version a node runs (GPU
+	// Feature Discovery's, by default): nodes of a class are compared across its values.
+	// +kubebuilder:default="nvidia.com/cuda.driver-version.full"
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	DriverVersionLabel string `json:"driverVersionLabel,omitempty"`
+}
+
+// UpgradeCohort is the class-wide test of one driver version on one node class: the canaries'
+// headline figure against the class's on the old driver.
+type UpgradeCohort struct {
+	// class is the node class ("" when the fleet judges no classes: the whole pool).
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Class string `json:"class,omitempty"`
+	// driver is the new driver version (the value of spec.upgradeGate.driverVersionLabel).
+	// +kubebuilder:validation:MaxLength=63
+	// +required
+	Driver string `json:"driver"`
+	// figure is the compared figure (the fleet's headline).
+	// +kubebuilder:validation:MaxLength=48
+	// +required
+	Figure string `json:"figure"`
+	// decision: Equivalent (the class's other upgraded nodes are released on their own
+	// benches), Worse (they stay held), or Undecided (they wait; moreNeeded says for what).
+	// +kubebuilder:validation:Enum=Equivalent;Worse;Undecided
+	// +required
+	Decision string `json:"decision"`
+	// canaries and reference are the sample sizes: the cohort on the new driver and the
+	// class's nodes on the old one.
+	// +optional
+	Canaries int32 `json:"canaries,omitempty"`
+	// +optional
+	Reference int32 `json:"reference,omitempty"`
+	// differenceMilliPercent is the canaries' mean against the reference's, in thousandths
+	// of a percent, negative when worse (whatever the figure's direction).
+	// +optional
+	DifferenceMilliPercent int64 `json:"differenceMilliPercent,omitempty"`
+	// pValueMicro is the test's p-value (the larger of the two one-sided tests), in millionths.
+	// +optional
+	PValueMicro int64 `json:"pValueMicro,omitempty"`
+	// moreNeeded is how many more canaries an undecided test needs for power 0.8 at the
+	// observed spread (-1: more canaries alone cannot decide it).
+	// +optional
+	MoreNeeded int32 `json:"moreNeeded,omitempty"`
+	// message says it in words, with the numbers.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	Message string `json:"message,omitempty"`
 }
 
 // SpiralBenchFleetSpec benches every node of a pool: in rounds (once, or on a schedule), at
@@ -535,6 +624,12 @@ type SpiralBenchFleetStatus struct {
 	// counts of the pool's nodes by verdict.
 	// +optional
 	Counts FleetCounts `json:"counts,omitempty"`
+	// upgradeCohorts are the class-wide tests of driver upgrades (spec.upgradeGate.canaries),
+	// one per class and new driver version, the most recent first.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	UpgradeCohorts []UpgradeCohort `json:"upgradeCohorts,omitempty"`
 	// progress is "decided/nodes" of the current round, for kubectl get.
 	// +optional
 	Progress string `json:"progress,omitempty"`

@@ -18,20 +18,27 @@ import (
 
 // newFleet is `sbctl fleet NODE`: one node's history in the namespace's fleets, a row per
 // fleet and round, from its SpiralBenchNodeResults (a fleet keeps its last rounds'; older
-// rounds are in the bucket's node history).
+// rounds are in the bucket's node history). `sbctl fleet --fleet NAME` without a node prints
+// the fleet's driver-upgrade cohorts and the round's degrading nodes (fleet_view.go).
 func newFleet(k *kube) *cobra.Command {
 	var fleetName, output string
 	cmd := &cobra.Command{
-		Use:   "fleet NODE",
-		Short: "Print one node's verdicts over the fleets' rounds (its SpiralBenchNodeResults)",
-		Example: "  sbctl fleet gpu-node-7\n  sbctl fleet gpu-node-7 --fleet gpu-pool -o json\n\n" +
+		Use:   "fleet [NODE]",
+		Short: "Print one node's verdicts over the fleets' rounds, or a fleet's upgrade cohorts and degrading nodes",
+		Example: "  sbctl fleet gpu-node-7\n  sbctl fleet gpu-node-7 --fleet gpu-pool -o json\n  sbctl fleet --fleet gpu-pool\n\n" +
 			"The whole round's rows: kubectl get sbnr -l spiralbench.io/fleet=gpu-pool,spiralbench.io/fleet-round=3\n" +
 			"Failed nodes only: kubectl get sbnr -l spiralbench.io/verdict=Failed",
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, ns, err := k.client()
 			if err != nil {
 				return err
+			}
+			if len(args) == 0 {
+				if fleetName == "" {
+					return fmt.Errorf("name a node, or a fleet with --fleet NAME")
+				}
+				return renderFleetView(cmd.Context(), cmd.OutOrStdout(), c, ns, fleetName)
 			}
 			sel := client.MatchingLabels{sbv1.LabelResultNode: fleet.NodeLabelValue(args[0])}
 			if fleetName != "" {

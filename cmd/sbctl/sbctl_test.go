@@ -25,6 +25,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/compare"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
@@ -438,5 +439,47 @@ func TestFleetPrintsOneNodesHistory(t *testing.T) {
 	}
 	if out, err := sbctl(t, ns, "fleet", "gpu-9"); err == nil {
 		t.Fatalf("a node without results should be an error: %s", out)
+	}
+}
+
+// `sbctl fleet --fleet NAME` prints the fleet's upgrade cohorts and its round's degrading nodes.
+func TestFleetViewPrintsCohortsAndDegradingNodes(t *testing.T) {
+	requireEnv(t)
+	ns := namespace(t)
+	f := sbtesting.MakeFleet("pool", ns, "pool").MinRxMbps(900).UpgradeGate(sbv1.UpgradeDriverGPU).Obj()
+	if err := k8sClient.Create(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	f.Status.Round = 3
+	f.Status.UpgradeCohorts = []sbv1.UpgradeCohort{{Class: "h200", Driver: "580.2", Figure: "RxMbps", Decision: "Worse", Canaries: 8, Reference: 64,
+		DifferenceMilliPercent: -5100, Message: "driver 580.2 on class h200: RxMbps worse by 5.1%"}}
+	if err := k8sClient.Status().Update(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	for i, reasons := range [][]string{{"Degrading"}, nil} {
+		node := fmt.Sprintf("gpu-%d", i)
+		res := &sbv1.SpiralBenchNodeResult{
+			ObjectMeta: metav1.ObjectMeta{Name: fleet.ResultName("pool", 3, node, "0123456789abcdef"), Namespace: ns,
+				Labels: map[string]string{sbv1.LabelResultFleet: "pool", sbv1.LabelResultRound: "3", sbv1.LabelResultNode: fleet.NodeLabelValue(node)}},
+			Fleet: "pool", Round: 3, Result: sbv1.FleetNode{Name: node, Verdict: sbv1.NodePassed, Reasons: reasons, Reason: "degrading: RxMbps -10.0 a round"},
+		}
+		if err := k8sClient.Create(context.Background(), res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := sbctl(t, ns, "fleet", "--fleet", "pool")
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	for _, want := range []string{"h200", "580.2", "Worse", "-5.1%", "DEGRADING NODE", "gpu-0"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "gpu-1") {
+		t.Errorf("a node that is not degrading is listed:\n%s", out)
+	}
+	if out, err := sbctl(t, ns, "fleet"); err == nil || !strings.Contains(err.Error()+out, "--fleet") {
+		t.Errorf("no node and no fleet: %v %s", err, out)
 	}
 }

@@ -57,38 +57,104 @@ func (r *Reconciler) bucketOf(ctx context.Context, v *fleetView) (*fleetBucket, 
 	return v.bucket, nil
 }
 
-// compareHistory compares the node's run with its own earlier comparable runs (spec.baseline).
-// A bucket that cannot be reached costs the comparison, never the verdict: the note says so.
-// It returns the comparison (nil when none was made), its words, and a note for the row.
-func (r *Reconciler) compareHistory(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) (*fleet.Regression, string, string) {
+// historyFinding is what the node's own history says of this run: the comparison with its
+// baseline (nil when none was made) in words, a note for the row, and why its trend is
+// degrading ("" when it is not, or no trend was asked for).
+type historyFinding struct {
+	regression   *fleet.Regression
+	detail, note string
+	degrading    string
+}
+
+// compareHistory compares the node's run with its own earlier comparable runs (spec.baseline),
+// and with baseline.trendRounds reads their trend. A bucket that cannot be reached costs the
+// comparison, never the verdict: the note says so.
+func (r *Reconciler) compareHistory(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, repeats []int64) historyFinding {
 	spec := v.f.Spec.Baseline
 	if spec == nil || len(repeats) == 0 {
-		return nil, "", ""
+		return historyFinding{}
 	}
 	b, err := r.bucketOf(ctx, v)
 	if b == nil {
 		if err != nil {
-			return nil, "", "no baseline: " + err.Error()
+			return historyFinding{note: "no baseline: " + err.Error()}
 		}
-		return nil, "", ""
+		return historyFinding{}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	records, err := r.readHistory(ctx, b, fleet.HistoryPrefix(b.prefix, v.f.Namespace, v.f.Name, row.Name))
 	if err != nil {
-		return nil, "", "no baseline: " + err.Error()
+		return historyFinding{note: "no baseline: " + err.Error()}
 	}
-	values, runs := fleet.Baseline(records, v.metric, benchEnvironment(sb), spec.EnvironmentKeys, row.RunID, int(spec.Runs))
+	env := benchEnvironment(sb)
+	values, runs := fleet.Baseline(records, v.metric, env, spec.EnvironmentKeys, row.RunID, int(spec.Runs))
 	reg := fleet.Regressed(values, repeats, float64(spec.KMilli)/1000, float64(spec.MinRegressionPercent), figure.HigherIsBetter(v.metric))
 	if reg.Samples >= 2 && row.Value != nil {
 		delta := fleet.DeltaMilliPercent(*row.Value, reg.Mean)
 		row.BaselineDeltaMilliPercent = &delta
 	}
-	detail := ""
+	h := historyFinding{regression: &reg}
 	if reg.Regressed && row.Value != nil {
-		detail = fmt.Sprintf("regressed: %d vs its history %.0f (std %.0f, %d runs, threshold %.0f)", *row.Value, reg.Mean, reg.Std, runs, reg.Threshold)
+		h.detail = fmt.Sprintf("regressed: %d vs its history %.0f (std %.0f, %d runs, threshold %.0f)", *row.Value, reg.Mean, reg.Std, runs, reg.Threshold)
 	}
-	return &reg, detail, ""
+	if spec.TrendRounds > 0 {
+		series := append(fleet.RunMeans(records, v.metric, env, spec.EnvironmentKeys, row.RunID, int(spec.TrendRuns)), mean(repeats))
+		h.degrading = degrading(v, series, int(spec.TrendRounds))
+	}
+	return h
+}
+
+// degrading says why the series' trend crosses the figure's floor within rounds ("" when it
+// does not, or the fleet states no floor for the figure).
+func degrading(v *fleetView, series []float64, rounds int) string {
+	floor, ok := trendFloor(v)
+	if !ok || len(series) < 3 {
+		return ""
+	}
+	higher := figure.HigherIsBetter(v.metric)
+	tr := fleet.Trend(series)
+	crosses, in := fleet.CrossesWithin(tr, floor, higher, rounds)
+	if !crosses {
+		return ""
+	}
+	return fmt.Sprintf("degrading: %s %+.1f a round over %d runs (now %.0f), past its floor %.0f within %d rounds",
+		v.metric, tr.Slope, tr.N, tr.Level(), floor, in)
+}
+
+// trendFloor is the figure's floor (its ceiling when lower is better): the template's
+// acceptance rule on the figure, the tightest when there are several.
+func trendFloor(v *fleetView) (float64, bool) {
+	t := v.f.Spec.Template
+	if t == nil || t.Spec.Acceptance == nil {
+		return 0, false
+	}
+	higher := figure.HigherIsBetter(v.metric)
+	var floor float64
+	found := false
+	for _, rule := range t.Spec.Acceptance.Rules {
+		if string(rule.Metric) != v.metric {
+			continue
+		}
+		bound := higher && (rule.Operator == sbv1.OperatorGreaterThanOrEqual || rule.Operator == sbv1.OperatorGreaterThan) ||
+			!higher && (rule.Operator == sbv1.OperatorLessThanOrEqual || rule.Operator == sbv1.OperatorLessThan)
+		if !bound {
+			continue
+		}
+		value := float64(rule.Value)
+		if !found || higher && value > floor || !higher && value < floor {
+			floor, found = value, true
+		}
+	}
+	return floor, found
+}
+
+func mean(values []int64) float64 {
+	var sum float64
+	for _, x := range values {
+		sum += float64(x)
+	}
+	return sum / float64(len(values))
 }
 
 func benchEnvironment(sb *sbv1.SpiralBench) sbv1.Environment {

@@ -72,6 +72,7 @@ func (r *Reconciler) passView(ctx context.Context, v *fleetView) (time.Duration,
 			wait = retry
 		}
 	}
+	f.Status.UpgradeCohorts = cohortStatus(v)
 	r.summarize(v)
 	if v.soon && (wait == 0 || wait > soonRetry) {
 		wait = soonRetry

@@ -156,6 +156,14 @@ func (r *Reconciler) release(ctx context.Context, v *fleetView, row *sbv1.FleetN
 		return err
 	}
 	if row.Verdict == sbv1.NodePassed {
+		if hold, why := cohortHolds(v, row); hold {
+			why = shorten(why, 160)
+			if row.Upgrade != sbv1.GateHeld || row.Reason != why {
+				r.event(v.f, true, "UpgradeHeldByCohort", "node %s passed after the driver upgrade but stays gated: %s", row.Name, why)
+			}
+			row.Upgrade, row.Reason = sbv1.GateHeld, why
+			return nil
+		}
 		if err := r.patchNode(ctx, row.Name, func(n *corev1.Node) { removeTaint(n, taintUpgradeGate) }); err != nil {
 			return err
 		}

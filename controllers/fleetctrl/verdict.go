@@ -49,7 +49,11 @@ func (r *Reconciler) decide(ctx context.Context, v *fleetView, row *sbv1.FleetNo
 	in := fleet.Input{Steps: outcomes, HistoryFigure: v.metric}
 	var note string
 	if headlineBench != nil {
-		in.History, in.HistoryDetail, note = r.compareHistory(ctx, v, row, headlineBench, repeats)
+		h := r.compareHistory(ctx, v, row, headlineBench, repeats)
+		in.History, in.HistoryDetail, note = h.regression, h.detail, h.note
+		if in.Degrading, in.DegradingDetail = h.degrading != "", h.degrading; in.Degrading {
+			r.event(v.f, true, "Degrading", "node %s: %s", row.Name, h.degrading)
+		}
 	}
 	if v.f.Spec.References != nil {
 		in.Catalog, in.Class = r.catalogOf(ctx, v), v.f.Spec.References.Class

@@ -90,5 +90,29 @@ func Baseline(records []Record, metric string, env sbv1.Environment, keys []sbv1
 	return values, len(usable)
 }
 
+// RunMeans are the means of the node's most recent `runs` comparable runs of the metric,
+// oldest first, leaving out the current run: the series a trend reads.
+func RunMeans(records []Record, metric string, env sbv1.Environment, keys []sbv1.EnvironmentKey, currentRunID string, runs int) []float64 {
+	var usable []Record
+	for _, r := range records {
+		if r.RunID != currentRunID && r.Metric == metric && len(r.Values) > 0 && Comparable(r.Environment, env, keys) {
+			usable = append(usable, r)
+		}
+	}
+	sort.Slice(usable, func(i, j int) bool { return usable[i].Time < usable[j].Time })
+	if len(usable) > runs {
+		usable = usable[len(usable)-runs:]
+	}
+	means := make([]float64, 0, len(usable))
+	for _, r := range usable {
+		var sum float64
+		for _, v := range r.Values {
+			sum += float64(v)
+		}
+		means = append(means, sum/float64(len(r.Values)))
+	}
+	return means
+}
+
 // TimeString formats a time as records keep it.
 func TimeString(t time.Time) string { return t.UTC().Format(time.RFC3339) }

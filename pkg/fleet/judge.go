@@ -92,6 +92,10 @@ type Input struct {
 	// Straggler: the round flagged the node and stragglers.failNode fails it.
 	Straggler       bool
 	StragglerDetail string
+	// Degrading: the node's trend crosses the figure's floor soon (baseline.trendRounds); it
+	// explains, never fails.
+	Degrading       bool
+	DegradingDetail string
 }
 
 // Judgement is a node's verdict with its reasons and the class it was judged as.
@@ -167,6 +171,9 @@ func Judge(in Input) Judgement {
 	}
 	if in.Straggler {
 		j.Reasons = append(j.Reasons, Reason{Code: Straggler, Detail: in.StragglerDetail})
+	}
+	if in.Degrading {
+		j.Reasons = append(j.Reasons, Reason{Code: Degrading, Detail: in.DegradingDetail})
 	}
 	j.Verdict = VerdictOf(j.Reasons)
 	return j

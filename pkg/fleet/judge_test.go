@@ -69,6 +69,7 @@ func TestJudgeReachesEveryReasonCode(t *testing.T) {
 		},
 			sbv1.NodeFailed, "BelowHistory"},
 		"straggler": {func(in *Input) { in.Straggler = true }, sbv1.NodeFailed, "Straggler"},
+		"degrading": {func(in *Input) { in.Degrading = true }, sbv1.NodePassed, "Degrading"},
 	}
 	seen := map[ReasonCode]bool{}
 	for name, c := range cases {

@@ -29,10 +29,11 @@ const (
 	// History and fleet.
 	BelowHistory ReasonCode = "BelowHistory" // worse than the node's own comparable history
 	Straggler    ReasonCode = "Straggler"    // worse than the round's median by k x MAD (stragglers.failNode)
+	Degrading    ReasonCode = "Degrading"    // still passing, but its trend crosses the figure's floor within baseline.trendRounds
 )
 
 // failing codes make a node Failed; invalid codes make it Invalid when nothing failed; the
-// others (StepSkipped) only explain.
+// others (StepSkipped, Degrading) only explain.
 var (
 	failing = map[ReasonCode]bool{StepFailed: true, StepDeadlineExceeded: true, BelowReference: true, AboveReference: true,
 		PCIeBelowReference: true, PeerLinkNotNVLink: true, NCCLSocketFallback: true, WireNotCrossed: true, BelowHistory: true, Straggler: true}
@@ -41,7 +42,7 @@ var (
 
 // AllReasonCodes lists every code, in the docs' order.
 var AllReasonCodes = []ReasonCode{StepFailed, StepInvalid, StepMissing, StepSkipped, StepDeadlineExceeded, NoGPU, NoReference,
-	BelowReference, AboveReference, PCIeBelowReference, PeerLinkNotNVLink, NCCLSocketFallback, WireNotCrossed, BelowHistory, Straggler}
+	BelowReference, AboveReference, PCIeBelowReference, PeerLinkNotNVLink, NCCLSocketFallback, WireNotCrossed, BelowHistory, Straggler, Degrading}
 
 // Reason is one code, the step it concerns, and the numbers behind it in words.
 type Reason struct {
