@@ -11,6 +11,8 @@ PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann
 PACKAGES+=(ccache)
 # roce transport: rdma-core's verbs
 PACKAGES+=(libibverbs-dev librdmacm-dev ibverbs-providers)
+# ctest nccl.tests_json runs nccl-tests' analyze_perf_json.py (Python's standard library only)
+PACKAGES+=(python3)
 # raw transport: DPDK 22.11 headers and PMD plugins, dpdk-testpmd for hack/bench/raw-vs-testpmd.sh
 PACKAGES+=(dpdk dpdk-dev libdpdk-dev)
 

@@ -87,10 +87,12 @@ pod_args() {
   sed -e "s|^/dev/termination-log$|$RAW/$4.summary.json|" -e "s|^/run/spiral/ready$|$RAW/$4.ready|" \
     "$PODS/$1-$2-rank$3.args"
 }
-# run_pod LAYOUT OP RANK TAG DEVICES: one pod's process, its container env and its GPUs
+# run_pod LAYOUT OP RANK TAG DEVICES [ARGS...]: one pod's process, its container env and its
+# GPUs; ARGS are added to the pod's own
 run_pod() {
   local -a args env
   mapfile -t args < <(pod_args "$1" "$2" "$3" "$4")
+  args+=("${@:6}")
   mapfile -t env <"$PODS/$1-$2-rank$3.env"
   env "${env[@]}" CUDA_VISIBLE_DEVICES="$5" timeout 90 "$D" "${args[@]}" >"$RAW/$4.out" 2>"$RAW/$4.err"
   local rc=$?
@@ -106,7 +108,9 @@ for rep in $(seq 1 "$REPEATS"); do
   (($(left) < LAST * 6 / 5)) && { say "- repeat $rep skipped: $(left) s of the budget left, a repeat takes $LAST s"; break; }
   t_rep=$(date +%s)
   for op in $OPS; do
-    run_pod one-pod "$op" 0 "a-$op-$rep" "$(devices 0 "$GPUS")"
+    # (a) also writes nccl-tests' JSON with every rank's per-iteration times (no timing change:
+    # the per-iteration pass runs anyway)
+    run_pod one-pod "$op" 0 "a-$op-$rep" "$(devices 0 "$GPUS")" --nccl-tests-json "$RAW/a-$op-$rep.nccl-tests.json"
     # (b): rank 0's pod first; the second once rank 0 is ready, as the operator starts them. A
     # failure stops (b) for the rest of the run: a rank left waiting costs its bootstrap timeout.
     if ((TWO_PODS)); then
@@ -130,6 +134,12 @@ done
 python3 "$ROOT/hack/bench/nccl_compare.py" --n-gpu "$RAW" "$DONE" "$ITERS" "$GPUS" >>"$SUMMARY" 2>"$OUT/digest.txt" ||
   say "compare: FAILED"
 cat "$OUT/digest.txt"
+# nccl-tests' own analyzer (its tarball's tools/) on (a)'s JSON of the last repeat's all_reduce
+AJ=$RAW/a-all_reduce-$DONE.nccl-tests.json
+if [[ -e $AJ && -e /tmp/nccl-tests-2.19.6/tools/analyze_perf_json.py ]]; then
+  { echo; echo "analyze_perf_json.py $(basename "$AJ") --straggler --spikes --nodes:"; echo '```'
+    python3 /tmp/nccl-tests-2.19.6/tools/analyze_perf_json.py "$AJ" --straggler --spikes --nodes 2>&1; echo '```'; } >>"$SUMMARY"
+fi
 cp /tmp/spiral-nccl-rank*.log "$RAW/" 2>/dev/null
 tar -czf "$OUT/raw.tar.gz" -C "$RAW" .
 nvidia-smi --query-gpu=clocks.sm,temperature.gpu,power.draw --format=csv >>"$OUT/build.log" 2>&1

@@ -96,5 +96,5 @@ var ncclResults = Results{
 	Apply:       applyNCCL,
 	Has:         func(r *sbv1.RepeatResult) bool { return r.Collective != nil },
 	WriteRepeat: writeCollective,
-	Files:       []File{{CollectivesFile, CollectivesCSV}},
+	Files:       []File{{CollectivesFile, CollectivesCSV}, {NCCLTestsFile, NCCLTestsJSON}},
 }

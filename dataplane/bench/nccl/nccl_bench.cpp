@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   app.add_option("--socket-ifname", run.network.socket_interface, "NCCL_SOCKET_IFNAME, exact name");
   app.add_flag("--require-rdma", run.network.require_rdma, "Invalid (exit 4) when NCCL connects over NET/Socket");
   app.add_option("--json", json_path, "also write the outcome as JSON here");
+  app.add_option("-J,--output_file", run.nccl_tests_json,
+                 "rank 0: also write nccl-tests' JSON (schema 3, per-iteration times) to this file");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -104,6 +106,7 @@ int main(int argc, char** argv) {
                                       .dump()
                                << "\n";
     }
+    if (!out.nccl_tests_json.empty()) std::printf("# Writing JSON output to %s\n", out.nccl_tests_json.c_str());
     if (!out.invalid_reason.empty()) return 4;
     return out.check_passed ? 0 : 3;
   } catch (const BadInput& e) {

@@ -23,6 +23,7 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/sweep_rows.cpp
   ${NCCL_DIR}/network_env.cpp
   ${NCCL_DIR}/summary_part.cpp
+  ${NCCL_DIR}/nccl_tests_json.cpp
   ${NCCL_DIR}/nccl_options.cpp
   ${NCCL_DIR}/nccl_kind.cpp
 )

@@ -17,6 +17,8 @@ std::string library_version();
 
 // The PCI bus id of CUDA device `device` in this process ("0000:1B:00.0").
 std::string pci_bus_id(int device);
+// Its name, as nccl-tests prints it ("NVIDIA H200").
+std::string device_name(int device);
 
 // Timing, as nccl-tests 2.19.6 does it for each size and placement: one untimed operation, then
 // `iterations` operations back to back on one stream (buffer offsets rotating through the
@@ -24,7 +26,8 @@ std::string pci_bus_id(int device);
 // before the first launch to after the stream has finished, divided by `iterations` (time_us);
 // CUDA events around the same operations give the GPU's own view (gpu_time_us). Then a second
 // pass of `iterations` operations with an event between each gives every operation's own time
-// (nccl-tests 2.19's -I) and its p50 and p99. Before the sweep, `warmup_iterations` untimed
+// (nccl-tests 2.19's -I) and its p50 and p99; the first iterations_kept() of those times stay in
+// the row (SizeRow::iter_us) for nccl-tests' JSON. Before the sweep, `warmup_iterations` untimed
 // operations at every power of two from min to max.
 // Throws RunFailure on any CUDA or NCCL error (naming the call).
 std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, const UniqueId& id);

@@ -86,6 +86,8 @@ BenchKind describe() {
       {"--first-rank", "first_rank", T::integer, "NCCL rank of this pod's first GPU"},
       {"--nranks", "nranks", T::integer, "NCCL ranks of the cell"},
       {"--bootstrap-timeout-ms", "bootstrap_timeout_ms", T::integer, "every rank must reach rank 0 within this"},
+      {"--nccl-tests-json", "nccl_tests_json", T::text,
+       "rank 0 also writes nccl-tests' JSON (-J, schema 3, per-iteration times) to this file"},
   };
   add_size_sweep_flags(k.flags);
   k.parse = parse;

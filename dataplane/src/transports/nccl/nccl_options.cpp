@@ -13,7 +13,7 @@ namespace spiral::nccl {
 const std::set<std::string> kNcclKeys = {"op",         "min_bytes",     "max_bytes",     "step_factor", "iterations",
                                          "warmup_iterations", "check_iterations", "data_type", "reduce_op", "root",
                                          "placement",  "network",       "ib_hcas",       "socket_ifname", "gpus",
-                                         "first_rank", "nranks",        "bootstrap_timeout_ms"};
+                                         "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json"};
 
 namespace {
 
@@ -87,6 +87,7 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
   if (!o.ib_hcas.empty() && o.network != NcclOptions::Network::rdma)
     refuse_key("ib_hcas", "selects RDMA devices: set network rdma, or remove ib_hcas");
   o.socket_ifname = r.text("socket_ifname", 15, "");
+  o.nccl_tests_json = r.text("nccl_tests_json", 4096, "");
   return o;
 }
 

@@ -22,6 +22,8 @@ struct NcclOptions {
   enum class Network { automatic, rdma, socket } network = Network::automatic;
   std::vector<std::string> ib_hcas;  // empty with rdma: the RDMA devices the pod sees
   std::string socket_ifname;
+  // rank 0 also writes nccl-tests' JSON (-J) here; "" none (nccl_tests_json.hpp)
+  std::string nccl_tests_json;
 };
 
 extern const std::set<std::string> kNcclKeys;

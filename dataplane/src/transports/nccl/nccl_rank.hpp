@@ -25,6 +25,7 @@ struct RankRun {
   NetworkChoice network;
   std::string log_dir = "/tmp";         // NCCL's INFO log: <log_dir>/spiral-nccl-rank<r>.log
   std::function<void()> on_listening;   // rank 0: called once the other ranks may connect
+  std::string nccl_tests_json;          // rank 0: also write nccl-tests' JSON here, even on failure
 };
 
 struct RankOutcome {
@@ -34,6 +35,7 @@ struct RankOutcome {
   std::string invalid_reason;   // rank 0: why the cell's numbers cannot count (RDMA asked, sockets used)
   bool check_passed = true;
   std::string log_path;         // NCCL's own log of this rank
+  std::string nccl_tests_json;  // rank 0: the file written ("" none)
 };
 
 // Throws RunFailure (a rank missing, a CUDA or NCCL error) or BadInput (a spec NCCL refuses).

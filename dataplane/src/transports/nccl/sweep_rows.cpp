@@ -1,6 +1,7 @@
 #include "transports/nccl/sweep_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -9,6 +10,25 @@
 #include "transports/nccl/element_types.hpp"
 
 namespace spiral::nccl {
+
+namespace {
+
+// Per-iteration times travel as whole nanoseconds: far finer than CUDA events' resolution (about
+// half a microsecond), a third of the bytes of a double's text.
+nlohmann::json iter_ns(const std::vector<double>& us) {
+  auto out = nlohmann::json::array();
+  for (double t : us) out.push_back(std::llround(t * 1e3));
+  return out;
+}
+
+std::vector<double> iter_us(const nlohmann::json& row) {
+  std::vector<double> out;
+  if (const auto it = row.find("iter_ns"); it != row.end())
+    for (const auto& t : *it) out.push_back(t.get<int64_t>() * 1e-3);
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json to_json(const std::vector<SizeRow>& rows) {
   auto out = nlohmann::json::array();
@@ -24,7 +44,8 @@ nlohmann::json to_json(const std::vector<SizeRow>& rows) {
                    {"p50_us", r.p50_us},
                    {"p99_us", r.p99_us},
                    {"slowest_rank", r.slowest_rank},
-                   {"slowest_time_us", r.slowest_time_us}});
+                   {"slowest_time_us", r.slowest_time_us},
+                   {"iter_ns", iter_ns(r.iter_us)}});
   return out;
 }
 
@@ -37,7 +58,7 @@ std::vector<SizeRow> rows_from_json(const nlohmann::json& j) {
                       r.at("time_us").get<double>(), r.at("algbw_gbps").get<double>(),
                       r.at("busbw_gbps").get<double>(), r.at("wrong").get<int64_t>(),
                       r.at("gpu_time_us").get<double>(), r.value("p50_us", 0.0), r.value("p99_us", 0.0),
-                      r.value("slowest_rank", 0), r.value("slowest_time_us", 0.0)});
+                      r.value("slowest_rank", 0), r.value("slowest_time_us", 0.0), iter_us(r)});
   } catch (const nlohmann::json::exception& e) {
     throw RunFailure(std::string("NCCL report: malformed row: ") + e.what());
   }
@@ -78,6 +99,12 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
       }
     }
     SizeRow& m = merged[i];
+    // nccl-tests' times_us: every iteration's largest time over the ranks (as far as all kept it)
+    size_t kept = m.iter_us.size();
+    for (int r = 1; r < nranks; ++r) kept = std::min(kept, rows[r][i].iter_us.size());
+    m.iter_us.resize(kept);
+    for (int r = 1; r < nranks; ++r)
+      for (size_t k = 0; k < kept; ++k) m.iter_us[k] = std::max(m.iter_us[k], rows[r][i].iter_us[k]);
     m.time_us = sum_us / nranks;
     m.gpu_time_us = sum_gpu_us / nranks;
     const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, nranks);

@@ -22,7 +22,8 @@ IterationStats iteration_stats(std::vector<double> times_us);
 
 // rows[r] are rank r's rows, the same sizes in the same order; throws RunFailure otherwise.
 // Per iteration, each rank's percentiles merge to the largest: nccl-tests instead takes every
-// iteration's maximum over the ranks first, which is at least as large.
+// iteration's maximum over the ranks first, which is at least as large; the merged iter_us are
+// those maxima (nccl-tests' times_us), over the iterations every rank kept.
 std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, const SweepSpec& spec);
 
 // nccl-tests' table: size, count, type, redop, root, then time/algbw/busbw/#wrong for out of

@@ -1,6 +1,7 @@
 #pragma once
 // One NCCL cell as the engine runs it (nccl-tests' options in brackets) and what it reports per
 // size. Plain structs: parsed and validated once at the edge, read by the engine and the report.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,6 +43,18 @@ struct SizeRow {
   double p50_us = 0, p99_us = 0;
   int slowest_rank = 0;        // once merged: the rank with the largest time_us
   double slowest_time_us = 0;  // that rank's time_us
+  // This rank's own per-iteration times (that pass), kept for nccl-tests' JSON (-J with -I):
+  // at most kMaxKeptIterationTimes over the whole sweep, the first of each row (see there).
+  std::vector<double> iter_us{};
 };
+
+// The per-iteration times one rank keeps over a sweep: its report to rank 0 carries them as
+// integer nanoseconds (about 8 bytes each) within the control channel's 1 MiB message, and rank
+// 0 holds every rank's. Past this, each row keeps its first iterations_kept() times.
+constexpr size_t kMaxKeptIterationTimes = 32768;
+inline size_t iterations_kept(int iterations, size_t rows) {
+  const size_t per_row = rows ? kMaxKeptIterationTimes / rows : kMaxKeptIterationTimes;
+  return std::min(static_cast<size_t>(iterations > 0 ? iterations : 0), per_row);
+}
 
 }  // namespace spiral::nccl

@@ -45,6 +45,7 @@ nlohmann::json run_cell_rank(const Cell& c, uint32_t local, void (*listening)(co
   run.bind_address = c.bind_address;
   run.bootstrap_timeout = Millis(o.bootstrap_timeout_ms);
   run.network = network_choice(o);
+  run.nccl_tests_json = o.nccl_tests_json;
   if (listening) run.on_listening = [&c, listening] { listening(c); };
   const RankOutcome out = run_rank(run);
   nlohmann::json outcome = {{"state", "Valid"}, {"reason", ""}};

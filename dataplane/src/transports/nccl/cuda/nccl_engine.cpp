@@ -96,9 +96,9 @@ struct EventList {
 
 class SweepRunner {
  public:
-  SweepRunner(const SweepSpec& spec, const RankPlace& place, ncclComm_t comm, size_t buffer_bytes)
+  SweepRunner(const SweepSpec& spec, const RankPlace& place, ncclComm_t comm, size_t buffer_bytes, size_t keep)
       : spec_(spec), place_(place), coll_(info(spec.collective)), element_(info(spec.type).bytes), comm_(comm),
-        buffer_bytes_(buffer_bytes), send_(buffer_bytes), recv_(buffer_bytes), marks_(spec.iterations) {
+        buffer_bytes_(buffer_bytes), keep_(keep), send_(buffer_bytes), recv_(buffer_bytes), marks_(spec.iterations) {
     SPIRAL_CUDA(cudaMalloc(&wrong_, sizeof(unsigned long long)));
   }
   ~SweepRunner() { cudaFree(wrong_); }
@@ -191,6 +191,7 @@ class SweepRunner {
       SPIRAL_CUDA(cudaEventElapsedTime(&ms, marks_.events[i], marks_.events[i + 1]));
       times_us[i] = 1e3 * ms;
     }
+    row.iter_us.assign(times_us.begin(), times_us.begin() + static_cast<std::ptrdiff_t>(std::min(keep_, times_us.size())));
     const IterationStats stats = iteration_stats(std::move(times_us));
     row.p50_us = stats.p50_us;
     row.p99_us = stats.p99_us;
@@ -224,6 +225,7 @@ class SweepRunner {
   size_t element_;
   ncclComm_t comm_;
   size_t buffer_bytes_;
+  size_t keep_;  // per-iteration times kept per row (iterations_kept)
   NcclBuffer send_, recv_;
   Stream stream_;
   EventPair events_;
@@ -249,6 +251,12 @@ std::string library_version() {
   return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
+std::string device_name(int device) {
+  cudaDeviceProp prop{};
+  SPIRAL_CUDA(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
 std::string pci_bus_id(int device) {
   char id[32] = {};
   SPIRAL_CUDA(cudaDeviceGetPCIBusId(id, sizeof id, device));
@@ -268,7 +276,8 @@ std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, co
     buffer_bytes = std::max(buffer_bytes, std::max(c.send, c.recv) * element);
   }
   Communicator comm(id, place);
-  SweepRunner runner(spec, place, comm.comm, buffer_bytes);
+  const size_t rows_per_sweep = sweep.size() * ((spec.out_of_place ? 1 : 0) + (spec.in_place ? 1 : 0));
+  SweepRunner runner(spec, place, comm.comm, buffer_bytes, iterations_kept(spec.iterations, rows_per_sweep));
   for (uint64_t bytes = spec.sweep.min_bytes; bytes <= spec.sweep.max_bytes; bytes *= 2) runner.warm_up(bytes);
   std::vector<SizeRow> rows;
   for (uint64_t bytes : sweep) {
