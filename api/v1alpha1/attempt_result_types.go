@@ -22,7 +22,7 @@ const LabelAttemptBench = "spiralbench.io/bench"
 // +kubebuilder:printcolumn:name="Cell",type=integer,JSONPath=`.cellIndex`
 // +kubebuilder:printcolumn:name="Attempt",type=integer,JSONPath=`.attempt`
 // +kubebuilder:printcolumn:name="Repeats",type=integer,JSONPath=`.measured`
-// +kubebuilder:printcolumn:name="Ended",type=string,JSONPath=`.message`
+// +kubebuilder:printcolumn:name="Stopped early",type=string,JSONPath=`.message`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(self.repeatResults) || size(self.repeatResults) == self.measured",message="measured must count repeatResults"
 type SpiralBenchAttemptResult struct {

@@ -126,14 +126,15 @@ type SpiralBenchSpec struct {
 // +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Cells",type=string,JSONPath=`.status.cellsSummary`
-// +kubebuilder:printcolumn:name="Best Mb/s",type=integer,JSONPath=`.status.bestRxMbps`
+// +kubebuilder:printcolumn:name="Headline Mbit/s",type=integer,JSONPath=`.status.cellResults[?(@.headline==true)].rxMbps.mean`
 // +kubebuilder:printcolumn:name="Passed",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].status`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:printcolumn:name="Failed",type=integer,JSONPath=`.status.cells.failed`,priority=1
 // +kubebuilder:printcolumn:name="Invalid",type=integer,JSONPath=`.status.cells.invalid`,priority=1
 // +kubebuilder:printcolumn:name="Verdict",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].reason`,priority=1
+// +kubebuilder:printcolumn:name="Best Mbit/s",type=integer,JSONPath=`.status.bestRxMbps`,priority=1
 // +kubebuilder:printcolumn:name="Nodes",type=string,JSONPath=`.status.nodes`,priority=1
-// +kubebuilder:printcolumn:name="Results",type=string,JSONPath=`.status.artifacts.uris[0]`,priority=1
+// +kubebuilder:printcolumn:name="Run",type=string,JSONPath=`.status.artifacts.runID`,priority=1
 // +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 40",message="metadata.name must be at most 40 characters, so that the pod names derived from it stay valid"
 type SpiralBench struct {
 	metav1.TypeMeta `json:",inline"`

@@ -366,12 +366,13 @@ type CellCounts struct {
 	// succeeded cells: Valid results.
 	// +optional
 	Succeeded int32 `json:"succeeded,omitempty"`
-	// failed cells: no result within the retries.
+	// failed cells: no result within the retries (written when 0 too, so that kubectl's
+	// column says 0, not nothing).
 	// +optional
-	Failed int32 `json:"failed,omitempty"`
+	Failed int32 `json:"failed"`
 	// invalid cells: ran, but the measurement cannot be trusted.
 	// +optional
-	Invalid int32 `json:"invalid,omitempty"`
+	Invalid int32 `json:"invalid"`
 }
 
 // Environment is what results are comparable on.

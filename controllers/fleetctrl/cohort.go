@@ -33,8 +33,8 @@ func upgradedAndPassed(row *sbv1.FleetNode) bool {
 		(row.Upgrade == sbv1.GateReleased || row.Upgrade == sbv1.GateHeld || row.Upgrade == sbv1.GateBenching)
 }
 
-// cohort is the class-wide test of driver on class, from the view's rows.
-func cohort(v *fleetView, class, driver string) fleet.Cohort {
+// classNodes are the class's nodes the test reads: passed, with a value and a driver label.
+func classNodes(v *fleetView, class string) []fleet.CohortNode {
 	var nodes []fleet.CohortNode
 	for name, row := range v.rows {
 		d := cohortDriver(v, name)
@@ -47,8 +47,14 @@ func cohort(v *fleetView, class, driver string) fleet.Cohort {
 		}
 		nodes = append(nodes, n)
 	}
+	return nodes
+}
+
+// cohort is the class-wide test of driver on class, from the view's rows.
+func cohort(v *fleetView, class, driver string) fleet.Cohort {
 	gate := v.f.Spec.UpgradeGate
-	return fleet.DecideCohort(class, driver, v.metric, figure.HigherIsBetter(v.metric), nodes, int(gate.Canaries), float64(gate.EquivalenceMarginPercent))
+	return fleet.DecideCohort(class, driver, v.metric, figure.HigherIsBetter(v.metric), classNodes(v, class),
+		int(gate.Canaries), float64(gate.EquivalenceMarginPercent))
 }
 
 // cohortHolds says whether a node that passed its bench after the upgrade waits for its
@@ -70,21 +76,27 @@ func cohortHolds(v *fleetView, row *sbv1.FleetNode) (bool, string) {
 	return true, "waits for its class's canary cohort: " + c.Message()
 }
 
-// cohortStatus lists every class and new driver with an upgraded node, the most recent first.
-func cohortStatus(v *fleetView) []sbv1.UpgradeCohort {
+// maxCohorts bounds the cohorts status and the round's summary list (and draw).
+const maxCohorts = 16
+
+// cohortKey is one class and new driver version.
+type cohortKey struct{ class, driver string }
+
+// recentCohorts are the classes and new drivers with an upgraded node, the most recent first, at
+// most maxCohorts: what status and the round's summary show.
+func recentCohorts(v *fleetView) []cohortKey {
 	gate := v.f.Spec.UpgradeGate
 	if gate == nil || gate.Canaries == 0 {
 		return nil
 	}
-	type key struct{ class, driver string }
-	latest := map[key]int64{}
+	latest := map[cohortKey]int64{}
 	for name, row := range v.rows {
 		if d := cohortDriver(v, name); d != "" && upgradedAndPassed(row) {
-			k := key{row.Class, d}
+			k := cohortKey{row.Class, d}
 			latest[k] = max(latest[k], unixNano(row))
 		}
 	}
-	keys := make([]key, 0, len(latest))
+	keys := make([]cohortKey, 0, len(latest))
 	for k := range latest {
 		keys = append(keys, k)
 	}
@@ -94,8 +106,13 @@ func cohortStatus(v *fleetView) []sbv1.UpgradeCohort {
 		}
 		return keys[i].class+"/"+keys[i].driver < keys[j].class+"/"+keys[j].driver
 	})
+	return keys[:min(len(keys), maxCohorts)]
+}
+
+// cohortStatus is status.upgradeCohorts.
+func cohortStatus(v *fleetView) []sbv1.UpgradeCohort {
 	var out []sbv1.UpgradeCohort
-	for _, k := range keys[:min(len(keys), 16)] {
+	for _, k := range recentCohorts(v) {
 		c := cohort(v, k.class, k.driver)
 		r := c.Result
 		out = append(out, sbv1.UpgradeCohort{Class: k.class, Driver: shorten(k.driver, 63), Figure: c.Figure, Decision: string(r.Decision),

@@ -3,6 +3,7 @@ package fleetctrl
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
 	"github.com/spiralbench/spiralbench/pkg/report"
 )
@@ -233,7 +235,8 @@ func joinReason(a, b string) string {
 	return a + "; " + b
 }
 
-// uploadSummaryIfDue uploads a finished round's summary (CSV and JSON) once.
+// uploadSummaryIfDue uploads a finished round's summary (CSV and JSON, with its canary
+// cohorts and their figures) once.
 func (r *Reconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) time.Duration {
 	f := v.f
 	c := meta.FindStatusCondition(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
@@ -262,7 +265,14 @@ func (r *Reconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) time.
 		}
 		s.Nodes = append(s.Nodes, n)
 	}
+	s.Cohorts = cohortSummaries(v)
 	files, err := fleet.SummaryFiles(s)
+	// The cohorts' figures go beside the summary, under the same signature. One that cannot be
+	// drawn costs the figures, never the summary: drawing again would fail again.
+	figures, figErr := plots.CohortFiles(s.Cohorts)
+	if err == nil && figErr == nil {
+		maps.Copy(files, figures)
+	}
 	if err == nil {
 		err = r.Provenance.Sign(files)
 	}
@@ -283,7 +293,10 @@ func (r *Reconciler) uploadSummaryIfDue(ctx context.Context, v *fleetView) time.
 		return summaryRetry
 	}
 	f.Status.Summary = &sbv1.Artifacts{RunID: roundID, URIs: uris}
-	setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded,
-		fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, folder))
+	msg := fmt.Sprintf("round %d summary in s3://%s/%s", f.Status.Round, b.target.Bucket, folder)
+	if figErr != nil {
+		msg += "; cohort figures not drawn: " + figErr.Error()
+	}
+	setFleetCondition(f, sbv1.ConditionResultsUploaded, metav1.ConditionTrue, sbv1.ReasonUploaded, msg)
 	return 0
 }

@@ -22,6 +22,9 @@ type Summary struct {
 	Median     *int64           `json:"median,omitempty"`
 	Counts     sbv1.FleetCounts `json:"counts"`
 	Nodes      []sbv1.FleetNode `json:"nodes"`
+	// Cohorts are the round's canary cohorts (spec.upgradeGate.canaries), each with the two
+	// distributions it compared; their figures are uploaded beside the summary (CohortPlotName).
+	Cohorts []CohortSummary `json:"cohorts,omitempty"`
 }
 
 var csvHeader = []string{"node", "verdict", "reason", "partner", "bench", "run_id", "value",
