@@ -79,6 +79,24 @@ type EnvironmentDetail struct {
 	// +optional
 	GPUNote string `json:"gpuNote,omitempty"`
 
+	// gpuCount is how many GPUs the server rank's process sees (NVML enumerates the container's
+	// GPUs only); unset when NVML is not available (gpusNote says why).
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	GPUCount *int32 `json:"gpuCount,omitempty"`
+
+	// gpusNote says why no GPU list was captured ("not available: NVML absent ...").
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	GPUsNote string `json:"gpusNote,omitempty"`
+
+	// gpus are the GPUs the server rank's process sees, in NVML's order: PCIe link, NVLinks and
+	// ECC page retirement or row remapping.
+	// +kubebuilder:validation:MaxItems=16
+	// +listType=atomic
+	// +optional
+	GPUs []GPUEnvironment `json:"gpus,omitempty"`
+
 	// nics are the interfaces of the server rank's links.
 	// +kubebuilder:validation:MaxItems=8
 	// +listType=atomic
@@ -141,6 +159,86 @@ type NICEnvironment struct {
 	// numaNode of the NIC; -1 when the platform has none.
 	// +optional
 	NUMANode *int32 `json:"numaNode,omitempty"`
+
+	// maxSpeedMbps is the fastest of the port's supported link modes (ethtool's "Supported link
+	// modes", ETHTOOL_GLINKSETTINGS); 0 when it lists none, as virtual devices (veth) do.
+	// +optional
+	MaxSpeedMbps int64 `json:"maxSpeedMbps,omitempty"`
+
+	// pcieMaxWidth and pcieMaxGeneration are what the NIC and its slot allow (sysfs
+	// max_link_width, max_link_speed); a current link below them is downtrained. 0 when unknown.
+	// +optional
+	PCIeMaxWidth int32 `json:"pcieMaxWidth,omitempty"`
+	// +optional
+	PCIeMaxGeneration int32 `json:"pcieMaxGeneration,omitempty"`
+
+	// maxPayloadBytes is the PCIe Max_Payload_Size in use and maxPayloadSupportedBytes the
+	// largest the device supports (config space); 0 when not readable (unprivileged).
+	// +optional
+	MaxPayloadBytes int32 `json:"maxPayloadBytes,omitempty"`
+	// +optional
+	MaxPayloadSupportedBytes int32 `json:"maxPayloadSupportedBytes,omitempty"`
+}
+
+// GPUEnvironment is one GPU the data plane's process sees, from sysfs and NVML.
+type GPUEnvironment struct {
+	// pciAddress of the GPU as sysfs names it (0000:1b:00.0).
+	// +kubebuilder:validation:MaxLength=64
+	PCIAddress string `json:"pciAddress"`
+
+	// pcieWidth and pcieGeneration of the current link; pcieMaxWidth and pcieMaxGeneration what
+	// the GPU and its slot allow. 0 when unknown (a GPU not on PCIe, such as GB10's).
+	// +optional
+	PCIeWidth int32 `json:"pcieWidth,omitempty"`
+	// +optional
+	PCIeGeneration int32 `json:"pcieGeneration,omitempty"`
+	// +optional
+	PCIeMaxWidth int32 `json:"pcieMaxWidth,omitempty"`
+	// +optional
+	PCIeMaxGeneration int32 `json:"pcieMaxGeneration,omitempty"`
+
+	// maxPayloadBytes in use and maxPayloadSupportedBytes, as for a NIC; 0 when not readable.
+	// +optional
+	MaxPayloadBytes int32 `json:"maxPayloadBytes,omitempty"`
+	// +optional
+	MaxPayloadSupportedBytes int32 `json:"maxPayloadSupportedBytes,omitempty"`
+
+	// performanceState is NVML's P-state (0 = P0, full power); a GPU in a lower state may run
+	// its PCIe link at a lower generation to save power. Unset when NVML does not say.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=15
+	// +optional
+	PerformanceState *int32 `json:"performanceState,omitempty"`
+
+	// nvlinks the GPU has and nvlinksActive of them; 0 for a GPU without NVLink.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=18
+	// +optional
+	NVLinks int32 `json:"nvlinks,omitempty"`
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=18
+	// +optional
+	NVLinksActive int32 `json:"nvlinksActive,omitempty"`
+
+	// nvlinkMinMegabytesPerSec is the rate of the slowest active NVLink in MB/s (megabytes,
+	// NVML's NVML_FI_DEV_NVLINK_GET_SPEED); 0 when NVML does not give it. The record keeps
+	// every link's rate.
+	// +optional
+	NVLinkMinMegabytesPerSec int64 `json:"nvlinkMinMegabytesPerSec,omitempty"`
+
+	// retiredPages for ECC errors (page retirement, GPUs before Ampere) and whether a retirement
+	// waits for a reboot; unset where NVML does not give them.
+	// +optional
+	RetiredPages *int64 `json:"retiredPages,omitempty"`
+	// +optional
+	RetiredPagesPending *bool `json:"retiredPagesPending,omitempty"`
+
+	// remappedRows (correctable and uncorrectable, row remapping, Ampere on) and whether a
+	// remapping waits for a GPU reset; unset where NVML does not give them.
+	// +optional
+	RemappedRows *int64 `json:"remappedRows,omitempty"`
+	// +optional
+	RowRemapPending *bool `json:"rowRemapPending,omitempty"`
 }
 
 // EnvironmentKey names one field of status.environment that two runs must share to be

@@ -55,9 +55,11 @@ func (r *Reconciler) decide(ctx context.Context, v *fleetView, row *sbv1.FleetNo
 			r.event(v.f, true, "Degrading", "node %s: %s", row.Name, h.degrading)
 		}
 	}
+	// The node object's facts (its allocatable GPUs) reach every judgement: a bench that saw
+	// fewer GPUs than the node offers is GPUMissing with or without a catalog.
+	in.NodeFacts = nodeFacts(v.pool[row.Name])
 	if v.f.Spec.References != nil {
 		in.Catalog, in.Class = r.catalogOf(ctx, v), v.f.Spec.References.Class
-		in.NodeFacts = nodeFacts(v.pool[row.Name])
 	}
 	j := fleet.Judge(in)
 	row.Class = j.Class

@@ -103,6 +103,8 @@ type Facts struct {
 	NICSpeedMbps int64
 	NICFirmware  string
 	NICPCIID     string
+	// Hardware are the facts judged on their own (facts_hardware.go), not class keys.
+	Hardware Hardware
 }
 
 // hasNIC says whether any NIC fact was reported; the NIC facts come from one interface.
@@ -115,6 +117,7 @@ func FactsOf(sb *sbv1.SpiralBench) Facts {
 	if e == nil {
 		return f
 	}
+	f.Hardware = hardwareOf(sb)
 	f.GPUModel, f.PCIeGen, f.PCIeWidth = e.GPUModel, e.GPUPCIeGeneration, e.GPUPCIeWidth
 	for _, n := range e.NICs {
 		if !f.hasNIC() {
@@ -141,6 +144,7 @@ func (f Facts) Merge(o Facts) Facts {
 	if !f.hasNIC() {
 		f.NICDriver, f.NICSpeedMbps, f.NICFirmware, f.NICPCIID = o.NICDriver, o.NICSpeedMbps, o.NICFirmware, o.NICPCIID
 	}
+	f.Hardware = f.Hardware.merge(o.Hardware)
 	return f
 }
 

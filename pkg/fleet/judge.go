@@ -162,6 +162,7 @@ func Judge(in Input) Judgement {
 	if class != nil {
 		j.Reasons = append(j.Reasons, referenceReasons(in.Steps, class, j.Facts)...)
 	}
+	j.Reasons = append(j.Reasons, hardwareReasons(j.Facts.Hardware, in.NodeFacts.GPUCount, class != nil && class.Expect.NVLink)...)
 	if h := in.History; h != nil && h.Regressed {
 		detail := in.HistoryDetail
 		if detail == "" {

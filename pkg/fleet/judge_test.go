@@ -64,6 +64,20 @@ func TestJudgeReachesEveryReasonCode(t *testing.T) {
 		"peer link on PCIe":    {func(in *Input) { in.Steps[0].PeerLinks = []string{"NV18", "SYS"} }, sbv1.NodeFailed, "PeerLinkNotNVLink:copy"},
 		"NCCL on sockets":      {func(in *Input) { in.Steps[1].NCCLTransports = []string{"NET/Socket"} }, sbv1.NodeFailed, "NCCLSocketFallback:nccl"},
 		"wire not crossed":     {func(in *Input) { in.Steps[2].WireNotCrossed = true }, sbv1.NodeFailed, "WireNotCrossed:tcp"},
+		"PCIe downtrained": {func(in *Input) {
+			in.Steps[0].Facts.Hardware.GPUs = []GPUFact{{Address: "0000:1b:00.0", Gen: 4, MaxGen: 5, Width: 16, MaxWidth: 16}}
+		}, sbv1.NodeFailed, "PCIeDowntrained"},
+		"NVLink down": {func(in *Input) {
+			in.Steps[0].Facts.Hardware.GPUs = []GPUFact{{NVLinks: 18, NVLinksActive: 18}, {NVLinks: 18, NVLinksActive: 12}}
+		}, sbv1.NodeFailed, "NVLinkDown"},
+		"GPU missing": {func(in *Input) {
+			seen := int32(7)
+			in.Steps[0].Facts.Hardware = Hardware{GPUsSeen: &seen, GPUsRequested: 8}
+			in.NodeFacts.GPUCount = 8
+		}, sbv1.NodeFailed, "GPUMissing"},
+		"NIC speed low": {func(in *Input) {
+			in.Steps[2].Facts.Hardware.NICs = []NICFact{{Interface: "enp1s0f0", SpeedMbps: 10000, MaxSpeedMbps: 100000}}
+		}, sbv1.NodeFailed, "NICSpeedLow"},
 		"below history": {func(in *Input) {
 			in.History = &Regression{Samples: 5, Mean: 100, Std: 1, Threshold: 97, Regressed: true}
 		},

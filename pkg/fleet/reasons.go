@@ -26,6 +26,11 @@ const (
 	PeerLinkNotNVLink  ReasonCode = "PeerLinkNotNVLink"  // a GPU pair on PCIe where the class has NVLink
 	NCCLSocketFallback ReasonCode = "NCCLSocketFallback" // NCCL moved data over sockets (NET/Socket)
 	WireNotCrossed     ReasonCode = "WireNotCrossed"     // the bytes did not cross the cable (PHY counters)
+	// Hardware: a part's own fact is wrong, whatever the class (facts_hardware.go).
+	PCIeDowntrained ReasonCode = "PCIeDowntrained" // a GPU's or NIC's PCIe link below what the part and slot allow
+	NVLinkDown      ReasonCode = "NVLinkDown"      // a GPU's NVLinks not all active
+	GPUMissing      ReasonCode = "GPUMissing"      // the bench saw fewer GPUs than the node's allocatable (or its request)
+	NICSpeedLow     ReasonCode = "NICSpeedLow"     // a NIC's link slower than the fastest mode its port supports
 	// History and fleet.
 	BelowHistory ReasonCode = "BelowHistory" // worse than the node's own comparable history
 	Straggler    ReasonCode = "Straggler"    // worse than the round's median by k x MAD (stragglers.failNode)
@@ -36,13 +41,15 @@ const (
 // others (StepSkipped, Degrading) only explain.
 var (
 	failing = map[ReasonCode]bool{StepFailed: true, StepDeadlineExceeded: true, BelowReference: true, AboveReference: true,
-		PCIeBelowReference: true, PeerLinkNotNVLink: true, NCCLSocketFallback: true, WireNotCrossed: true, BelowHistory: true, Straggler: true}
+		PCIeBelowReference: true, PeerLinkNotNVLink: true, NCCLSocketFallback: true, WireNotCrossed: true, BelowHistory: true, Straggler: true,
+		PCIeDowntrained: true, NVLinkDown: true, GPUMissing: true, NICSpeedLow: true}
 	invalid = map[ReasonCode]bool{StepInvalid: true, StepMissing: true, NoGPU: true, NoReference: true}
 )
 
 // AllReasonCodes lists every code, in the docs' order.
 var AllReasonCodes = []ReasonCode{StepFailed, StepInvalid, StepMissing, StepSkipped, StepDeadlineExceeded, NoGPU, NoReference,
-	BelowReference, AboveReference, PCIeBelowReference, PeerLinkNotNVLink, NCCLSocketFallback, WireNotCrossed, BelowHistory, Straggler, Degrading}
+	BelowReference, AboveReference, PCIeBelowReference, PeerLinkNotNVLink, NCCLSocketFallback, WireNotCrossed,
+	PCIeDowntrained, NVLinkDown, GPUMissing, NICSpeedLow, BelowHistory, Straggler, Degrading}
 
 // Reason is one code, the step it concerns, and the numbers behind it in words.
 type Reason struct {

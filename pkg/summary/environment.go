@@ -21,6 +21,9 @@ type Env struct {
 	NICs              []EnvNIC `json:"nics"`
 	GPU               *EnvGPU  `json:"gpu"`
 	GPUNote           string   `json:"gpu_note"`
+	// GPUs the process sees, nil when NVML is not available (GPUsNote says why).
+	GPUs     []EnvGPUFacts `json:"gpus"`
+	GPUsNote string        `json:"gpus_note"`
 }
 
 // EnvNIC is one interface of the capture; -1 means not known.
@@ -38,6 +41,12 @@ type EnvNIC struct {
 	PCIeWidth     int64  `json:"pcie_width"`
 	PCIeGen       int64  `json:"pcie_gen"`
 	NUMANode      int64  `json:"numa_node"`
+	// The fastest supported link mode, the link's maximum PCIe and its payload sizes (bytes).
+	SpeedMaxMbps int64 `json:"speed_max_mbps"`
+	PCIeMaxWidth int64 `json:"pcie_max_width"`
+	PCIeMaxGen   int64 `json:"pcie_max_gen"`
+	MPS          int64 `json:"pcie_mps"`
+	MPSMax       int64 `json:"pcie_mps_max"`
 }
 
 // EnvGPU is the GPU as NVML names it.
@@ -97,7 +106,9 @@ func (e *Env) Fill(env *sbv1.Environment) {
 			DriverVersion: clip(n.DriverVersion, 60), Firmware: clip(n.Firmware, 60), PCIAddress: clip(n.PCIAddress, 60),
 			PCIID:     clip(n.PCIID, 16),
 			SpeedMbps: int64(known(n.SpeedMbps)), MTU: known(n.MTU), RXRing: known(n.RXRing), TXRing: known(n.TXRing),
-			PCIeWidth: known(n.PCIeWidth), PCIeGeneration: known(n.PCIeGen), NUMANode: numa(n.NUMANode)})
+			PCIeWidth: known(n.PCIeWidth), PCIeGeneration: known(n.PCIeGen), NUMANode: numa(n.NUMANode),
+			MaxSpeedMbps: int64(known(n.SpeedMaxMbps)), PCIeMaxWidth: known(n.PCIeMaxWidth), PCIeMaxGeneration: known(n.PCIeMaxGen),
+			MaxPayloadBytes: known(n.MPS), MaxPayloadSupportedBytes: known(n.MPSMax)})
 	}
 	if len(e.NICs) > 0 {
 		n := e.NICs[0]
@@ -108,6 +119,7 @@ func (e *Env) Fill(env *sbv1.Environment) {
 		env.NICFirmware = n.Firmware
 	}
 	d.GPUNote = clip(e.GPUNote, 250)
+	e.fillGPUs(d)
 	if g := e.GPU; g != nil {
 		if env.GPUModel == "" {
 			env.GPUModel = g.Name

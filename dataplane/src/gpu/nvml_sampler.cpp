@@ -141,16 +141,16 @@ void NvmlSampler::reset() {
 
 void* NvmlSampler::symbol(const char* name) const { return lib_ ? dlsym(lib_, name) : nullptr; }
 
-NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
-  PcieLink link;
-  if (!device_) return link;
+namespace {
+NvmlSampler::PcieLink pcie_link_of(void* lib, void* device) {
+  NvmlSampler::PcieLink link;
   // Optional entry points (nvml.h: nvmlDeviceGet{Curr,Max}PcieLink{Generation,Width}), looked up
   // here so a library without them still samples utilisation.
   using Query = int (*)(void*, unsigned int*);
   auto read = [&](const char* symbol, int& out) {
-    auto query = reinterpret_cast<Query>(dlsym(lib_, symbol));
+    auto query = reinterpret_cast<Query>(dlsym(lib, symbol));
     unsigned int value = 0;
-    if (query && query(device_, &value) == 0) out = static_cast<int>(value);
+    if (query && query(device, &value) == 0) out = static_cast<int>(value);
   };
   read("nvmlDeviceGetCurrPcieLinkGeneration", link.generation);
   read("nvmlDeviceGetCurrPcieLinkWidth", link.width);
@@ -158,6 +158,9 @@ NvmlSampler::PcieLink NvmlSampler::pcie_link() const {
   read("nvmlDeviceGetMaxPcieLinkWidth", link.max_width);
   return link;
 }
+}  // namespace
+
+NvmlSampler::PcieLink NvmlSampler::pcie_link() const { return device_ ? pcie_link_of(lib_, device_) : PcieLink{}; }
 
 NvmlSampler::Identity NvmlSampler::identity() const {
   Identity id;
@@ -215,6 +218,115 @@ std::optional<std::vector<std::string>> NvmlSampler::nvlink_remotes() const {
     } else {
       return std::nullopt;  // an NVLink to somewhere unnamed: cannot tell
     }
+  }
+  return out;
+}
+
+namespace {
+// nvmlFieldValue_t (nvml.h): fieldId, scopeId, timestamp, latencyUsec, valueType, nvmlReturn,
+// then an 8-byte union of the value's types.
+struct FieldValue {
+  unsigned int field_id, scope_id;
+  long long timestamp, latency_usec;
+  int value_type, nvml_return;
+  union {
+    double d;
+    unsigned int ui;
+    unsigned long ul;
+    unsigned long long ull;
+    long long sll;
+    int si;
+    unsigned short us;
+  } value;
+};
+
+int64_t field_integer(const FieldValue& f) {
+  switch (f.value_type) {  // nvmlValueType_t: NVML_VALUE_TYPE_DOUBLE = 0, ... SIGNED_INT = 5, UNSIGNED_SHORT = 6
+    case 0: return static_cast<int64_t>(f.value.d);
+    case 1: return f.value.ui;
+    case 2: return static_cast<int64_t>(f.value.ul);
+    case 3: return static_cast<int64_t>(f.value.ull);
+    case 4: return f.value.sll;
+    case 5: return f.value.si;
+    case 6: return f.value.us;
+  }
+  return -1;
+}
+}  // namespace
+
+std::optional<std::vector<NvmlSampler::GpuFacts>> NvmlSampler::visible_gpus() const {
+  if (!device_) return std::nullopt;
+  // nvml.h signatures; each optional: a driver without one leaves its facts at -1.
+  using Count = int (*)(unsigned int*);
+  using DevicePci = int (*)(void*, PciInfo*);
+  using PState = int (*)(void*, int*);
+  using LinkState = int (*)(void*, unsigned int, int*);
+  using Fields = int (*)(void*, int, FieldValue*);
+  using RetiredPages = int (*)(void*, int, unsigned int*, unsigned long long*);
+  using Pending = int (*)(void*, int*);
+  using RemappedRows = int (*)(void*, unsigned int*, unsigned int*, unsigned int*, unsigned int*);
+  const auto count = reinterpret_cast<Count>(dlsym(lib_, "nvmlDeviceGetCount_v2"));
+  if (!count) return std::nullopt;
+  const auto pci_info = reinterpret_cast<DevicePci>(dlsym(lib_, "nvmlDeviceGetPciInfo_v3"));
+  const auto pstate = reinterpret_cast<PState>(dlsym(lib_, "nvmlDeviceGetPerformanceState"));
+  const auto link_state = reinterpret_cast<LinkState>(dlsym(lib_, "nvmlDeviceGetNvLinkState"));
+  const auto fields = reinterpret_cast<Fields>(dlsym(lib_, "nvmlDeviceGetFieldValues"));
+  const auto retired = reinterpret_cast<RetiredPages>(dlsym(lib_, "nvmlDeviceGetRetiredPages"));
+  const auto pending = reinterpret_cast<Pending>(dlsym(lib_, "nvmlDeviceGetRetiredPagesPendingStatus"));
+  const auto remapped = reinterpret_cast<RemappedRows>(dlsym(lib_, "nvmlDeviceGetRemappedRows"));
+  constexpr unsigned kMaxLinks = 18;        // NVML_NVLINK_MAX_LINKS
+  constexpr int kEnabled = 1;               // NVML_FEATURE_ENABLED
+  constexpr unsigned kLinkSpeedField = 164;  // NVML_FI_DEV_NVLINK_GET_SPEED, scopeId = link, MB/s
+  constexpr int kInsufficientSize = 7;      // NVML_ERROR_INSUFFICIENT_SIZE: the count is still written
+  unsigned int n = 0;
+  if (count(&n) != 0) return std::nullopt;
+  std::vector<GpuFacts> out;
+  for (unsigned i = 0; i < n; ++i) {
+    void* dev = nullptr;
+    if (api_->by_index(i, &dev) != 0) continue;  // a GPU NVML cannot open (lost, no permission)
+    GpuFacts g;
+    PciInfo pci{};
+    if (pci_info && pci_info(dev, &pci) == 0) g.pci_bus_id = bus_id_of(pci);
+    g.pcie = pcie_link_of(lib_, dev);
+    if (int p = -1; pstate && pstate(dev, &p) == 0 && p >= 0 && p < 32) g.pstate = p;  // 32 = NVML_PSTATE_UNKNOWN
+    if (link_state) {
+      std::vector<unsigned> active;
+      int links = 0;
+      // A link the device lacks answers an error; a GPU without NVLink answers NOT_SUPPORTED for all.
+      for (unsigned link = 0; link < kMaxLinks; ++link) {
+        int state = 0;
+        if (link_state(dev, link, &state) != 0) continue;
+        ++links;
+        if (state == kEnabled) active.push_back(link);
+      }
+      if (links > 0) {
+        g.nvlinks = links;
+        g.nvlinks_active = static_cast<int>(active.size());
+      }
+      for (unsigned link : active) {
+        FieldValue f{};
+        f.field_id = kLinkSpeedField;
+        f.scope_id = link;
+        g.nvlink_mbyte_s.push_back(fields && fields(dev, 1, &f) == 0 && f.nvml_return == 0 ? field_integer(f) : -1);
+      }
+    }
+    if (retired) {
+      // nvmlPageRetirementCause_t: 0 multiple single-bit ECC errors, 1 a double-bit ECC error.
+      int64_t total = 0;
+      bool any = false;
+      for (int cause = 0; cause < 2; ++cause) {
+        unsigned int pages = 0;
+        const int rc = retired(dev, cause, &pages, nullptr);
+        if (rc == 0 || rc == kInsufficientSize) total += pages, any = true;
+      }
+      if (any) g.retired_pages = total;
+    }
+    if (int p = 0; pending && pending(dev, &p) == 0) g.retired_pending = p == kEnabled ? 1 : 0;
+    if (unsigned c = 0, u = 0, p = 0, failed = 0; remapped && remapped(dev, &c, &u, &p, &failed) == 0) {
+      g.remapped_rows = int64_t{c} + u;
+      g.remap_pending = p ? 1 : 0;
+    }
+    out.push_back(std::move(g));
   }
   return out;
 }

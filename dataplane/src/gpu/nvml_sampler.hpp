@@ -53,6 +53,26 @@ class NvmlSampler {
   };
   Identity identity() const;
 
+  // Every GPU this process sees (NVML enumerates only the devices of the container), in NVML's
+  // order, for the environment capture. Fields are -1 / empty where NVML lacks the query.
+  struct GpuFacts {
+    std::string pci_bus_id;  // NVML's spelling, 00000000:1B:00.0
+    PcieLink pcie;           // as NVML reads it (sysfs's is preferred where the container shows it)
+    int pstate = -1;         // performance state, 0 = P0 (full power); links train down in others
+    // NVLink: links the device has (nvmlDeviceGetNvLinkState answers for them) and active ones;
+    // the rate of each link, MB/s (field NVML_FI_DEV_NVLINK_GET_SPEED), -1 where not given.
+    int nvlinks = -1, nvlinks_active = -1;
+    std::vector<int64_t> nvlink_mbyte_s;
+    // Page retirement (before Ampere): pages retired for ECC errors, and whether a retirement
+    // waits for a reboot (1/0). Row remapping (Ampere on): rows remapped, and pending (1/0).
+    int64_t retired_pages = -1;
+    int retired_pending = -1;
+    int64_t remapped_rows = -1;
+    int remap_pending = -1;
+  };
+  // nullopt without NVML or without nvmlDeviceGetCount_v2.
+  std::optional<std::vector<GpuFacts>> visible_gpus() const;
+
   // For queries of their own (transports/gpucopy/peer_path.cpp): an NVML entry point by name
   // (nullptr when absent) and this GPU's nvmlDevice_t (nullptr unless available()).
   void* symbol(const char* name) const;

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -88,6 +89,50 @@ std::optional<RingSizes> read_ring_sizes(const std::string& netdev) {
   ring.cmd = ETHTOOL_GRINGPARAM;
   if (!ethtool_ioctl(netdev, &ring)) return std::nullopt;
   return RingSizes{ring.rx_pending, ring.tx_pending, ring.rx_max_pending, ring.tx_max_pending};
+}
+
+int64_t max_link_mode_mbps(const std::vector<uint32_t>& supported) {
+  // enum ethtool_link_mode_bit_indices, include/uapi/linux/ethtool.h (Linux 6.16: bits 0-124):
+  // each speed mode's bit, by runs of consecutive bits of one speed. Bits not listed (Autoneg,
+  // TP, Pause, FEC_*, ...) name no speed.
+  static constexpr struct {
+    uint16_t first, last;
+    int64_t mbps;
+  } kModes[] = {{0, 1, 10},          {2, 3, 100},        {4, 5, 1000},       {12, 12, 10000},      {15, 15, 2500},
+                {17, 17, 1000},      {18, 19, 10000},    {21, 22, 20000},    {23, 26, 40000},      {27, 30, 56000},
+                {31, 33, 25000},     {34, 35, 50000},    {36, 39, 100000},   {40, 40, 50000},      {41, 41, 1000},
+                {42, 46, 10000},     {47, 47, 2500},     {48, 48, 5000},     {52, 56, 50000},      {57, 61, 100000},
+                {62, 66, 200000},    {67, 67, 100},      {68, 68, 1000},     {69, 73, 400000},     {75, 79, 100000},
+                {80, 84, 200000},    {85, 89, 400000},   {90, 91, 100},      {92, 92, 10},         {93, 98, 800000},
+                {99, 102, 10},       {103, 108, 200000}, {109, 114, 400000}, {115, 120, 800000},   {121, 124, 1600000}};
+  int64_t best = -1;
+  for (const auto& m : kModes)
+    for (unsigned bit = m.first; bit <= m.last; ++bit)
+      if (bit / 32 < supported.size() && (supported[bit / 32] >> (bit % 32) & 1u)) best = std::max(best, m.mbps);
+  return best;
+}
+
+std::optional<LinkSpeeds> read_link_speeds(const std::string& netdev) {
+  // ETHTOOL_GLINKSETTINGS's handshake (include/uapi/linux/ethtool.h): asked with 0 words, the
+  // kernel answers the mask length it wants as a negative link_mode_masks_nwords; asked again
+  // with that length, it fills supported, advertising and link-partner masks in that order.
+  constexpr int kMaxWords = 32;  // the kernel's own limit is 127 (__s8); 1024 modes is plenty
+  std::vector<uint8_t> storage(sizeof(ethtool_link_settings) + 3 * kMaxWords * sizeof(uint32_t));
+  auto* settings = reinterpret_cast<ethtool_link_settings*>(storage.data());
+  settings->cmd = ETHTOOL_GLINKSETTINGS;
+  if (!ethtool_ioctl(netdev, settings) || settings->link_mode_masks_nwords >= 0) return std::nullopt;
+  const int words = -settings->link_mode_masks_nwords;
+  if (words > kMaxWords) return std::nullopt;
+  std::fill(storage.begin(), storage.end(), 0);
+  settings->cmd = ETHTOOL_GLINKSETTINGS;
+  settings->link_mode_masks_nwords = static_cast<int8_t>(words);
+  if (!ethtool_ioctl(netdev, settings) || settings->link_mode_masks_nwords != words) return std::nullopt;
+  LinkSpeeds out;
+  // SPEED_UNKNOWN is (__u32)-1; a link that is down reports it.
+  if (settings->speed != 0 && settings->speed != static_cast<uint32_t>(-1)) out.mbps = settings->speed;
+  const uint32_t* masks = reinterpret_cast<const uint32_t*>(storage.data() + sizeof(ethtool_link_settings));
+  out.max_mbps = max_link_mode_mbps(std::vector<uint32_t>(masks, masks + words));
+  return out;
 }
 
 std::string interface_toward(const sockaddr_in& to) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace spiral {
 
@@ -27,6 +28,18 @@ struct RingSizes {
 };
 // ETHTOOL_GRINGPARAM; nullopt when the driver does not report rings (veth reports them, lo not).
 std::optional<RingSizes> read_ring_sizes(const std::string& netdev);
+
+// The link's speed now and the fastest of the modes its port supports (ethtool's "Speed" and
+// "Supported link modes"), Mb/s. nullopt when the device does not answer ETHTOOL_GLINKSETTINGS;
+// max_mbps -1 when it lists no speed mode, as virtual devices (veth) do: never guessed.
+struct LinkSpeeds {
+  int64_t mbps = -1, max_mbps = -1;
+};
+std::optional<LinkSpeeds> read_link_speeds(const std::string& netdev);
+
+// The highest speed among the link mode bits set in `supported` (the kernel's bitmap, 32 bits a
+// word, bit 0 of word 0 first), Mb/s; -1 when no set bit is a speed mode.
+int64_t max_link_mode_mbps(const std::vector<uint32_t>& supported);
 
 // The interface the kernel routes `to` through (a connected datagram socket's own address, no
 // packet sent), "" when there is no route or no interface holds that address.

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace spiral {
@@ -118,8 +119,50 @@ PciLink read_pci_link(const std::string& root, const std::string& address) {
   link.width = to_int(read_trimmed(root, dir + "current_link_width"), -1);
   link.speed = read_trimmed(root, dir + "current_link_speed");
   link.generation = pcie_generation(link.speed);
+  link.max_width = to_int(read_trimmed(root, dir + "max_link_width"), -1);
+  link.max_speed = read_trimmed(root, dir + "max_link_speed");
+  link.max_generation = pcie_generation(link.max_speed);
   link.numa_node = to_int(read_trimmed(root, dir + "numa_node"), -1);
+  std::ifstream config(root + dir + "config", std::ios::binary);  // binary: read_trimmed would trim zeros
+  const MaxPayload mps = parse_max_payload(std::string(std::istreambuf_iterator<char>(config), {}));
+  link.mps_bytes = mps.bytes;
+  link.mps_max_bytes = mps.max_bytes;
   return link;
+}
+
+bool PciLink::downtrained() const {
+  const bool width_low = width > 0 && max_width > 0 && width < max_width;
+  const bool speed_low = generation > 0 && max_generation > 0 && generation < max_generation;
+  return width_low || speed_low;
+}
+
+MaxPayload parse_max_payload(const std::string& config) {
+  // Offsets and fields from the PCI Local Bus Specification 3.0 (header: Status at 0x06, bit 4
+  // "Capabilities List"; Capabilities Pointer at 0x34; each capability: ID, next pointer) and
+  // the PCI Express Base Specification (section 7.5.3, PCI Express Capability, ID 0x10: Device
+  // Capabilities at +0x04, bits 2:0 Max_Payload_Size Supported; Device Control at +0x08, bits
+  // 7:5 Max_Payload_Size; both encode 128 << value bytes, values above 5 reserved).
+  constexpr size_t kStatus = 0x06, kCapPointer = 0x34, kHeaderEnd = 0x40;
+  constexpr unsigned kStatusCapList = 1u << 4;
+  constexpr unsigned kPcieCapId = 0x10;
+  constexpr size_t kDevCap = 0x04, kDevCtl = 0x08;
+  constexpr int kMaxCaps = 48;  // Linux's PCI_FIND_CAP_TTL: a looped list ends
+  MaxPayload out;
+  auto byte = [&](size_t at) { return static_cast<unsigned>(static_cast<unsigned char>(config[at])); };
+  if (config.size() < kHeaderEnd || !((byte(kStatus) | byte(kStatus + 1) << 8) & kStatusCapList)) return out;
+  size_t at = byte(kCapPointer) & 0xfc;
+  for (int i = 0; i < kMaxCaps && at >= kHeaderEnd && at + 2 <= config.size(); ++i) {
+    if (byte(at) == kPcieCapId) {
+      if (at + kDevCtl + 2 > config.size()) return out;
+      const unsigned supported = byte(at + kDevCap) & 0x7;
+      const unsigned in_use = (byte(at + kDevCtl) >> 5) & 0x7;
+      if (supported <= 5) out.max_bytes = 128 << supported;
+      if (in_use <= 5) out.bytes = 128 << in_use;
+      return out;
+    }
+    at = byte(at + 1) & 0xfc;
+  }
+  return out;
 }
 
 std::string pci_id_of(const std::string& vendor, const std::string& device) {

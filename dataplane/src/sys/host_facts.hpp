@@ -1,8 +1,8 @@
 #pragma once
 // Facts about the host a run depends on, read from /proc and /sys (under `root`, "" for the
 // real ones, a directory of captured files in tests): kernel command line and isolated cores,
-// CPU frequency governor, huge pages, and a PCI device's link and NUMA node. The parsers are
-// pure functions of the files' text.
+// CPU frequency governor, huge pages, and a PCI device's link (current and maximum), payload
+// size and NUMA node. The parsers are pure functions of the files' text.
 #include <cstdint>
 #include <string>
 
@@ -34,10 +34,26 @@ struct PciLink {
   int width = -1;              // current_link_width
   std::string speed;           // current_link_speed as sysfs writes it
   int generation = -1;         // from speed
+  int max_width = -1;          // max_link_width: what the device and its slot allow
+  std::string max_speed;       // max_link_speed
+  int max_generation = -1;     // from max_speed
   int numa_node = -1;          // -1 also where the platform has one node
+  int mps_bytes = -1;          // Max_Payload_Size in use (config space); -1 unread
+  int mps_max_bytes = -1;      // Max_Payload_Size the device supports
+  // The link trained below what the device and slot allow, in width or speed; false when
+  // either side is unknown (never guessed).
+  bool downtrained() const;
 };
 // A PCI device's link from /sys/bus/pci/devices/<address>/ ("" address: nothing read).
 PciLink read_pci_link(const std::string& root, const std::string& address);
+
+struct MaxPayload {
+  int bytes = -1, max_bytes = -1;  // in use (Device Control) and supported (Device Capabilities)
+};
+// Max_Payload_Size from a PCI config space as sysfs's `config` file holds it (raw bytes). Both -1
+// when the PCI Express capability is not in the bytes given: sysfs gives unprivileged readers
+// only the 64-byte header, where no capability lives.
+MaxPayload parse_max_payload(const std::string& config);
 
 // The vendor:device id from sysfs's vendor and device files ("0x15b3", "0x1021" ->
 // "15b3:1021", ConnectX-7); "" when either is missing or not a 16-bit hex number.
