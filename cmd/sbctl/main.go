@@ -76,6 +76,6 @@ func newRoot(out, errOut io.Writer, binary string) *cobra.Command {
 	root.SetOut(out)
 	root.SetErr(errOut)
 	k := newKube(root)
-	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k), newFleet(k), newVerify(k), newGate(k))
+	root.AddCommand(newResults(k), newWatch(k), newReport(k), newGet(k), newCompare(k), newExpect(k), newFleet(k), newVerify(k), newGate(k), newExplain(k))
 	return root
 }

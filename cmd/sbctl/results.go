@@ -30,7 +30,9 @@ the retries); RX/TX Gb/s the mean ± sample standard deviation over the repeats;
 application loss; DROPS the drops DAQIRI's way, with their source; CPU TX/RX % the busy share of
 the pinned cores ("unpinned": that side pinned none); GPU SM % the GPU's busy share with a
 workload ("-": no GPU work); WIRE the wire proof from the NICs' PHY counters; REPEATS
-measured/attempts (3/1: three repeats measured in one attempt; a retry adds an attempt).
+measured/attempts (3/1: three repeats measured in one attempt; a retry adds an attempt); BOUND BY
+what held the headline figure back: the fraction of its physical ceiling and the component that
+sets it, a saturated core or GPU, or why the ceiling is unknown (sbctl explain says more).
 
 Output formats: csv is runs.csv, the file DAQIRI's scripts read (one row per repeat); json and
 yaml are the results (verdict, cells, environment, artifacts), not the whole object; wide adds

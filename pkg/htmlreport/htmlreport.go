@@ -22,6 +22,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/acceptance"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/environment"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/plots"
 	"github.com/spiralbench/spiralbench/pkg/report"
@@ -69,6 +70,7 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	for _, c := range sb.Status.CellResults {
 		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message),
 			RX: figure.Rx.StatText(&c, " ± ", missing), TX: figure.Tx.StatText(&c, " ± ", missing)}
+		r.BoundBy, r.BoundDetail = boundBy(sb, &c)
 		v.Cells = append(v.Cells, r)
 		v.Has.CPU = v.Has.CPU || c.CPU != nil
 		v.Has.GPU = v.Has.GPU || (c.GPU != nil && c.GPU.SMMilliPercent >= 0)
@@ -125,6 +127,23 @@ type row struct {
 	Parameters string
 	Reason     string // Message as a sentence
 	RX, TX     string // the throughput figures as the page prints them
+	// BoundBy is what held the headline figure back in one line; BoundDetail the ceiling's
+	// arithmetic, the cell's tooltip.
+	BoundBy, BoundDetail string
+}
+
+// boundBy is pkg/explain's line for a cell and, for its tooltip, the bound in full with the
+// ceiling's model.
+func boundBy(sb *sbv1.SpiralBench, c *sbv1.CellResult) (string, string) {
+	e := explain.Cell(sb, c)
+	detail := e.BoundBy
+	if e.Model != "" {
+		detail += "; ceiling: " + e.Name + ": " + e.Model
+	}
+	if e.Measured == nil && e.Figure != "" {
+		return missing, detail // the page's dash for a cell that measured nothing
+	}
+	return e.Short(), detail
 }
 
 // missing stands where a cell has no figure: the page's en dash.

@@ -55,6 +55,9 @@ type Chart struct {
 	// Categories name the bars of a Bars figure, by X index.
 	Categories []string
 	Series     []Series
+	// Ceiling is the Y figure's physical ceiling at each X (the RX throughput chart, where the
+	// bench records the facts: pkg/explain), drawn as a dashed line; empty where unknown.
+	Ceiling []Point
 }
 
 // Charts returns the charts a bench's results imply, in a fixed order. Cells without a
@@ -75,8 +78,9 @@ func Charts(sb *sbv1.SpiralBench) []Chart {
 		figs = append(figs, lineChart("workload-batch-gbps", "Receive throughput by workload batch",
 			"workload batch (bytes)", "RX Gb/s", cells, vary, dimWBatch, rxGbps))
 	case vary[dimPayload] || !workloads:
-		figs = append(figs,
-			lineChart("throughput-gbps", "Receive throughput by payload", "payload", "RX Gb/s", cells, vary, dimPayload, rxGbps),
+		throughput := lineChart("throughput-gbps", "Receive throughput by payload", "payload", "RX Gb/s", cells, vary, dimPayload, rxGbps)
+		throughput.Ceiling = ceilingLine(sb, cells, dimPayload)
+		figs = append(figs, throughput,
 			lineChart("rate-mpps", "Packet rate by payload", "payload", "RX Mpps", cells, vary, dimPayload, rxMpps))
 	}
 	if workloads {

@@ -87,6 +87,9 @@ func (f Chart) Plot() (*plot.Plot, error) {
 		err = f.addBars(p)
 	} else {
 		err = f.addLines(p)
+		if err == nil {
+			err = f.addCeiling(p)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -148,6 +151,9 @@ func (f Chart) addBars(p *plot.Plot) error {
 func (f Chart) fitAxes(p *plot.Plot) {
 	xMin, xMax, yMin, yMax := f.Range()
 	p.Y.Min, p.Y.Max = 0, yMax*1.15
+	if len(f.Ceiling) > 0 { // the ceiling runs along the top: room for the legend above it
+		p.Y.Max = yMax * (1.15 + 0.06*float64(len(f.Series)+1))
+	}
 	if yMax == 0 {
 		p.Y.Max = 1
 	}
@@ -179,7 +185,8 @@ func (f Chart) fitAxes(p *plot.Plot) {
 	}
 }
 
-// Range is the extent of the data: X over every point, Y up to the highest mean + std.
+// Range is the extent of the data: X over every point, Y up to the highest mean + std or the
+// ceiling.
 func (f Chart) Range() (xMin, xMax, yMin, yMax float64) {
 	xMin, yMin = math.Inf(1), math.Inf(1)
 	xMax, yMax = math.Inf(-1), math.Inf(-1)
@@ -188,6 +195,9 @@ func (f Chart) Range() (xMin, xMax, yMin, yMax float64) {
 			xMin, xMax = math.Min(xMin, pt.X), math.Max(xMax, pt.X)
 			yMin, yMax = math.Min(yMin, pt.Y-pt.Err), math.Max(yMax, pt.Y+pt.Err)
 		}
+	}
+	for _, pt := range f.Ceiling { // the ceiling's line stays on the chart
+		yMax = math.Max(yMax, pt.Y)
 	}
 	return
 }

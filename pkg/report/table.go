@@ -8,12 +8,14 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
 // WriteTable prints a bench's cell results as the seed's tables read: the cell's
-// coordinates, RX (and TX) Gb/s as mean ± std, loss, drops and CPU per role.
+// coordinates, RX (and TX) Gb/s as mean ± std, loss, drops, CPU per role and what bounded the
+// headline figure (pkg/explain).
 func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	searched := sb.Spec.Run.Search != nil
@@ -21,6 +23,7 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	if searched { // a rate search's findings; RX/TX/loss are then the verification trial's
 		header += "\tNDR Gb/s\tPDR Gb/s"
 	}
+	header += "\tBOUND BY" // last: the widest, and words rather than a figure
 	fmt.Fprintln(tw, header)
 	for _, c := range sb.Status.CellResults {
 		mark := ""
@@ -43,7 +46,7 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if searched {
 			fmt.Fprintf(tw, "\t%s\t%s", ndr(&c), figure.PDR.StatText(&c, " ± ", "-"))
 		}
-		fmt.Fprintln(tw)
+		fmt.Fprintf(tw, "\t%s\n", explain.Cell(sb, &c).Short())
 	}
 	if err := tw.Flush(); err != nil {
 		return err

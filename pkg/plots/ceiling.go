@@ -1,0 +1,68 @@
+package plots
+
+import (
+	"image/color"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/explain"
+	"github.com/spiralbench/spiralbench/pkg/figure"
+)
+
+// ceilingLine is the RX throughput's physical ceiling at each X of a chart (pkg/explain), in
+// Gb/s. An X is left out where a cell's ceiling is unknown or its cells' ceilings differ (pairs
+// spread over several links), so the line never claims a ceiling that some point does not have.
+func ceilingLine(sb *sbv1.SpiralBench, cells []sbv1.CellResult, x dim) []Point {
+	at := map[float64]float64{}
+	bad := map[float64]bool{}
+	for i := range cells {
+		xv := dims[x].value(cells[i].Parameters)
+		e := explain.Cell(sb, &cells[i])
+		if e.Ceiling == nil || e.Figure != figure.Rx.Name {
+			bad[xv] = true
+			continue
+		}
+		v := figure.Rx.Unit.Scaled(*e.Ceiling)
+		if prev, ok := at[xv]; ok && prev != v {
+			bad[xv] = true
+		}
+		at[xv] = v
+	}
+	var out []Point
+	for xv, v := range at {
+		if !bad[xv] {
+			out = append(out, Point{X: xv, Y: v})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].X < out[j].X })
+	return out
+}
+
+// ceilingColor is a dark grey: the ceiling is a reference, not a series.
+var ceilingColor = color.Gray{Y: 90}
+
+// addCeiling draws the ceiling as a dashed line (a short one for a single X) labelled "ceiling".
+func (f Chart) addCeiling(p *plot.Plot) error {
+	if len(f.Ceiling) == 0 {
+		return nil
+	}
+	pts := make(plotter.XYs, len(f.Ceiling))
+	for i, pt := range f.Ceiling {
+		pts[i].X, pts[i].Y = pt.X, pt.Y
+	}
+	if len(pts) == 1 { // one payload: a flat stub either side of it
+		pts = plotter.XYs{{X: pts[0].X * 0.8, Y: pts[0].Y}, {X: pts[0].X * 1.25, Y: pts[0].Y}}
+	}
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width, line.Dashes = ceilingColor, vg.Points(1.2), []vg.Length{vg.Points(6), vg.Points(3)}
+	p.Add(line)
+	p.Legend.Add("ceiling", line)
+	return nil
+}
