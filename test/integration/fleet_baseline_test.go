@@ -51,32 +51,13 @@ func s3Server(t *testing.T, port, bucketName string) string {
 func TestFleetJudgesNodesAgainstTheirOwnHistory(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	endpoint := s3Server(t, "7091", "fleet-history")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{"spiralbench.io/credentials": "true"}},
-		Data: map[string][]byte{"accessKeyID": []byte("spiralbench-test"), "secretAccessKey": []byte("spiralbench-test-secret")}}
-	if err := k8sClient.Create(context.Background(), secret); err != nil {
-		t.Fatal(err)
-	}
-	target := bucket.Target{Endpoint: endpoint, Bucket: "fleet-history", Region: "us-east-1",
-		AccessKeyID: "spiralbench-test", SecretAccessKey: "spiralbench-test-secret"}
+	endpoint, target := historyBucket(t, ns, "fleet-history")
 	// What the bench controller records of these nodes (envtest nodes, the test image).
-	env := sbv1.Environment{Kernel: "6.11.0-test", Image: "spiralbench/dataplane:test"}
+	env := historyEnvironment
 	oldDriver := env
 	oldDriver.GPUDriver = "550.54"
 	seed := func(node string, e sbv1.Environment, values ...int64) {
-		for i, v := range values {
-			rec := fleet.Record{Node: node, Fleet: "hist", Bench: "earlier", RunID: fmt.Sprintf("2026110%dT000000Z-seed", i+1),
-				Time: fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), Metric: "RxMbps", Verdict: "Passed", Values: []int64{v, v + 4}, Environment: e}
-			data, _ := rec.Encode()
-			// as the manager writes them: a folder per record, signed with its key
-			files := map[string][]byte{"record.json": data}
-			if err := managerKey.Sign(files); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := (bucket.MinIO{}).Upload(context.Background(), target, path.Dir(fleet.RecordKey("", ns, rec))+"/", files); err != nil {
-				t.Fatal(err)
-			}
-		}
+		seedHistory(t, target, ns, "hist", node, e, 4, values...)
 	}
 	seed("fb-regressed", env, 1000, 1010, 990)
 	seed("fb-steady", env, 1000, 1010, 990)
@@ -124,5 +105,41 @@ func TestFleetJudgesNodesAgainstTheirOwnHistory(t *testing.T) {
 	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
 	if err != nil || len(rows) != 4 || rows[0][0] != "node" || rows[2][0] != "fb-regressed" || rows[2][1] != "Failed" || rows[2][10] != "true" {
 		t.Fatalf("summary.csv rows %v (%v)", rows, err)
+	}
+}
+
+// historyEnvironment is what the bench controller records of envtest nodes with the test
+// image: the environment seeded history must share to be comparable.
+var historyEnvironment = sbv1.Environment{Kernel: "6.11.0-test", Image: "spiralbench/dataplane:test"}
+
+// historyBucket starts a real S3 server with the bucket, creates the credentials Secret "s3" in
+// ns, and returns the endpoint and the target to seed history into.
+func historyBucket(t *testing.T, ns, bucketName string) (string, bucket.Target) {
+	t.Helper()
+	endpoint := s3Server(t, "7091", bucketName)
+	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{"spiralbench.io/credentials": "true"}},
+		Data: map[string][]byte{"accessKeyID": []byte("spiralbench-test"), "secretAccessKey": []byte("spiralbench-test-secret")}}
+	if err := k8sClient.Create(context.Background(), secret); err != nil {
+		t.Fatal(err)
+	}
+	return endpoint, bucket.Target{Endpoint: endpoint, Bucket: bucketName, Region: "us-east-1",
+		AccessKeyID: "spiralbench-test", SecretAccessKey: "spiralbench-test-secret"}
+}
+
+// seedHistory writes a node's earlier runs (one a day from 2026-11-01, each two repeats v and
+// v+spread) as the manager writes them: a folder per record, signed with its key.
+func seedHistory(t *testing.T, target bucket.Target, ns, fleetName, node string, env sbv1.Environment, spread int64, values ...int64) {
+	t.Helper()
+	for i, v := range values {
+		rec := fleet.Record{Node: node, Fleet: fleetName, Bench: "earlier", RunID: fmt.Sprintf("2026110%dT000000Z-seed", i+1),
+			Time: fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), Metric: "RxMbps", Verdict: "Passed", Values: []int64{v, v + spread}, Environment: env}
+		data, _ := rec.Encode()
+		files := map[string][]byte{"record.json": data}
+		if err := managerKey.Sign(files); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (bucket.MinIO{}).Upload(context.Background(), target, path.Dir(fleet.RecordKey("", ns, rec))+"/", files); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -2,18 +2,11 @@ package integration
 
 import (
 	"context"
-	"fmt"
-	"path"
 	"strings"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
-	"github.com/spiralbench/spiralbench/pkg/bucket"
-	"github.com/spiralbench/spiralbench/pkg/fleet"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -23,28 +16,9 @@ import (
 func TestFleetFlagsADegradingNodeBeforeItFails(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
-	endpoint := s3Server(t, "7091", "fleet-trend")
-	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "s3", Namespace: ns, Labels: map[string]string{"spiralbench.io/credentials": "true"}},
-		Data: map[string][]byte{"accessKeyID": []byte("spiralbench-test"), "secretAccessKey": []byte("spiralbench-test-secret")}}
-	if err := k8sClient.Create(context.Background(), secret); err != nil {
-		t.Fatal(err)
-	}
-	target := bucket.Target{Endpoint: endpoint, Bucket: "fleet-trend", Region: "us-east-1",
-		AccessKeyID: "spiralbench-test", SecretAccessKey: "spiralbench-test-secret"}
-	env := sbv1.Environment{Kernel: "6.11.0-test", Image: "spiralbench/dataplane:test"}
+	endpoint, target := historyBucket(t, ns, "fleet-trend")
 	seed := func(node string, values ...int64) {
-		for i, v := range values {
-			rec := fleet.Record{Node: node, Fleet: "trend", Bench: "earlier", RunID: fmt.Sprintf("2026110%dT000000Z-seed", i+1),
-				Time: fmt.Sprintf("2026-11-0%dT00:00:00Z", i+1), Metric: "RxMbps", Verdict: "Passed", Values: []int64{v, v}, Environment: env}
-			data, _ := rec.Encode()
-			files := map[string][]byte{"record.json": data}
-			if err := managerKey.Sign(files); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := (bucket.MinIO{}).Upload(context.Background(), target, path.Dir(fleet.RecordKey("", ns, rec))+"/", files); err != nil {
-				t.Fatal(err)
-			}
-		}
+		seedHistory(t, target, ns, "trend", node, historyEnvironment, 0, values...)
 	}
 	seed("ft-drift", 1000, 990, 980, 970, 960, 950)
 	seed("ft-steady", 1000, 1004, 996, 1002, 998, 1001)
