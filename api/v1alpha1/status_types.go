@@ -169,6 +169,13 @@ type CellResult struct {
 	// headline marks the transport's headline cell.
 	// +optional
 	Headline bool `json:"headline,omitempty"`
+
+	// boundBy says what held the cell's headline figure back, against its physical ceiling
+	// (docs/ceilings.md): "0.96 of 57.6 GB/s (PCIe)", "CPU: RX core 3 busy 99 %", or why the
+	// ceiling is unknown. `sbctl explain` gives the ceiling's model and the numbers.
+	// +kubebuilder:validation:MaxLength=160
+	// +optional
+	BoundBy string `json:"boundBy,omitempty"`
 	// parameters of the cell.
 	Parameters CellParameters `json:"parameters"`
 	// state of the cell.

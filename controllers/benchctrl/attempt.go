@@ -19,6 +19,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/plan"
@@ -310,6 +311,9 @@ func (r *Reconciler) finishAttempt(ctx context.Context, sb *sbv1.SpiralBench, ce
 func (r *Reconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.CellResult) {
 	now := metav1.Now()
 	res.CompletionTime = &now
+	if res.Repeats > 0 {
+		res.BoundBy = clip(explain.Cell(sb, res).Short(), 160)
+	}
 	updateCounts(sb)
 	kind := corev1.EventTypeNormal
 	if res.State != sbv1.CellValid {

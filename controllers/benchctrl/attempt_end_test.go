@@ -12,6 +12,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/cellpod"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -29,6 +30,10 @@ func TestTheLastAttemptsEndCompletesTheBenchInTheSameStep(t *testing.T) {
 	}
 	if res := cell0(got); len(res.RepeatResults) != 1 || res.RepeatResults[0].RXMbps != 7000 {
 		t.Errorf("the attempt's repeat is kept: %+v", res)
+	}
+	// The finished cell says what bounded it, as sbctl explain does (no environment here).
+	if res := cell0(got); res.BoundBy == "" || res.BoundBy != explain.Cell(got, &res).Short() {
+		t.Errorf("boundBy %q, explain says %q", res.BoundBy, explain.Cell(got, &res).Short())
 	}
 }
 

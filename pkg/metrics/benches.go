@@ -12,6 +12,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
@@ -57,6 +58,9 @@ var (
 	descGPU = prometheus.NewDesc("spiralbench_cell_gpu_sm_percent",
 		"GPU streaming-multiprocessor utilisation during a finished cell (NVML), mean over its repeats, in percent; absent when unknown.",
 		cellLabels, nil)
+	descCeiling = prometheus.NewDesc("spiralbench_cell_ceiling_fraction",
+		"A finished cell's headline figure as a fraction of its physical ceiling (docs/ceilings.md), with the figure and the component that sets the ceiling; absent when the ceiling is unknown.",
+		append(cellLabels, "figure", "component"), nil)
 )
 
 // RegisterBenchCollector adds the status-derived series of benches and fleets to the manager's registry; the
@@ -70,7 +74,7 @@ func RegisterBenchCollector(reader client.Reader) error {
 }
 
 func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPhase, descCells, descVerdict, descUploaded, descDuration, descRx, descTx, descDrops, descLoss, descCPU, descGPU} {
+	for _, d := range []*prometheus.Desc{descPhase, descCells, descVerdict, descUploaded, descDuration, descRx, descTx, descDrops, descLoss, descCPU, descGPU, descCeiling} {
 		ch <- d
 	}
 }
@@ -137,6 +141,9 @@ func (c *benchCollector) collectBench(ch chan<- prometheus.Metric, sb *sbv1.Spir
 		}
 		if tx, ok := figure.Tx.Cell(&r); ok {
 			gauge(descTx, tx, cl...)
+		}
+		if e := explain.Cell(sb, &r); e.Fraction != nil {
+			gauge(descCeiling, *e.Fraction, append(cl, e.Figure, e.Component)...)
 		}
 		gauge(descDrops, float64(r.Drops), append(cl, r.DropsKind)...)
 		if loss, ok := figure.Loss.Cell(&r); ok {

@@ -59,3 +59,38 @@ spiralbench_bench_verdict{name="wl",namespace="bench",transport="UDP",verdict="P
 		t.Errorf("%d duration series", n)
 	}
 }
+
+// A cell whose ceiling is known has a ceiling-fraction series naming the figure and the
+// component; without the facts (the fixtures record no NIC) there is none.
+func TestCeilingFractionSeriesOnlyWhereTheCeilingIsKnown(t *testing.T) {
+	scheme := runtime.NewScheme()
+	_ = sbv1.AddToScheme(scheme)
+	known, unknown := fixture.TCPSweep("nic", 1, false), fixture.TCPSweep("bare", 1, false)
+	known.Status.Environment.NICs = []sbv1.NICEnvironment{{Interface: "eth1", Driver: "mlx5_core", SpeedMbps: 100000, MTU: 9000, PCIeGeneration: 5, PCIeWidth: 16}}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(known, unknown).WithStatusSubresource(known, unknown).Build()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&benchCollector{reader: c, now: time.Now})
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range families {
+		if f.GetName() != "spiralbench_cell_ceiling_fraction" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range m.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["name"] != "nic" || labels["figure"] != "RxMbps" || labels["component"] != "Ethernet" || m.GetGauge().GetValue() <= 0 || m.GetGauge().GetValue() > 1.2 {
+				t.Errorf("series %v = %v", labels, m.GetGauge().GetValue())
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no ceiling-fraction series for the bench with a 100 Gb/s NIC")
+	}
+}

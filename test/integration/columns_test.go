@@ -20,7 +20,7 @@ import (
 
 // What `kubectl get sb` shows, as the apiserver renders it (a Table): the headline cell's
 // rate under a name that survives kubectl's upper-casing, 0 failed and invalid cells rather
-// than nothing, and the run, not a file of it.
+// than nothing, the run, not a file of it, and what bounded the headline cell.
 func TestBenchColumnsReadRight(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -33,7 +33,7 @@ func TestBenchColumnsReadRight(t *testing.T) {
 	status := sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, BestRxMbps: 9600, Nodes: []string{"node-a", "node-b"},
 		Cells: sbv1.CellCounts{Total: 2, Succeeded: 2},
 		CellResults: []sbv1.CellResult{{Index: 0, State: sbv1.CellValid, Parameters: params, RXMbps: mean(9600)},
-			{Index: 1, Headline: true, State: sbv1.CellValid, Parameters: params, RXMbps: mean(9400)}},
+			{Index: 1, Headline: true, State: sbv1.CellValid, Parameters: params, RXMbps: mean(9400), BoundBy: "0.95 of 9.92 Gb/s (Ethernet)"}},
 		Artifacts: &sbv1.Artifacts{RunID: "20261129T100000Z-abcd"}}
 	rc, err := rest.RESTClientFor(restConfigFor(sbv1.GroupVersion.Group, sbv1.GroupVersion.Version))
 	if err != nil {
@@ -61,7 +61,8 @@ func TestBenchColumnsReadRight(t *testing.T) {
 		for i, c := range table.ColumnDefinitions {
 			got[c.Name] = table.Rows[0].Cells[i]
 		}
-		want := map[string]string{"Headline Mbit/s": "9400", "Failed": "0", "Invalid": "0", "Run": "20261129T100000Z-abcd", "Best Mbit/s": "9600"}
+		want := map[string]string{"Headline Mbit/s": "9400", "Failed": "0", "Invalid": "0", "Run": "20261129T100000Z-abcd", "Best Mbit/s": "9600",
+			"Headline bound by": "0.95 of 9.92 Gb/s (Ethernet)"}
 		var wrong []string
 		for k, v := range want {
 			if s := strings.TrimSpace(fmt.Sprint(got[k])); s != v {
