@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +33,9 @@ type fleetKubelet struct {
 	maxLiveBenches int
 	// hold, when set, leaves the pods of the benches it names untouched (a bench that hangs).
 	hold func(sb *sbv1.SpiralBench) bool
+	// env, per node, is the data plane's environment capture ("env" of its summary) that a
+	// bench on that node reports: the hardware facts a test injects.
+	env map[string]string
 }
 
 func (k *fleetKubelet) speed(node string) int64 {
@@ -81,7 +85,15 @@ func (k *fleetKubelet) step() {
 		for _, n := range benchNodesOf(sb) {
 			mbps = min(mbps, k.speed(n))
 		}
-		(&kubeletStandIn{t: k.t, ns: k.ns, bench: sb.Name, rxMbps: func(int, int) int64 { return mbps }}).step()
+		standIn := &kubeletStandIn{t: k.t, ns: k.ns, bench: sb.Name, rxMbps: func(int, int) int64 { return mbps }}
+		if nodes := benchNodesOf(sb); len(nodes) == 1 && k.env[nodes[0]] != "" {
+			env := k.env[nodes[0]]
+			standIn.summary = func(_, _ int, role string) string {
+				s := summaryJSON(role, "Valid", mbps)
+				return strings.TrimSuffix(s, "}") + `,"env":` + env + "}"
+			}
+		}
+		standIn.step()
 	}
 }
 
