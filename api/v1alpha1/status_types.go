@@ -373,11 +373,13 @@ type CellCounts struct {
 	// succeeded cells: Valid results.
 	// +optional
 	Succeeded int32 `json:"succeeded,omitempty"`
-	// failed cells: no result within the retries (written when 0 too, so that kubectl's
-	// column says 0, not nothing).
+	// failed cells: no result within the retries. Defaulted, so that kubectl's column says 0,
+	// not nothing, whatever the status patches left out.
+	// +kubebuilder:default=0
 	// +optional
 	Failed int32 `json:"failed"`
 	// invalid cells: ran, but the measurement cannot be trusted.
+	// +kubebuilder:default=0
 	// +optional
 	Invalid int32 `json:"invalid"`
 }

@@ -44,8 +44,10 @@ func TestBenchColumnsReadRight(t *testing.T) {
 		if err := k8sClient.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: "cols"}, cur); err != nil {
 			return false, err.Error()
 		}
+		// A merge patch, as the controller writes status: the zero counts are in no patch.
+		before := cur.DeepCopy()
 		cur.Status = status
-		if err := k8sClient.Status().Update(context.Background(), cur); err != nil {
+		if err := k8sClient.Status().Patch(context.Background(), cur, client.MergeFrom(before)); err != nil {
 			return false, "status: " + err.Error()
 		}
 		raw, err := rc.Get().Namespace(ns).Resource("spiralbenches").Name("cols").
