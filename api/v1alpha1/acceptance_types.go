@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Metric is a per-cell result an acceptance rule checks; its unit is in its name.
-// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps;LatencyP999Nanoseconds
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps;LatencyP999Nanoseconds;NCCLBusbwMBps;CopyH2DMBps;CopyD2HMBps
 type Metric string
 
 const (
@@ -25,6 +25,13 @@ const (
 	MetricPDRMbps Metric = "PDRMbps"
 	// MetricLatencyP999Nanoseconds is the 99.9th percentile one-way latency of a latency-mode cell.
 	MetricLatencyP999Nanoseconds Metric = "LatencyP999Nanoseconds"
+	// MetricNCCLBusbwMBps is an NCCL cell's bus bandwidth (nccl-tests' busbw) in MB/s, mean over
+	// repeats.
+	MetricNCCLBusbwMBps Metric = "NCCLBusbwMBps"
+	// MetricCopyH2DMBps and MetricCopyD2HMBps are a GPUCopy cell's host-to-device and
+	// device-to-host rates in MB/s (the slowest GPU's, as the copy kind reports them).
+	MetricCopyH2DMBps Metric = "CopyH2DMBps"
+	MetricCopyD2HMBps Metric = "CopyD2HMBps"
 )
 
 // Operator compares an observed metric with a rule's value.
@@ -82,8 +89,14 @@ type CellSelector struct {
 	TargetRateMbps *int32 `json:"targetRateMbps,omitempty"`
 }
 
-// AcceptanceRule is one check: metric of the selected cells, operator, value.
+// AcceptanceRule is one check of the selected cells' metric: against a value (operator and
+// value), or against the physical ceiling the node's own hardware sets for it
+// (minFractionOfCeiling), so that one rule serves every SKU.
 type AcceptanceRule struct {
+	// AcceptanceRuleRules carries the rules too long for a marker line (acceptance_rules.yaml,
+	// written as markers by hack/gen-admission); it has no fields.
+	AcceptanceRuleRules `json:",inline"`
+
 	// name identifies the rule in the Passed condition's message.
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
 	// +kubebuilder:validation:MaxLength=63
@@ -99,14 +112,25 @@ type AcceptanceRule struct {
 	// +optional
 	Cells CellSelector `json:"cells,omitempty"`
 
-	// operator compares the observed value with value.
-	// +required
-	Operator Operator `json:"operator"`
+	// operator compares the observed value with value. Required unless minFractionOfCeiling
+	// is set.
+	// +optional
+	Operator Operator `json:"operator,omitempty"`
 
-	// value to compare with, in the metric's unit.
+	// value to compare with, in the metric's unit. Required with operator.
 	// +kubebuilder:validation:Minimum=0
-	// +required
+	// +optional
 	Value int64 `json:"value"`
+
+	// minFractionOfCeiling checks each selected cell's metric against the physical ceiling of
+	// its path on this node (sbctl explain; docs/ceilings.md): the metric must reach at least
+	// this fraction of it, a decimal in (0, 1], for example "0.9". A cell whose ceiling is
+	// unknown (a fact not recorded, a path with no wire) breaks the rule, saying why. Metrics
+	// with a ceiling model: RxMbps of a streaming bench, NCCLBusbwMBps, CopyH2DMBps and
+	// CopyD2HMBps. Set it instead of operator and value.
+	// +kubebuilder:validation:Pattern=`^(0\.[0-9]{1,3}|1(\.0{1,3})?)$`
+	// +optional
+	MinFractionOfCeiling string `json:"minFractionOfCeiling,omitempty"`
 }
 
 // BaselineSpec compares results with an earlier SpiralBench of the same plan.

@@ -217,7 +217,7 @@ func ruleChecks(sb *sbv1.SpiralBench, finished bool) []check {
 	for _, rule := range a.Rules {
 		k := check{suite: "rules", name: rule.Name, status: checkPending, message: "not judged: the bench did not complete"}
 		if done {
-			v := acceptance.Judge([]sbv1.AcceptanceRule{rule}, judged)
+			v := acceptance.Judge(sb, []sbv1.AcceptanceRule{rule}, judged)
 			k.message = strings.TrimPrefix(strings.TrimPrefix(v.Message, "held: "), "broken: ")
 			k.status = map[bool]checkStatus{true: checkPassed, false: checkFailed}[v.Passed]
 		}

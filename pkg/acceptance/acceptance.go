@@ -17,20 +17,25 @@ type Verdict struct {
 	Message string
 }
 
-// Judge checks every rule against the cells it selects. A rule that selects no measured cell
-// fails: a gate must never pass because nothing was measured.
-func Judge(rules []sbv1.AcceptanceRule, cells []sbv1.CellResult) Verdict {
-	return JudgeWith(rules, cells, nil, nil)
+// Judge checks every rule against the cells of sb it selects (cells: the ones judged, all of
+// sb's or its Valid ones). A rule that selects no measured cell fails: a gate must never pass
+// because nothing was measured. sb's spec and environment give the ceilings of fraction rules.
+func Judge(sb *sbv1.SpiralBench, rules []sbv1.AcceptanceRule, cells []sbv1.CellResult) Verdict {
+	return JudgeWith(sb, rules, cells, nil, nil)
 }
 
 // JudgeWith is Judge plus what a baseline comparison held and broke.
-func JudgeWith(rules []sbv1.AcceptanceRule, cells []sbv1.CellResult, baselineHeld, baselineBroken []string) Verdict {
+func JudgeWith(sb *sbv1.SpiralBench, rules []sbv1.AcceptanceRule, cells []sbv1.CellResult, baselineHeld, baselineBroken []string) Verdict {
 	if len(rules) == 0 && len(baselineHeld) == 0 && len(baselineBroken) == 0 {
 		return Verdict{Passed: true, Reason: sbv1.ReasonNoRules, Message: "no acceptance rules"}
 	}
 	held, broken := append([]string{}, baselineHeld...), append([]string{}, baselineBroken...)
 	for _, rule := range rules {
-		if msg, ok := judgeRule(rule, cells); ok {
+		judge := judgeRule
+		if rule.MinFractionOfCeiling != "" {
+			judge = func(rule sbv1.AcceptanceRule, cells []sbv1.CellResult) (string, bool) { return judgeFraction(sb, rule, cells) }
+		}
+		if msg, ok := judge(rule, cells); ok {
 			held = append(held, msg)
 		} else {
 			broken = append(broken, msg)

@@ -26,11 +26,11 @@ func rule(name string, m sbv1.Metric, op sbv1.Operator, v int64, sel sbv1.CellSe
 }
 
 func TestHeadlineRuleHoldsAndBreaks(t *testing.T) {
-	v := Judge([]sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 95000, sbv1.CellSelector{})}, cells)
+	v := Judge(nil, []sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 95000, sbv1.CellSelector{})}, cells)
 	if !v.Passed || v.Reason != sbv1.ReasonRulesHeld || !strings.Contains(v.Message, "line-rate: cell 1 RxMbps = 97200 >= 95000") {
 		t.Errorf("want held with the observed value: %+v", v)
 	}
-	v = Judge([]sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 98000, sbv1.CellSelector{})}, cells)
+	v = Judge(nil, []sbv1.AcceptanceRule{rule("line-rate", sbv1.MetricRxMbps, sbv1.OperatorGreaterThanOrEqual, 98000, sbv1.CellSelector{})}, cells)
 	if v.Passed || v.Reason != sbv1.ReasonRulesBroken || !strings.Contains(v.Message, "line-rate: cell 1 RxMbps = 97200, want >= 98000") {
 		t.Errorf("want broken naming the rule and the observed value: %+v", v)
 	}
@@ -38,29 +38,29 @@ func TestHeadlineRuleHoldsAndBreaks(t *testing.T) {
 
 func TestEachScopeWithFiltersNamesTheFirstOffender(t *testing.T) {
 	lossless := rule("lossless", sbv1.MetricLossPPM, sbv1.OperatorEqual, 0, sbv1.CellSelector{Scope: sbv1.CellScopeEach})
-	v := Judge([]sbv1.AcceptanceRule{lossless}, cells)
+	v := Judge(nil, []sbv1.AcceptanceRule{lossless}, cells)
 	if v.Passed || !strings.Contains(v.Message, "cell 2 LossPPM = 20, want == 0") {
 		t.Errorf("%+v", v)
 	}
 	lossless.Cells.Pairs = ptr.To[int32](4)
-	if v := Judge([]sbv1.AcceptanceRule{lossless}, cells); !v.Passed || !strings.Contains(v.Message, "2 cells LossPPM == 0") {
+	if v := Judge(nil, []sbv1.AcceptanceRule{lossless}, cells); !v.Passed || !strings.Contains(v.Message, "2 cells LossPPM == 0") {
 		t.Errorf("the 4-pair cells are lossless: %+v", v)
 	}
 }
 
 func TestAGateNeverPassesOnNothing(t *testing.T) {
 	sel := sbv1.CellSelector{Scope: sbv1.CellScopeEach, PayloadBytes: ptr.To[int32](64)}
-	if v := Judge([]sbv1.AcceptanceRule{rule("tiny", sbv1.MetricRxMbps, sbv1.OperatorGreaterThan, 0, sel)}, cells); v.Passed {
+	if v := Judge(nil, []sbv1.AcceptanceRule{rule("tiny", sbv1.MetricRxMbps, sbv1.OperatorGreaterThan, 0, sel)}, cells); v.Passed {
 		t.Errorf("a rule selecting no cell must fail: %+v", v)
 	}
 	failed := []sbv1.CellResult{{Index: 0, Headline: true, State: sbv1.CellFailed, Message: "pod deleted"}}
-	if v := Judge([]sbv1.AcceptanceRule{rule("r", sbv1.MetricDrops, sbv1.OperatorEqual, 0, sbv1.CellSelector{})}, failed); v.Passed || !strings.Contains(v.Message, "failed (pod deleted)") {
+	if v := Judge(nil, []sbv1.AcceptanceRule{rule("r", sbv1.MetricDrops, sbv1.OperatorEqual, 0, sbv1.CellSelector{})}, failed); v.Passed || !strings.Contains(v.Message, "failed (pod deleted)") {
 		t.Errorf("a failed cell must fail its rules: %+v", v)
 	}
-	if v := Judge([]sbv1.AcceptanceRule{rule("gpu", sbv1.MetricGPUSMMilliPercent, sbv1.OperatorLessThan, 50000, sbv1.CellSelector{})}, cells); v.Passed {
+	if v := Judge(nil, []sbv1.AcceptanceRule{rule("gpu", sbv1.MetricGPUSMMilliPercent, sbv1.OperatorLessThan, 50000, sbv1.CellSelector{})}, cells); v.Passed {
 		t.Errorf("an unmeasured metric must fail: %+v", v)
 	}
-	if v := Judge(nil, cells); !v.Passed || v.Reason != sbv1.ReasonNoRules {
+	if v := Judge(nil, nil, cells); !v.Passed || v.Reason != sbv1.ReasonNoRules {
 		t.Errorf("no rules: %+v", v)
 	}
 }
@@ -91,7 +91,7 @@ func TestBaselineRegressionAndEnvironment(t *testing.T) {
 	if _, broken = CompareBaseline(spec, now, env, base); len(broken) != 1 {
 		t.Errorf("an unfinished baseline cannot vouch: %v", broken)
 	}
-	v := JudgeWith(nil, now, nil, []string{"baseline x: broken"})
+	v := JudgeWith(nil, nil, now, nil, []string{"baseline x: broken"})
 	if v.Passed || !strings.Contains(v.Message, "baseline x") {
 		t.Errorf("a broken baseline fails the verdict: %+v", v)
 	}

@@ -74,14 +74,14 @@ func FuzzJudge(f *testing.F) {
 			}
 		}
 		cells := []sbv1.CellResult{fuzzCell(0, v1, s1, true, true, payload), fuzzCell(1, v2, s2, false, measured, 8000)}
-		v := Judge([]sbv1.AcceptanceRule{rule}, cells)
+		v := Judge(nil, []sbv1.AcceptanceRule{rule}, cells)
 		if want := oracle(rule, cells); v.Passed != want {
 			t.Fatalf("rule %+v on cells %d, %d: Passed=%v, the rule read literally says %v (%s)", rule, v1, v2, v.Passed, want, v.Message)
 		}
 		if v.Passed != (v.Reason == sbv1.ReasonRulesHeld) || !strings.Contains(v.Message, "r: ") {
 			t.Fatalf("verdict %+v does not name the rule and its reason", v)
 		}
-		if Judge(nil, cells).Passed != true || Judge([]sbv1.AcceptanceRule{rule}, nil).Passed {
+		if Judge(nil, nil, cells).Passed != true || Judge(nil, []sbv1.AcceptanceRule{rule}, nil).Passed {
 			t.Fatal("no rules must pass, and a rule over no cells must not")
 		}
 	})

@@ -46,7 +46,7 @@ func Decide(sb *sbv1.SpiralBench) Verdict {
 	if a.Baseline != nil {
 		held, broken = compareRecorded(*a.Baseline, judged, sb.Status.Baseline)
 	}
-	rules := JudgeWith(a.Rules, judged, held, broken)
+	rules := JudgeWith(sb, a.Rules, judged, held, broken)
 	cells := cellsPart(sb, failed, invalid)
 	switch {
 	case allowed && valid == 0:

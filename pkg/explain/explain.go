@@ -55,10 +55,14 @@ func Bench(sb *sbv1.SpiralBench) []Explanation {
 	return out
 }
 
-// Cell explains one cell of the bench.
-func Cell(sb *sbv1.SpiralBench, c *sbv1.CellResult) Explanation {
+// Cell explains one cell of the bench: its headline figure.
+func Cell(sb *sbv1.SpiralBench, c *sbv1.CellResult) Explanation { return CellFigure(sb, c, "") }
+
+// CellFigure explains one figure of a cell (pkg/figure's name; "" for the headline): a GPU
+// copy's D2H as well as its H2D. A figure the kind has no model for is explained as unknown.
+func CellFigure(sb *sbv1.SpiralBench, c *sbv1.CellResult, fig string) Explanation {
 	e := Explanation{Cell: c.Index, Headline: c.Headline, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), State: c.State}
-	ceil := ceilingOf(sb, c)
+	ceil := ceilingOf(sb, c, fig)
 	e.Figure, e.Unit = ceil.Figure, ceil.Unit
 	if f, ok := figure.Lookup(ceil.Figure); ok && f.Cell != nil {
 		if v, ok := f.Cell(c); ok {

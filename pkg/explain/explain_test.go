@@ -1,10 +1,11 @@
-package explain
+package explain_test
 
 import (
 	"strings"
 	"testing"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
@@ -18,7 +19,7 @@ var cx7 = sbv1.NICEnvironment{Interface: "eth1", Driver: "mlx5_core", SpeedMbps:
 
 func TestExplainTCPOver100GbE(t *testing.T) {
 	sb := withNIC(fixture.TCPSweep("tcp", 1, false), cx7)
-	e := Cell(sb, &sb.Status.CellResults[0])
+	e := explain.Cell(sb, &sb.Status.CellResults[0])
 	// MTU 9000: MSS 8948 B in 9038 B on the wire, 99.00 Gb/s; the NIC's Gen5 x16 is higher.
 	if e.Ceiling == nil || int(*e.Ceiling) != 99004 || e.Component != "Ethernet" || e.Fraction == nil {
 		t.Fatalf("explanation %+v", e)
@@ -39,7 +40,7 @@ func TestExplainTCPOverVethNamesTheCore(t *testing.T) {
 	sb.Spec.Topology.Server.Cores = &sbv1.CoreMap{Pollers: []int32{3}}
 	c := &sb.Status.CellResults[0]
 	c.CPU = &sbv1.CPUBusy{MasterMilliPercent: 2000, TXMilliPercent: 60000, RXMilliPercent: 99000}
-	e := Cell(sb, c)
+	e := explain.Cell(sb, c)
 	if e.Ceiling != nil || e.BoundComponent != "CPU" || e.BoundBy != "RX core 3 busy 99 %" {
 		t.Fatalf("explanation %+v", e)
 	}
@@ -47,7 +48,7 @@ func TestExplainTCPOverVethNamesTheCore(t *testing.T) {
 		t.Errorf("short %q", got)
 	}
 	c.CPU.RXMilliPercent = 50000 // nothing saturated: the CPU still moves the bytes
-	if got := Cell(sb, c).Short(); got != "CPU: no wire, no core saturated" {
+	if got := explain.Cell(sb, c).Short(); got != "CPU: no wire, no core saturated" {
 		t.Errorf("short %q", got)
 	}
 }
@@ -55,7 +56,7 @@ func TestExplainTCPOverVethNamesTheCore(t *testing.T) {
 func TestExplainWithoutEnvironmentIsUnknown(t *testing.T) {
 	sb := fixture.TCPSweep("bare", 1, false)
 	sb.Status.Environment = nil
-	e := Cell(sb, &sb.Status.CellResults[0])
+	e := explain.Cell(sb, &sb.Status.CellResults[0])
 	if e.Ceiling != nil || e.Fraction != nil || e.Unknown != "no environment recorded" || e.Measured == nil {
 		t.Fatalf("explanation %+v", e)
 	}
@@ -66,19 +67,19 @@ func TestExplainWithoutEnvironmentIsUnknown(t *testing.T) {
 
 func TestExplainUnrecordedFacts(t *testing.T) {
 	sb := fixture.TCPSweep("nolink", 1, false)
-	if got := Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: no NIC recorded" {
+	if got := explain.Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: no NIC recorded" {
 		t.Errorf("no NICs: %q", got)
 	}
 	n := cx7
 	n.SpeedMbps, n.PCIeGeneration, n.PCIeWidth = 0, 0, 0
 	withNIC(sb, n)
-	if got := Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: link speed of NIC eth1 unknown" {
+	if got := explain.Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: link speed of NIC eth1 unknown" {
 		t.Errorf("no speed: %q", got)
 	}
 	n.MTU = 0
 	withNIC(sb, n)
 	sb.Spec.Topology.MTU = 0
-	if got := Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: MTU of eth1 not recorded" {
+	if got := explain.Cell(sb, &sb.Status.CellResults[0]).Short(); got != "unknown: MTU of eth1 not recorded" {
 		t.Errorf("no MTU: %q", got)
 	}
 }
@@ -90,7 +91,7 @@ func TestExplainSumsTheLinksOfACell(t *testing.T) {
 	eth2.Interface = "eth2"
 	sb.Status.Environment.NICs = []sbv1.NICEnvironment{cx7, eth2}
 	for _, c := range sb.Status.CellResults {
-		e := Cell(sb, &c)
+		e := explain.Cell(sb, &c)
 		want := 99004
 		if c.Parameters.Pairs > 1 {
 			want *= 2
@@ -103,8 +104,8 @@ func TestExplainSumsTheLinksOfACell(t *testing.T) {
 
 func TestExplainFailedCellIsNotMeasured(t *testing.T) {
 	sb := withNIC(fixture.TCPSweep("failed", 1, true), cx7)
-	var last Explanation
-	for _, e := range Bench(sb) {
+	var last explain.Explanation
+	for _, e := range explain.Bench(sb) {
 		if e.State == sbv1.CellFailed {
 			last = e
 		}
@@ -116,7 +117,7 @@ func TestExplainFailedCellIsNotMeasured(t *testing.T) {
 
 func TestExplainPacedCellIsBoundByItsPace(t *testing.T) {
 	sb := withNIC(fixture.UDPDropCurve("drop"), cx7)
-	for _, e := range Bench(sb) {
+	for _, e := range explain.Bench(sb) {
 		c := sb.Status.CellResults[e.Cell]
 		if c.Parameters.TargetRateMbps == 1000 && c.Parameters.PayloadBytes == 8000 {
 			// 8000 B datagrams at MTU 9000: 8066 B on the wire, 99.18 Gb/s; the sender asked for 1.
@@ -124,7 +125,7 @@ func TestExplainPacedCellIsBoundByItsPace(t *testing.T) {
 				t.Errorf("paced cell: %q, ceiling %v", e.Short(), e.Ceiling)
 			}
 		}
-		if c.Parameters.TargetRateMbps == 0 && e.BoundComponent == Paced {
+		if c.Parameters.TargetRateMbps == 0 && e.BoundComponent == explain.Paced {
 			t.Errorf("unpaced cell %d bound by the pace", e.Cell)
 		}
 	}
@@ -140,7 +141,7 @@ func TestExplainGPUCopyReadsTheGPUsPCIeLinks(t *testing.T) {
 	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
 		{Device: 0, Direction: "H2D", Bytes: 256 << 20, MegabytesPerSecond: 53000},
 		{Device: 1, Direction: "H2D", Bytes: 256 << 20, MegabytesPerSecond: 25000}}}}}
-	e := Cell(sb, c)
+	e := explain.Cell(sb, c)
 	// Gen4 x16 at MPS 256: 31.51 GB/s x 256/280 = 28.81 GB/s, the lower of the two links.
 	if e.Figure != "CopyH2DMBps" || e.Measured == nil || *e.Measured != 25000 || e.Ceiling == nil || int(*e.Ceiling) != 28807 {
 		t.Fatalf("explanation %+v", e)
@@ -149,7 +150,7 @@ func TestExplainGPUCopyReadsTheGPUsPCIeLinks(t *testing.T) {
 		t.Errorf("short %q", got)
 	}
 	env.GPUs = nil
-	if got := Cell(sb, c).Short(); got != "unknown: PCIe link of GPU 0 unknown" {
+	if got := explain.Cell(sb, c).Short(); got != "unknown: PCIe link of GPU 0 unknown" {
 		t.Errorf("without the GPUs' links: %q", got)
 	}
 }
@@ -162,13 +163,13 @@ func TestExplainNCCLReadsTheNVLinks(t *testing.T) {
 		EnvironmentDetail: sbv1.EnvironmentDetail{GPUs: []sbv1.GPUEnvironment{{NVLinksActive: 18}, {NVLinksActive: 18}}}}
 	sb.Status.CellResults = []sbv1.CellResult{{State: sbv1.CellValid, Repeats: 1, RepeatResults: []sbv1.RepeatResult{{State: sbv1.CellValid,
 		Collective: &sbv1.CollectiveResult{Sizes: []sbv1.CollectiveSize{{Bytes: 1 << 30, BusbwMBps: 360000}}}}}}}
-	e := Bench(sb)[0]
+	e := explain.Bench(sb)[0]
 	// NVLink 4: 18 links x 25 GB/s per direction.
 	if e.Figure != "NCCLBusbwMBps" || e.Ceiling == nil || *e.Ceiling != 450000 || e.Short() != "0.80 of 450.0 GB/s (NVLink)" {
 		t.Fatalf("explanation %q %+v", e.Short(), e)
 	}
 	sb.Spec.Topology.Server.GPUs = 4
-	if got := Bench(sb)[0].Short(); got != "unknown: the environment records 2 of the node's 4 GPUs" {
+	if got := explain.Bench(sb)[0].Short(); got != "unknown: the environment records 2 of the node's 4 GPUs" {
 		t.Errorf("with GPUs unlisted: %q", got)
 	}
 }

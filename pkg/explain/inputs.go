@@ -29,12 +29,41 @@ func kindOf(sb *sbv1.SpiralBench) string {
 	return strings.ToLower(string(sb.Spec.Transport))
 }
 
-// ceilingOf is the ceiling of the cell's headline figure, or an unknown one naming the fact
-// the bench does not record.
-func ceilingOf(sb *sbv1.SpiralBench, c *sbv1.CellResult) ceiling.Ceiling {
+// modelled are the figures each kind has a ceiling model for, the headline first.
+var modelled = map[string][]string{
+	ceiling.KindGPUCopy: {ceiling.FigureCopyH2D, ceiling.FigureCopyD2H},
+	ceiling.KindNCCL:    {ceiling.FigureNCCLBusbw},
+}
+
+// Modelled says whether the bench's kind has a ceiling model for the figure.
+func Modelled(sb *sbv1.SpiralBench, fig string) bool {
+	figs, ok := modelled[kindOf(sb)]
+	if !ok {
+		figs = []string{ceiling.FigureRx}
+	}
+	for _, f := range figs {
+		if f == fig {
+			return true
+		}
+	}
+	return false
+}
+
+// ceilingOf is the ceiling of the cell's figure fig ("" for the headline), or an unknown one
+// naming the fact the bench does not record or the figure the kind has no model for.
+func ceilingOf(sb *sbv1.SpiralBench, c *sbv1.CellResult, fig string) ceiling.Ceiling {
 	kind := kindOf(sb)
-	fig, unit := headlineFigure(kind)
+	head, unit := headlineFigure(kind)
+	if fig == "" {
+		fig = head
+	}
+	if !Modelled(sb, fig) {
+		return ceiling.Ceiling{Figure: fig, Unknown: fmt.Sprintf("no ceiling model for %s of a %s bench", fig, sb.Spec.Transport)}
+	}
 	in, why := inputsOf(sb, c, kind)
+	if kind == ceiling.KindGPUCopy && fig == ceiling.FigureCopyD2H {
+		in.Copy = ceiling.CopyD2H
+	}
 	if why != "" {
 		return ceiling.Ceiling{Figure: fig, Unit: unit, Unknown: why}
 	}

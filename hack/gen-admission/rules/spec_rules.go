@@ -133,6 +133,7 @@ func Spec(ks Kinds) []Rule {
 				"the plain or the forward mode, as matrix.memories Device is not: use Host or HostPinned (HostPinned is what a " +
 				"GPU reads in place)"},
 	)
+	rules = append(rules, ks.figureRules()...)
 	return append(rules, ks.searchRules(inCell, search, socket)...)
 }
 
