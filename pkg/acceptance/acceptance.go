@@ -33,7 +33,9 @@ func JudgeWith(sb *sbv1.SpiralBench, rules []sbv1.AcceptanceRule, cells []sbv1.C
 	for _, rule := range rules {
 		judge := judgeRule
 		if rule.MinFractionOfCeiling != "" {
-			judge = func(rule sbv1.AcceptanceRule, cells []sbv1.CellResult) (string, bool) { return judgeFraction(sb, rule, cells) }
+			judge = func(rule sbv1.AcceptanceRule, cells []sbv1.CellResult) (string, bool) {
+				return judgeFraction(sb, rule, cells)
+			}
 		}
 		if msg, ok := judge(rule, cells); ok {
 			held = append(held, msg)
