@@ -62,6 +62,10 @@ func newExpect(k *kube) *cobra.Command {
 			if cl == nil {
 				cl, how = cat.MatchClass(facts), "its node object ("+facts.String()+")"
 			}
+			if cl == nil && cat.Derived != nil {
+				renderDerived(cmd.OutOrStdout(), cat.Derived, "node "+node.Name+" reports "+facts.String()+": no class of the catalog matches")
+				return nil
+			}
 			if cl == nil {
 				return exitCode{code: exitError, msg: fmt.Sprintf("node %s reports %s: no class of the catalog matches, so a fleet judges it NoReference; add a class (docs/qualification.md)", node.Name, facts)}
 			}
@@ -95,7 +99,20 @@ func renderExpect(w io.Writer, cl *fleet.Class, heading string) {
 		if !figure.HigherIsBetter(r.Figure) {
 			dir = "<="
 		}
+		if r.Relative() {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t>= %.2f of its ceiling\t%s\t%s\n", r.Step, r.Figure, r.MinFractionOfCeiling, figure.UnitOf(r.Figure), r.Source)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.0f%%\t%s %.0f\t%s\t%s\n", r.Step, r.Figure, r.Expected, r.TolerancePercent, dir, r.Bound(), figure.UnitOf(r.Figure), r.Source)
 	}
 	_ = tw.Flush()
+}
+
+// renderDerived prints what a node of no class is held to: its own hardware's ceilings.
+func renderDerived(w io.Writer, d *fleet.Derived, heading string) {
+	fmt.Fprintf(w, "%s, so a fleet judges it against its own hardware (class %s):\n", heading, fleet.DerivedClassName)
+	fmt.Fprintf(w, "each passed step's RxMbps, CopyH2DMBps, CopyD2HMBps and NCCLBusbwMBps must reach %.2f of the ceiling of its path,\n", d.MinFractionOfCeiling)
+	fmt.Fprintln(w, "computed from the facts the step's bench captured (sbctl explain BENCH shows each ceiling and what bounds it);")
+	fmt.Fprintln(w, "a step whose ceiling is unknown (a path with no wire, a fact not captured) is noted and judged only by its own rules.")
+	fmt.Fprintf(w, "source of %.2f: %s\n", d.MinFractionOfCeiling, d.Source)
 }

@@ -26,6 +26,9 @@ func renderCatalog(w io.Writer, cat *fleet.Catalog) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if d := cat.Derived; d != nil {
+		fmt.Fprintf(w, "A node of no class: each step's figures at >= %.2f of the ceilings of its own hardware (class %s).\n", d.MinFractionOfCeiling, fleet.DerivedClassName)
+	}
 	_, err := fmt.Fprintln(w, "sbctl expect CLASS (or NODE) prints each figure, the bound it must hold and its whole source.")
 	return err
 }

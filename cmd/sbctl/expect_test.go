@@ -133,7 +133,10 @@ func TestExpectMatchesANodeOfTheCluster(t *testing.T) {
 	node(ns+"-h200", map[string]string{"nvidia.com/gpu.product": "NVIDIA-H200"}, 4)
 	node(ns+"-cpu", nil, 0)
 	node(ns+"-judged", map[string]string{"spiralbench.io/verdict-class": "2xH200-NV18"}, 0)
+	node(ns+"-a10", map[string]string{"nvidia.com/gpu.product": "NVIDIA-A10"}, 1)
 	for name, want := range map[string]string{
+		ns + "-a10": "node " + ns + `-a10 reports 1 x "NVIDIA-A10", no NIC facts: no class of the catalog matches, so a fleet judges it ` +
+			"against its own hardware (class derived-from-hardware):\neach passed step's RxMbps, CopyH2DMBps, CopyD2HMBps and NCCLBusbwMBps must reach 0.70",
 		ns + "-h200":   "node " + ns + "-h200 is class 4xH200-NV18, matched by its node object",
 		ns + "-cpu":    "node " + ns + "-cpu is class cpu-only, matched by its node object",
 		ns + "-judged": "node " + ns + "-judged is class 2xH200-NV18, matched by its verdict-class label",

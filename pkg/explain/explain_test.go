@@ -173,3 +173,22 @@ func TestExplainNCCLReadsTheNVLinks(t *testing.T) {
 		t.Errorf("with GPUs unlisted: %q", got)
 	}
 }
+
+// A copy bench's D2H figure has its own ceiling, the same PCIe links; a figure the kind has no
+// model for is unknown, saying so.
+func TestExplainCellFigureReadsD2HAndRefusesUnmodelledFigures(t *testing.T) {
+	sb := fixture.GPUCopyPeers("copy")
+	sb.Status.Environment.GPUModel = "NVIDIA H200"
+	sb.Status.Environment.GPUs = []sbv1.GPUEnvironment{{PCIAddress: "0000:1b:00.0", PCIeGeneration: 4, PCIeWidth: 16}}
+	c := &sb.Status.CellResults[0]
+	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
+		{Device: 0, Direction: "H2D", Bytes: 256 << 20, MegabytesPerSecond: 26000},
+		{Device: 0, Direction: "D2H", Bytes: 256 << 20, MegabytesPerSecond: 20000}}}}}
+	e := explain.CellFigure(sb, c, "CopyD2HMBps")
+	if e.Figure != "CopyD2HMBps" || e.Measured == nil || *e.Measured != 20000 || e.Ceiling == nil || int(*e.Ceiling) != 28807 {
+		t.Fatalf("D2H explanation %+v", e)
+	}
+	if e := explain.CellFigure(sb, c, "RxMbps"); e.Ceiling != nil || !strings.Contains(e.Unknown, "no ceiling model for RxMbps of a GPUCopy bench") {
+		t.Errorf("RxMbps of a copy bench: %+v", e)
+	}
+}

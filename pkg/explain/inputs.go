@@ -35,6 +35,21 @@ var modelled = map[string][]string{
 	ceiling.KindNCCL:    {ceiling.FigureNCCLBusbw},
 }
 
+// HasModel says whether some kind has a ceiling model for the figure.
+func HasModel(fig string) bool {
+	if fig == ceiling.FigureRx {
+		return true
+	}
+	for _, figs := range modelled {
+		for _, f := range figs {
+			if f == fig {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Modelled says whether the bench's kind has a ceiling model for the figure.
 func Modelled(sb *sbv1.SpiralBench, fig string) bool {
 	figs, ok := modelled[kindOf(sb)]

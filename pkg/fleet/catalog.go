@@ -22,6 +22,9 @@ func BuiltinCatalogYAML() []byte { return builtinCatalogYAML }
 type Catalog struct {
 	Version int     `json:"version"`
 	Classes []Class `json:"classes"`
+	// Derived, when set, judges a node that matches no class against its own hardware: each
+	// step's figures against the ceilings of their paths (derived.go) instead of NoReference.
+	Derived *Derived `json:"derived,omitempty"`
 }
 
 // Class is a kind of node, matched on the facts its steps report.
@@ -65,17 +68,26 @@ type Expect struct {
 	PCIeWidth      int32 `json:"pcieWidth,omitempty"`
 }
 
-// Reference is what one figure of one step should reach, and the source of the number.
+// Reference is what one figure of one step should reach, and the source of the number: an
+// expected value with a tolerance, or a fraction of the ceiling the node's own hardware sets
+// for the figure (one reference then serves every SKU of the class).
 type Reference struct {
 	Step             string  `json:"step"`
 	Figure           string  `json:"figure"`
-	Expected         float64 `json:"expected"`
-	TolerancePercent float64 `json:"tolerancePercent"`
-	Source           string  `json:"source"`
+	Expected         float64 `json:"expected,omitempty"`
+	TolerancePercent float64 `json:"tolerancePercent,omitempty"`
+	// MinFractionOfCeiling, instead of Expected: the figure reaches at least this fraction of
+	// its path's ceiling on the node (pkg/ceiling; sbctl explain).
+	MinFractionOfCeiling float64 `json:"minFractionOfCeiling,omitempty"`
+	Source               string  `json:"source"`
 }
 
+// Relative says whether the reference is a fraction of the node's ceiling.
+func (r Reference) Relative() bool { return r.MinFractionOfCeiling > 0 }
+
 // Bound is the worst value that still holds: expected less the tolerance when higher is
-// better, expected plus it otherwise.
+// better, expected plus it otherwise. A relative reference's bound depends on the node
+// (BoundOn).
 func (r Reference) Bound() float64 {
 	margin := r.Expected * r.TolerancePercent / 100
 	if figure.HigherIsBetter(r.Figure) {
@@ -224,7 +236,13 @@ func ParseCatalog(data []byte) (*Catalog, error) {
 			if r.Source == "" || r.Step == "" || r.TolerancePercent < 0 {
 				return nil, fmt.Errorf("catalog: class %s figure %s: needs a step, a source and a tolerance >= 0", cl.Name, r.Figure)
 			}
+			if err := r.checkForm(); err != nil {
+				return nil, fmt.Errorf("catalog: class %s step %s figure %s: %w", cl.Name, r.Step, r.Figure, err)
+			}
 		}
+	}
+	if d := c.Derived; d != nil && (d.MinFractionOfCeiling <= 0 || d.MinFractionOfCeiling > 1 || d.Source == "") {
+		return nil, fmt.Errorf("catalog: derived needs minFractionOfCeiling in (0, 1] and a source saying why that fraction")
 	}
 	return &c, nil
 }

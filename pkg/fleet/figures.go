@@ -65,12 +65,14 @@ type Observation struct {
 	WireNotCrossed bool
 	// NoGPU: the step needs GPUs and the node has none.
 	NoGPU bool
+	// Ceilings are the headline cell's figures against their ceilings, by figure name.
+	Ceilings map[string]StepCeiling
 }
 
 // Observe reads an Observation from a finished bench: every figure its headline cell has, the
 // environment facts, the copy bench's peer links, NCCL's transports and the wire verdicts.
 func Observe(sb *sbv1.SpiralBench) Observation {
-	o := Observation{Figures: map[string]float64{}, Facts: FactsOf(sb)}
+	o := Observation{Figures: map[string]float64{}, Facts: FactsOf(sb), Ceilings: ceilingsOf(sb)}
 	for _, name := range figure.Names() {
 		if v, ok := ReadFigure(sb, name); ok {
 			o.Figures[name] = v

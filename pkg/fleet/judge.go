@@ -139,14 +139,22 @@ func Judge(in Input) Judgement {
 		} else {
 			class = in.Catalog.MatchClass(j.Facts)
 		}
-		if class == nil {
-			what := "class " + in.Class + " is not in the catalog"
-			if in.Class == "" {
-				what = "no class matches " + j.Facts.String()
+		if class == nil && in.Class == "" && in.Catalog.Derived != nil {
+			var notes []string
+			var why string
+			if class, notes, why = derivedClass(in.Catalog.Derived, in.Steps); class == nil {
+				j.Reasons = append(j.Reasons, Reason{Code: NoReference, Detail: "no class matches " + j.Facts.String() +
+					", and no expectation can be derived from its hardware: " + why})
 			}
-			j.Reasons = append(j.Reasons, Reason{Code: NoReference, Detail: what})
-		} else {
+			j.Notes = append(j.Notes, notes...)
+		}
+		switch {
+		case class != nil:
 			j.Class = class.Name
+		case in.Class != "":
+			j.Reasons = append(j.Reasons, Reason{Code: NoReference, Detail: "class " + in.Class + " is not in the catalog"})
+		case in.Catalog.Derived == nil:
+			j.Reasons = append(j.Reasons, Reason{Code: NoReference, Detail: "no class matches " + j.Facts.String()})
 		}
 	}
 	for _, s := range in.Steps {
@@ -222,6 +230,10 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 		if s == nil || s.State != StepPassedState {
 			continue // a step that did not pass already has its reason; an absent step is not in this suite
 		}
+		if ref.Relative() {
+			out = append(out, relativeReasons(ref, s, class)...)
+			continue
+		}
 		v, ok := s.Figures[ref.Figure]
 		if !ok {
 			out = append(out, Reason{Code: StepMissing, Step: ref.Step,
@@ -259,4 +271,22 @@ func referenceReasons(steps []StepOutcome, class *Class, facts Facts) []Reason {
 		}
 	}
 	return out
+}
+
+// relativeReasons judges a step's figure against a fraction of its ceiling on this node; an
+// unknown ceiling cannot be judged (NoReference, saying why), never passed.
+func relativeReasons(ref Reference, s *StepOutcome, class *Class) []Reason {
+	sc, ok := s.Ceilings[ref.Figure]
+	switch {
+	case !ok:
+		return []Reason{{Code: StepMissing, Step: ref.Step,
+			Detail: fmt.Sprintf("%s: no %s to compare with %.2f of its ceiling", ref.Step, ref.Figure, ref.MinFractionOfCeiling)}}
+	case !sc.Known():
+		return []Reason{{Code: NoReference, Step: ref.Step,
+			Detail: fmt.Sprintf("%s: %s is judged against %.2f of its ceiling, and the %s", ref.Step, ref.Figure, ref.MinFractionOfCeiling, sc)}}
+	case sc.Fraction >= ref.MinFractionOfCeiling:
+		return nil
+	}
+	return []Reason{{Code: BelowReference, Step: ref.Step,
+		Detail: fmt.Sprintf("%s: %s %s, reference >= %.2f of the ceiling (class %s)", ref.Step, ref.Figure, sc, ref.MinFractionOfCeiling, class.Name)}}
 }
