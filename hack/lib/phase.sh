@@ -11,6 +11,8 @@
 #   phase_begin TITLE WHEN      a phase whose output stays on the terminal ...
 #   phase_end RC                ... ends with CMD's status RC; returns it
 #   phase_summary               the time of each phase, and the total
+#   phase_exit RC               for an EXIT trap: a phase left open failed (set -e ended the
+#                               script in it); then the summary. Returns RC
 #
 # Call phase_run as a plain command (not after if, || or &&): there bash turns errexit off
 # inside CMD. Lines go to stderr, so stdout stays the scripts' result (a path, an endpoint).
@@ -50,7 +52,7 @@ phase_begin() { # TITLE WHEN
     once) when="one-time: cached under ${SPIRALBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench}" ;;
     every) when="every run" ;;
   esac
-  _phase_title=$1 _phase_t0=$SECONDS
+  _phase_title=$1 _phase_t0=$SECONDS _phase_open=1
   if [[ -n ${PHASE_NESTED:-} ]]; then _phase_say 0 "  -> $1 ($when)"; return 0; fi
   [[ -n ${PHASE_STATE:-} ]] || phase_init "$(basename "$0" .sh)" ""
   _phase_k=$(($(cat "$PHASE_STATE/count") + 1))
@@ -63,6 +65,7 @@ phase_begin() { # TITLE WHEN
 
 phase_end() { # RC
   local rc=$1 took=$((SECONDS - _phase_t0))
+  _phase_open=
   [[ -n ${PHASE_NESTED:-} ]] && return "$rc"
   printf '%s\t%s\n' "$took" "$_phase_title" >>"$PHASE_STATE/times"
   if ((rc == 0)); then
@@ -70,8 +73,11 @@ phase_end() { # RC
     return 0
   fi
   _phase_say 31 "!!! $_phase_n FAILED (exit $rc) after $(_phase_fmt "$took"): $_phase_title"
-  _phase_say 0 "--- the phase's last ${PHASE_TAIL_LINES:-40} lines of output:"
-  tail -n "+$_phase_from" "$PHASE_LOG" | tail -n "${PHASE_TAIL_LINES:-40}" >&2
+  # a phase whose output stayed on the terminal has none in the log
+  if (($(wc -l <"$PHASE_LOG") >= _phase_from)); then
+    _phase_say 0 "--- the phase's last ${PHASE_TAIL_LINES:-40} lines of output:"
+    tail -n "+$_phase_from" "$PHASE_LOG" | tail -n "${PHASE_TAIL_LINES:-40}" >&2
+  fi
   _phase_say 31 "--- $_phase_title failed; the whole log: $PHASE_LOG"
   return "$rc"
 }
@@ -93,4 +99,10 @@ phase_summary() {
   echo "== time per phase:"
   awk -F'\t' '{ printf "  %6d s  %s\n", $1, $2; s += $1 } END { printf "  %6d s  total\n", s }' "$PHASE_STATE/times"
   echo "(details: $PHASE_LOG)"
+}
+
+phase_exit() { # RC
+  [[ -n ${_phase_open:-} && $1 != 0 ]] && { phase_end "$1" || true; }
+  phase_summary >&2
+  return "$1"
 }

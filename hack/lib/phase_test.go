@@ -153,3 +153,25 @@ phase_summary >&2
 	}
 	lines(t, readLog(t, filepath.Join(logs, "parent.log")), "child-output", `==== \[3/3\] wraps the child .*`, `  -> child work \(every run\)`, "child-output")
 }
+
+// A script that set -e ends inside a phase whose output stays on the terminal: the EXIT trap
+// names that phase as failed, prints the summary and keeps the status.
+func TestPhaseExitNamesTheOpenPhase(t *testing.T) {
+	_, stderr, rc, _ := runPhases(t, `
+phase_init t 2
+trap 'phase_exit $?' EXIT
+phase_run "built" once true
+phase_begin "the bench" every
+echo "bench output" >&2
+(exit 4)
+phase_end 0
+`)
+	if rc != 4 {
+		t.Errorf("exit status %d, want 4", rc)
+	}
+	lines(t, stderr, "bench output", `!!! \[2/2\] FAILED \(exit 4\) after [01] s: the bench`, `--- the bench failed; .*`,
+		"== time per phase:", `  +[01] s  built`, `  +[01] s  the bench`, `  +[0-9] s  total`)
+	if strings.Contains(stderr, "last 40 lines") {
+		t.Errorf("a tail for a phase whose output was on the terminal:\n%s", stderr)
+	}
+}
