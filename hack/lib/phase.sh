@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the long scripts (hack/demo.sh, hack/stack.sh, hack/e2e.sh) and the one-time builds
 # they call. Each phase prints a line saying what it does, whether a later run repeats it and how
 # far along the run is (phase k of n), then how long it took. Its details (go: downloading,
