@@ -10,35 +10,17 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/report"
 	"github.com/spiralbench/spiralbench/pkg/runstore"
-	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
-// daqiri64BPPS is the packet rate behind DAQIRI's published 64 B single-queue figure:
-// 20.4 Gb/s / ((64 + 64) B x 8) = 19,921,875 packets per second.
-const daqiri64BPPS = 19_921_875
+// daqiri64BPPS is the packet rate behind DAQIRI's published 64 B single-queue figure.
+const daqiri64BPPS = fixture.DAQIRI64BPacketRate
 
-// recordedQueueRun is a QueueScaling run as the bucket records it (report.Files read back by
-// runstore.FromFiles, the path `sbctl get s3://... --layout daqiri` takes). Each RX queue takes
-// DAQIRI's 64 B packet rate up to what 100 Gb/s carries of our frames (payload + 42, + 24 B of
-// FCS, preamble and gap on the wire), over 10 s. Two-RX-queue cells leave the RX share unknown.
+// recordedQueueRun is fixture.RawQueueCounted as the bucket records it: report.Files read back
+// by runstore.FromFiles, the path `sbctl get s3://... --layout daqiri` takes.
 func recordedQueueRun(t *testing.T) *sbv1.SpiralBench {
 	t.Helper()
-	sb := sbtesting.MakeSpiralBench("mq", "bench").Transport(sbv1.TransportRawEthernet).Preset(sbv1.PresetQueueScaling).Obj()
-	live, err := fixture.Finish(sb, func(p sbv1.CellParameters, _ int32) sbv1.RepeatResult {
-		pps := min(int64(daqiri64BPPS*p.Queues.RX), 100_000_000_000/((int64(p.PayloadBytes)+66)*8))
-		pkts := pps * 10
-		cpu := &sbv1.CPUBusy{MasterMilliPercent: 3700, TXMilliPercent: 92000, RXMilliPercent: 91000}
-		if p.Queues.RX == 2 {
-			cpu.RXMilliPercent = -1
-		}
-		return sbv1.RepeatResult{State: sbv1.CellValid, MeasuredMilliseconds: 10_000, TXPackets: pkts, RXPackets: pkts,
-			TXBytes: pkts * int64(p.PayloadBytes+42), RXBytes: pkts * int64(p.PayloadBytes+42), CPU: cpu, DropsKind: "none"}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := report.Files(live)
+	files, err := report.Files(fixture.RawQueueCounted("mq"))
 	if err != nil {
 		t.Fatal(err)
 	}
