@@ -75,7 +75,7 @@ envtest: ## Build (or reuse) kube-apiserver and etcd for the integration tests.
 test: verify test-go test-dataplane test-e2e ## Everything CI runs: verify, Go unit + envtest tests, data plane tests, e2e on a local cluster.
 
 .PHONY: deps-views
-deps-views: ## Install chromium, prometheus and tmux for the report, dashboard and live-view tests.
+deps-views: ## Install chromium, prometheus, tmux and matplotlib for the report, dashboard, live-view and DAQIRI plot tests.
 	hack/deps-views.sh
 
 .PHONY: fleet-scale-assets

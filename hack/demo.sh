@@ -4,7 +4,8 @@
 # 1 MiB x 1, 2, 4 pairs), follow it, print the results table and the bucket copy, and write
 # the run's HTML report with its plots (DEMO_REPORT_DIR, default build/demo-report). It ends
 # with how long each phase took, and exits non-zero when the bench did not complete or its
-# table is empty.
+# table is empty. Each phase says what it does, whether it is one-time and how far the run is;
+# the details go to build/logs/demo.log, and a failing phase prints its tail there.
 #
 #   DEMO_SECONDS   measured seconds per repeat (default 3; the sample's own is 30)
 #   DEMO_REPEATS   repeats per cell (default 3)
@@ -13,40 +14,43 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_CELL=${DEMO_SECONDS:-3}
 REPEATS=${DEMO_REPEATS:-3}
-export STACK_PHASE_LOG
-STACK_PHASE_LOG=$(mktemp)
-phase_start=$SECONDS
-# phase NAME: the time since the last mark belongs to NAME (stack.sh marks its own phases).
-phase() { echo "$1 $((SECONDS - phase_start))" >>"$STACK_PHASE_LOG"; phase_start=$SECONDS; }
-print_phases() {
-  echo "== time per phase (s):"
-  awk '{t[$1] += $2; if (!($1 in o)) { o[$1] = ++n; k[n] = $1 } } END {
-         for (i = 1; i <= n; i++) { printf "  %-13s %5d\n", k[i], t[k[i]]; s += t[k[i]] } printf "  %-13s %5d\n", "total", s }' \
-    "$STACK_PHASE_LOG"
-  rm -f "$STACK_PHASE_LOG"
-}
-trap print_phases EXIT
+HELM_VERSION=${HELM_VERSION:-$(sed -n 's/^HELM_VERSION *?= *//p' "$ROOT/mk/cluster.mk")}
+source "$ROOT/hack/lib/phase.sh"
+# 12 phases: 7 here, 3 in hack/stack.sh up, then the bench and its report. Each prints its line;
+# the details go to build/logs/demo.log, and a failing phase prints its tail.
+phase_init demo 12
+trap 'phase_exit $?' EXIT
 
 # Apt packages first (network-bound), then the builds: the data plane, Helm, sbctl and the
 # cluster's own binaries, each cached so a warm machine skips them.
-mkdir -p "$ROOT/build"
-"$ROOT/hack/deps-dataplane.sh"
-"$ROOT/hack/cluster-deps.sh"
-phase dependencies
+mkdir -p "$ROOT/build/logs"
+deps() { "$ROOT/hack/deps-dataplane.sh" && "$ROOT/hack/cluster-deps.sh"; }
+phase_run "Debian packages: compilers, DPDK, rdma-core, containerd, debootstrap" "one-time: installed with apt" deps
 # The rootfs of the data plane's image is a download: fetch it while the compilers use the cores.
-"$ROOT/hack/build-images.sh" rootfs >"$ROOT/build/demo-rootfs.log" 2>&1 &
+# Nested: its own phase lines go to its log, not into the count.
+rootfs_log=$ROOT/build/logs/demo-rootfs.log
+PHASE_NESTED=1 "$ROOT/hack/build-images.sh" rootfs >"$rootfs_log" 2>&1 &
 rootfs_pid=$!
-make -C "$ROOT" --no-print-directory dataplane helm sbctl DATAPLANE_TARGETS=spiral-dataplane
-"$ROOT/hack/k8s-assets.sh" cluster >/dev/null
-"$ROOT/hack/s3-server.sh" build
-wait "$rootfs_pid" || { cat "$ROOT/build/demo-rootfs.log" >&2; exit 1; }
-phase builds
+echo "    (meanwhile, in the background: the data plane image's Debian rootfs; log $rootfs_log)" >&2
+phase_run "the data plane, spiral-dataplane (C++, CMake + Ninja)" once \
+  make -C "$ROOT" --no-print-directory dataplane DATAPLANE_TARGETS=spiral-dataplane
+phase_run "Helm $HELM_VERSION, from the Go module proxy" once make -C "$ROOT" --no-print-directory helm
+phase_run "sbctl, the command-line tool (Go)" "every run; Go's build cache makes a rerun quick" \
+  make -C "$ROOT" --no-print-directory sbctl
+phase_run "Kubernetes v${K8S_VERSION:-1.35.4} (apiserver, scheduler, controller-manager, kubelet, kubectl) and etcd" once \
+  "$ROOT/hack/k8s-assets.sh" cluster
+phase_run "versitygw, the S3 server" once "$ROOT/hack/s3-server.sh" build
+phase_begin "the data plane image's Debian rootfs (debootstrap, started in the background)" once
+rc=0
+wait "$rootfs_pid" || rc=$?
+cat "$rootfs_log" >>"$PHASE_LOG"
+phase_end "$rc"
 env_file=$("$ROOT/hack/stack.sh" up | tail -n1)
-phase_start=$SECONDS
 # shellcheck disable=SC1090
 source "$env_file"
-if [[ ${DEMO_KEEP:-1} == 0 ]]; then trap '"$ROOT/hack/stack.sh" down >/dev/null; print_phases' EXIT; fi
+if [[ ${DEMO_KEEP:-1} == 0 ]]; then trap 'rc=$?; "$ROOT/hack/stack.sh" down >/dev/null; phase_exit $rc' EXIT; fi
 
+phase_begin "the TCP sweep sample, ${REPEATS} repeats of ${SECONDS_PER_CELL} s per cell" every
 echo "== the operator runs:"
 kubectl -n "$SPIRALBENCH_NAMESPACE" get deployment,pods -o wide
 echo "== applying config/samples/tcp-sweep.yaml (run: ${SECONDS_PER_CELL} s x ${REPEATS} repeats per cell)"
@@ -64,15 +68,15 @@ rc=0
 "$ROOT/bin/sbctl" watch tcp-sweep || rc=$?
 echo
 kubectl get spiralbench tcp-sweep
-phase bench
 completed=$(kubectl get spiralbench tcp-sweep -o jsonpath='{.status.conditions[?(@.type=="Completed")].status}')
 cells=$(kubectl get spiralbench tcp-sweep -o jsonpath='{.status.cells.succeeded}')
 if [[ $completed != True || ${cells:-0} == 0 ]]; then
   echo "demo: the bench did not complete (Completed=${completed:-unset}) or measured no valid cell (${cells:-0})" >&2
   kubectl describe spiralbench tcp-sweep | tail -n 30 >&2
-  exit 1
+  phase_end 1
 fi
-echo
+phase_end 0
+phase_begin "the bucket copy and the HTML report" every
 echo "== the bucket copy ($S3_ENDPOINT, bucket $S3_BUCKET):"
 kubectl get spiralbench tcp-sweep -o jsonpath='{range .status.artifacts.uris[*]}{@}{"\n"}{end}'
 prefix=$(kubectl get spiralbench tcp-sweep -o jsonpath='{.status.artifacts.uris[0]}' | sed -E 's|s3://[^/]+/||; s|/[^/]+$||')
@@ -84,7 +88,7 @@ fi
 report_dir=${DEMO_REPORT_DIR:-$ROOT/build/demo-report}
 echo "== the HTML report (also in the bucket beside runs.csv as report.html and plots/):"
 "$ROOT/bin/sbctl" report tcp-sweep -o "$report_dir"
-phase report
+phase_end 0
 ((rc == 3)) && echo "(the sample's acceptance rule asks for DGX Spark line rate, 90 Gb/s; this machine's pod network is far slower, so Passed is False)"
 echo
 echo "Report: file://$report_dir/report.html"

@@ -10,9 +10,11 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench/tools
 cached=$cache/$(basename "$target")
 mkdir -p "$(dirname "$target")"
 if [[ ! -x $cached ]]; then
+  # one line here; the module downloads and compiler output go to build/logs/ (hack/lib/phase.sh)
+  source "$(dirname "$0")/lib/phase.sh"
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-  echo "building $pkg@$version" >&2
-  GOBIN=$tmp GOTOOLCHAIN=local CGO_ENABLED=0 go install -trimpath ${ldflags:+-ldflags "$ldflags"} "$pkg@$version"
+  phase_run "build $pkg@$version" once \
+    env GOBIN="$tmp" GOTOOLCHAIN=local CGO_ENABLED=0 go install -trimpath ${ldflags:+-ldflags "$ldflags"} "$pkg@$version"
   mkdir -p "$cache"
   mv "$tmp/$(basename "${pkg%/v[0-9]*}")" "$cached.part" && mv "$cached.part" "$cached"
 fi

@@ -15,6 +15,8 @@ BIN="$CACHE/k8s-$K8S_VERSION"
 WORK="$CACHE/work"
 export CGO_ENABLED=0 GOFLAGS=-buildvcs=false GOTOOLCHAIN=local
 mkdir -p "$BIN" "$WORK"
+# a build is a phase: one line here, the module downloads and compiler output in build/logs/
+source "$(dirname "$0")/lib/phase.sh"
 
 case "${1:-envtest}" in
   envtest) cmds=(kube-apiserver kubectl) ;;
@@ -32,7 +34,7 @@ is_current() { # binary already reports the wanted version
 
 todo=()
 for c in "${cmds[@]}"; do is_current "$c" || todo+=("$c"); done
-if ((${#todo[@]})); then
+build_k8s() {
   mod="$WORK/k8s-$K8S_VERSION"; mkdir -p "$mod"
   if [[ ! -f "$mod/go.sum" ]]; then
     kmod=$(go mod download -json "k8s.io/kubernetes@v$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')
@@ -58,19 +60,22 @@ if ((${#todo[@]})); then
     ld+=" -X $p.gitVersion=v$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor -X $p.gitTreeState=clean"
   done
   pkgs=(); for c in "${todo[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
-  echo "building ${todo[*]} v$K8S_VERSION into $BIN" >&2
   (cd "$mod" && go build -trimpath -ldflags "-s -w$ld" -o "$BIN/" "${pkgs[@]}")
-fi
+}
+# if, not ||: after || bash would turn errexit off inside the build
+if ((${#todo[@]})); then phase_run "build ${todo[*]} v$K8S_VERSION into $BIN" once build_k8s; fi
 
 etcd_version=$([[ -x "$BIN/etcd" ]] && "$BIN/etcd" --version 2>/dev/null || true)
-if ! grep -q "etcd Version: $ETCD_VERSION$" <<<"$etcd_version"; then
+build_etcd() {
   mod="$WORK/etcd-$ETCD_VERSION"; mkdir -p "$mod"
   printf 'package main\n\nimport (\n\t"os"\n\n\t"go.etcd.io/etcd/server/v3/etcdmain"\n)\n\nfunc main() { etcdmain.Main(os.Args) }\n' >"$mod/main.go"
   if [[ ! -f "$mod/go.sum" ]]; then
     (cd "$mod" && { [[ -f go.mod ]] || go mod init etcdbuild >/dev/null 2>&1; } &&
       go get "go.etcd.io/etcd/server/v3@v$ETCD_VERSION" && go mod tidy)
   fi
-  echo "building etcd $ETCD_VERSION into $BIN" >&2
   (cd "$mod" && go build -trimpath -ldflags "-s -w" -o "$BIN/etcd" .)
+}
+if ! grep -q "etcd Version: $ETCD_VERSION$" <<<"$etcd_version"; then
+  phase_run "build etcd $ETCD_VERSION into $BIN" once build_etcd
 fi
 echo "$BIN"

@@ -8,9 +8,11 @@ set -euo pipefail
 CACHE=${SPIRALBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spiralbench}
 BIN="$CACHE/kwok-$KWOK_VERSION/kwok"
 if [[ ! -x $BIN ]]; then
-  echo "building kwok $KWOK_VERSION into ${BIN%/*}" >&2
+  # one line here; the module downloads and compiler output go to build/logs/ (hack/lib/phase.sh)
+  source "$(dirname "$0")/lib/phase.sh"
   tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-  GOBIN="$tmp" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
+  phase_run "build kwok $KWOK_VERSION into ${BIN%/*}" once \
+    env GOBIN="$tmp" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
     go install -trimpath -ldflags "-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
   mkdir -p "${BIN%/*}" && mv "$tmp/kwok" "$BIN"
 fi

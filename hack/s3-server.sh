@@ -20,12 +20,12 @@ ENDPOINT="http://$S3_HOST:$S3_PORT"
 
 build() {
   [[ -x $BIN ]] && return 0
-  echo "building versitygw $VERSITYGW_VERSION into ${BIN%/*}" >&2
-  local t0=$SECONDS
+  # one line here; the module downloads and compiler output go to build/logs/ (hack/lib/phase.sh)
+  source "$(dirname "$0")/lib/phase.sh"
   # The module root holds no main package; the binary is cmd/versitygw.
-  GOBIN="${BIN%/*}" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
+  phase_run "build versitygw $VERSITYGW_VERSION into ${BIN%/*}" once \
+    env GOBIN="${BIN%/*}" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS=-buildvcs=false \
     go install -trimpath -ldflags "-s -w" "github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
-  echo "built versitygw in $((SECONDS - t0))s" >&2
 }
 
 pid() { [[ -f "$STATE/pid" ]] && cat "$STATE/pid"; }

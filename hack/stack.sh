@@ -16,24 +16,42 @@ ENV_FILE="$ROOT/build/stack.env"
 # The S3 server listens on the cluster bridge's gateway: the host and every pod reach it there,
 # and nothing outside this machine does.
 export S3_HOST=${S3_HOST:-10.244.0.1} S3_PORT=${S3_PORT:-7070}
-# STACK_PHASE_LOG (hack/demo.sh sets it): "phase seconds" lines, one per phase of up.
-phase_start=$SECONDS
-mark() {
-  [[ -n ${STACK_PHASE_LOG:-} ]] && echo "$1 $((SECONDS - phase_start))" >>"$STACK_PHASE_LOG"
-  phase_start=$SECONDS
+# up's three phases print a line each (hack/lib/phase.sh); their output goes to the run's log
+# (build/logs/stack.log, or the log of the run that started this script).
+source "$ROOT/hack/lib/phase.sh"
+UP_DIR="$ROOT/build/stack.up" # what the phases' subshells hand back: the kubeconfig, the endpoint
+
+# last_line FILE CMD...: CMD's output to the log, its last line to FILE
+last_line() { local out; out=$("${@:2}"); echo "$out"; echo "${out##*$'\n'}" >"$1"; }
+start_cluster() {
+  last_line "$UP_DIR/kubeconfig" "$ROOT/hack/local-cluster.sh" up
+  last_line "$UP_DIR/endpoint" "$ROOT/hack/s3-server.sh" up
+}
+load_images() {
+  "$ROOT/hack/build-images.sh" all
+  "$ROOT/hack/local-cluster.sh" load "$ROOT"/build/images/{pause,manager,dataplane}.tar
 }
 
 up() {
   [[ -x $HELM ]] || { echo "no helm: run make helm" >&2; exit 1; }
   [[ -x $ROOT/build/dataplane/spiral-dataplane ]] || { echo "no data plane binary: run make dataplane" >&2; exit 1; }
+  phase_init stack 3
+  rm -rf "$UP_DIR" && mkdir -p "$UP_DIR"
+  phase_run "the local cluster (containerd, etcd, apiserver, kubelet) and the S3 server" every start_cluster
   export KUBECONFIG
-  KUBECONFIG=$("$ROOT/hack/local-cluster.sh" up | tail -n1)
-  local endpoint
-  endpoint=$("$ROOT/hack/s3-server.sh" up | tail -n1)
-  mark cluster
-  "$ROOT/hack/build-images.sh" all >&2
-  "$ROOT/hack/local-cluster.sh" load "$ROOT"/build/images/{pause,manager,dataplane}.tar >&2
-  mark images
+  KUBECONFIG=$(<"$UP_DIR/kubeconfig")
+  endpoint=$(<"$UP_DIR/endpoint")
+  phase_run "the images (pause, manager, data plane), loaded into the cluster" every load_images
+  phase_run "the operator, installed with Helm" every install_operator
+  mkdir -p "${ENV_FILE%/*}"
+  local k8s_bin
+  k8s_bin=$("$ROOT/hack/k8s-assets.sh" cluster | tail -n1)
+  SPIRALBENCH_NAMESPACE=$NS SPIRALBENCH_RELEASE=$RELEASE \
+    "$ROOT/hack/stack-env.sh" "$KUBECONFIG" "$endpoint" "$k8s_bin" "$ROOT" >"$ENV_FILE"
+  echo "$ENV_FILE"
+}
+
+install_operator() {
   # Helm installs crds/ once and never upgrades them: apply the current CRD first, or the
   # apiserver would prune every status field added since.
   kubectl apply --server-side --force-conflicts -f "$ROOT/charts/spiralbench/crds/" >&2
@@ -52,13 +70,6 @@ up() {
   # Same tag, new image: a Deployment whose spec did not change would keep the old pod.
   kubectl -n "$NS" rollout restart "deployment/$RELEASE-manager" >&2
   kubectl -n "$NS" rollout status "deployment/$RELEASE-manager" --timeout=180s >&2
-  mark operator
-  mkdir -p "${ENV_FILE%/*}"
-  local k8s_bin
-  k8s_bin=$("$ROOT/hack/k8s-assets.sh" cluster | tail -n1)
-  SPIRALBENCH_NAMESPACE=$NS SPIRALBENCH_RELEASE=$RELEASE \
-    "$ROOT/hack/stack-env.sh" "$KUBECONFIG" "$endpoint" "$k8s_bin" "$ROOT" >"$ENV_FILE"
-  echo "$ENV_FILE"
 }
 
 down() {

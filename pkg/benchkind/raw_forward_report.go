@@ -21,7 +21,7 @@ var ForwardColumns = []string{
 }
 
 // forwardFrameOverhead is the Ethernet, IPv4 and UDP headers around a raw payload.
-const forwardFrameOverhead = 42
+const forwardFrameOverhead = RawFrameHeaderBytes
 
 // ForwardCSV has one row per measured repeat of every forward cell; a cell that failed before
 // it measured one has no row (failures.csv names it). Nil for a bench not in the forward mode.
