@@ -42,6 +42,16 @@ func ceilingLine(sb *sbv1.SpiralBench, cells []sbv1.CellResult, x dim) []Point {
 	return out
 }
 
+// CeilingLine is the line the ceiling is drawn as: its points, or for a single X a flat stub
+// either side of it (one payload), so that it shows as a line.
+func (f Chart) CeilingLine() []Point {
+	if len(f.Ceiling) == 1 {
+		pt := f.Ceiling[0]
+		return []Point{{X: pt.X * 0.8, Y: pt.Y}, {X: pt.X * 1.25, Y: pt.Y}}
+	}
+	return f.Ceiling
+}
+
 // ceilingColor is a dark grey: the ceiling is a reference, not a series.
 var ceilingColor = color.Gray{Y: 90}
 
@@ -50,14 +60,7 @@ func (f Chart) addCeiling(p *plot.Plot) error {
 	if len(f.Ceiling) == 0 {
 		return nil
 	}
-	pts := make(plotter.XYs, len(f.Ceiling))
-	for i, pt := range f.Ceiling {
-		pts[i].X, pts[i].Y = pt.X, pt.Y
-	}
-	if len(pts) == 1 { // one payload: a flat stub either side of it
-		pts = plotter.XYs{{X: pts[0].X * 0.8, Y: pts[0].Y}, {X: pts[0].X * 1.25, Y: pts[0].Y}}
-	}
-	line, err := plotter.NewLine(pts)
+	line, err := plotter.NewLine(errPoints(f.CeilingLine()))
 	if err != nil {
 		return err
 	}
