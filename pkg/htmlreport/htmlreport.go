@@ -1,8 +1,7 @@
-// Package htmlreport renders one run of a bench as a single HTML page (html/template, no
-// JavaScript): the verdict and the rules that held or broke, the cells' table, the figures of
+// Package htmlreport renders one run of a bench as a single HTML page (html/template): the verdict and the rules that held or broke, the cells' table, the figures of
 // pkg/plots (and a GPUCopy bench's GPU-to-GPU heatmaps and host aggregate), the environment and
-// the spec. The page links its figures as plots/<name>.svg
-// beside it, in the bucket as in a local directory.
+// the spec. Its charts are interactive (uPlot and the chart data inlined, so the file needs no
+// network), each over its static figure plots/<name>.svg beside it, which shows without JavaScript.
 package htmlreport
 
 import (
@@ -63,6 +62,9 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
 	v.Rules = rules(sb, v.Verdict)
 	v.Charts = plots.Charts(sb)
+	if v.Interactive, err = interactive(v.Charts); err != nil {
+		return nil, err
+	}
 	v.Heatmaps = plots.Heatmaps(sb)
 	if tables := benchkind.ResultsOf(sb.Spec.Transport).Tables; tables != nil {
 		v.KindTables = tables(sb)
@@ -114,6 +116,8 @@ type view struct {
 	MTUNote string // the spec's MTU was not the link's
 	CPUNote string // why a CPU figure reads "unpinned", when one does
 	Charts  []plots.Chart
+	// Interactive is what draws Charts in the page; nil without a chart.
+	Interactive *assets
 	// Heatmaps and KindTables are what the bench's kind declares (a GPUCopy bench's GPU-to-GPU
 	// matrices and its all-GPU host copies).
 	Heatmaps    []plots.Heatmap

@@ -52,8 +52,8 @@ func (f Chart) CeilingLine() []Point {
 	return f.Ceiling
 }
 
-// ceilingColor is a dark grey: the ceiling is a reference, not a series.
-var ceilingColor = color.Gray{Y: 90}
+// CeilingColor is a dark grey: the ceiling is a reference, not a series.
+var CeilingColor = color.Gray{Y: 90}
 
 // addCeiling draws the ceiling as a dashed line (a short one for a single X) labelled "ceiling".
 func (f Chart) addCeiling(p *plot.Plot) error {
@@ -64,7 +64,7 @@ func (f Chart) addCeiling(p *plot.Plot) error {
 	if err != nil {
 		return err
 	}
-	line.Color, line.Width, line.Dashes = ceilingColor, vg.Points(1.2), []vg.Length{vg.Points(6), vg.Points(3)}
+	line.Color, line.Width, line.Dashes = CeilingColor, vg.Points(1.2), []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(line)
 	p.Legend.Add("ceiling", line)
 	return nil

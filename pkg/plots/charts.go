@@ -194,7 +194,7 @@ func lineChart(name, title string, xAxis, yAxis Axis, cells []sbv1.CellResult, v
 // sender offered (its measured TX rate, so unpaced cells sit where they actually ran).
 func dropCharts(cells []sbv1.CellResult, vary map[dim]bool) []Chart {
 	build := func(name, title string, yAxis Axis, y value) Chart {
-		f := Chart{Name: name, Title: title, XAxis: Axis{"offered load (sender)", figure.Tx.Unit.Shown}, YAxis: yAxis,
+		f := Chart{Name: name, Title: title, XAxis: Axis{"offered load at the sender", figure.Tx.Unit.Shown}, YAxis: yAxis,
 			Legend: legendTitle(vary, dimTarget), Kind: Lines}
 		groups := map[string]*Series{}
 		var order []string
@@ -219,7 +219,7 @@ func dropCharts(cells []sbv1.CellResult, vary map[dim]bool) []Chart {
 		return f
 	}
 	return []Chart{
-		build("drop-delivered-gbps", "Delivered against offered load", Axis{"delivered (receiver)", figure.Rx.Unit.Shown}, rxGbps),
+		build("drop-delivered-gbps", "Delivered against offered load", Axis{"delivered to the receiver", figure.Rx.Unit.Shown}, rxGbps),
 		build("drop-loss-pct", "Loss against offered load", Axis{"loss", figure.Loss.Unit.Shown}, lossPct),
 	}
 }

@@ -224,6 +224,9 @@ func (f Chart) Range() (xMin, xMax, yMin, yMax float64) {
 // SeriesColor is series i's colour: plotutil's soft palette, then again with dashes.
 func SeriesColor(i int) color.Color { return plotutil.SoftColors[i%len(plotutil.SoftColors)] }
 
+// SeriesDashed says series i is drawn dashed: the palette has come round again.
+func SeriesDashed(i int) bool { return i >= len(plotutil.SoftColors) }
+
 // outlines are the markers, each one stroked path (filled or crossed glyphs read poorly
 // under error bars).
 var outlines = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
