@@ -20,7 +20,8 @@ func newReport(k *kube) *cobra.Command {
 		Use:   "report [NAMESPACE/]NAME|s3://BUCKET/PATH/TO/RUN/|RUN-ID -o DIR",
 		Short: "Write a run's HTML report and its plots (PNG, SVG) into DIR",
 		Long: "Write report.html and plots/ for a bench (read from the cluster) or a run in the results bucket " +
-			"(an s3:// folder, or a run id with --s3-bucket), the same files the operator uploads beside runs.csv.",
+			"(an s3:// folder, or a run id with --s3-bucket), as the operator uploads them beside runs.csv; the page " +
+			"names the data files and links only what is in DIR (`sbctl get` writes the data and the report together).",
 		Example: "  sbctl report tcp-sweep -o out/\n" +
 			"  sbctl report s3://spiralbench-results/default/tcp-sweep/RUN-ID/ -o out/",
 		Args: cobra.ExactArgs(1), ValidArgsFunction: k.benchNames,
@@ -29,7 +30,7 @@ func newReport(k *kube) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			files, err := htmlreport.Files(sb)
+			files, err := htmlreport.Standalone(sb) // the data files are `sbctl get`'s: the page links none
 			if err != nil {
 				return err
 			}

@@ -76,11 +76,14 @@ func TestReportInChromium(t *testing.T) {
 				t.Fatal(err)
 			}
 			figs := plots.Charts(tc.bench)
-			imgs := findAll(doc, func(n *html.Node) bool {
-				return n.Data == "img" && strings.HasPrefix(attr(n, "src"), "plots/") && hasClass(n.Parent, "plot")
-			})
-			if len(imgs) != len(figs) || len(figs) == 0 {
-				t.Errorf("%d plots in the page, %d figures", len(imgs), len(figs))
+			// each figure drawn as a chart in its figure (TestChartsDrawInChromium tries them)
+			if plotted := findAll(doc, func(n *html.Node) bool { return hasClass(n, "plot") }); len(plotted) != len(figs) || len(figs) == 0 {
+				t.Errorf("%d figures in the page, %d charts", len(plotted), len(figs))
+			}
+			for _, f := range figs {
+				if canvas := findAll(byID(t, doc, "chart-"+f.Name), func(n *html.Node) bool { return n.Data == "canvas" }); len(canvas) != 1 {
+					t.Errorf("%s: %d canvas, want the chart drawn", f.Name, len(canvas))
+				}
 			}
 			rows := findAll(byID(t, doc, "cells"), func(n *html.Node) bool { return n.Data == "tr" && n.Parent.Data == "tbody" })
 			if len(rows) != len(tc.bench.Status.CellResults) {

@@ -1,8 +1,7 @@
-// Package htmlreport renders one run of a bench as a single HTML page (html/template, no
-// JavaScript): the verdict and the rules that held or broke, the cells' table, the figures of
+// Package htmlreport renders one run of a bench as a single HTML page (html/template): the verdict and the rules that held or broke, the cells' table, the figures of
 // pkg/plots (and a GPUCopy bench's GPU-to-GPU heatmaps and host aggregate), the environment and
-// the spec. The page links its figures as plots/<name>.svg
-// beside it, in the bucket as in a local directory.
+// the spec. Its charts are interactive (uPlot and the chart data inlined, so the file needs no
+// network), each over its static figure plots/<name>.svg beside it, which shows without JavaScript.
 package htmlreport
 
 import (
@@ -40,13 +39,24 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{"cpu": re
 	"mbps": func(m int64) string { return figure.Mbps.Format(float64(m)) }}).Parse(pageText))
 
 // Files renders the report and every figure it shows, keyed by their paths under the run's
-// folder: report.html and plots/<name>.png|svg.
+// folder: report.html and plots/<name>.png|svg. The page links the run's data files
+// (pkg/report's runs.csv, ...), which the uploader and `sbctl get` write beside it.
 func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
+	return files(sb, true)
+}
+
+// Standalone is Files for a folder without the data files (`sbctl report`): the page names
+// them and where they are, and links only what is written.
+func Standalone(sb *sbv1.SpiralBench) (map[string][]byte, error) {
+	return files(sb, false)
+}
+
+func files(sb *sbv1.SpiralBench, dataBeside bool) (map[string][]byte, error) {
 	files, err := plots.Files(sb)
 	if err != nil {
 		return nil, err
 	}
-	html, err := Render(sb)
+	html, err := render(sb, dataBeside)
 	if err != nil {
 		return nil, err
 	}
@@ -54,15 +64,20 @@ func Files(sb *sbv1.SpiralBench) (map[string][]byte, error) {
 	return files, nil
 }
 
-// Render is the report page alone.
-func Render(sb *sbv1.SpiralBench) ([]byte, error) {
+// Render is the report page alone, as it reads in the run's folder.
+func Render(sb *sbv1.SpiralBench) ([]byte, error) { return render(sb, true) }
+
+func render(sb *sbv1.SpiralBench, dataBeside bool) ([]byte, error) {
 	spec, err := yaml.Marshal(sb.Spec)
 	if err != nil {
 		return nil, err
 	}
-	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb)}
+	v := view{Bench: sb, RunID: report.RunID(sb), Spec: string(spec), Verdict: verdict(sb), DataBeside: dataBeside}
 	v.Rules = rules(sb, v.Verdict)
 	v.Charts = plots.Charts(sb)
+	if v.Interactive, err = interactive(v.Charts); err != nil {
+		return nil, err
+	}
 	v.Heatmaps = plots.Heatmaps(sb)
 	if tables := benchkind.ResultsOf(sb.Spec.Transport).Tables; tables != nil {
 		v.KindTables = tables(sb)
@@ -102,18 +117,22 @@ func Render(sb *sbv1.SpiralBench) ([]byte, error) {
 }
 
 type view struct {
-	Bench   *sbv1.SpiralBench
-	RunID   string
-	Verdict Verdict
-	Rules   []Rule
-	Cells   []row
-	Repeats []repeatRow
-	Pivots  []Pivot
+	Bench *sbv1.SpiralBench
+	RunID string
+	// DataBeside: the run's data files are in the page's folder, so it links them.
+	DataBeside bool
+	Verdict    Verdict
+	Rules      []Rule
+	Cells      []row
+	Repeats    []repeatRow
+	Pivots     []Pivot
 	// Has says which optional columns hold a figure in some cell; empty ones are left out.
 	Has     struct{ CPU, GPU, Latency, Wire, Message bool }
 	MTUNote string // the spec's MTU was not the link's
 	CPUNote string // why a CPU figure reads "unpinned", when one does
 	Charts  []plots.Chart
+	// Interactive is what draws Charts in the page; nil without a chart.
+	Interactive *assets
 	// Heatmaps and KindTables are what the bench's kind declares (a GPUCopy bench's GPU-to-GPU
 	// matrices and its all-GPU host copies).
 	Heatmaps    []plots.Heatmap

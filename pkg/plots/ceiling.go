@@ -42,26 +42,29 @@ func ceilingLine(sb *sbv1.SpiralBench, cells []sbv1.CellResult, x dim) []Point {
 	return out
 }
 
-// ceilingColor is a dark grey: the ceiling is a reference, not a series.
-var ceilingColor = color.Gray{Y: 90}
+// CeilingLine is the line the ceiling is drawn as: its points, or for a single X a flat stub
+// either side of it (one payload), so that it shows as a line.
+func (f Chart) CeilingLine() []Point {
+	if len(f.Ceiling) == 1 {
+		pt := f.Ceiling[0]
+		return []Point{{X: pt.X * 0.8, Y: pt.Y}, {X: pt.X * 1.25, Y: pt.Y}}
+	}
+	return f.Ceiling
+}
+
+// CeilingColor is a dark grey: the ceiling is a reference, not a series.
+var CeilingColor = color.Gray{Y: 90}
 
 // addCeiling draws the ceiling as a dashed line (a short one for a single X) labelled "ceiling".
 func (f Chart) addCeiling(p *plot.Plot) error {
 	if len(f.Ceiling) == 0 {
 		return nil
 	}
-	pts := make(plotter.XYs, len(f.Ceiling))
-	for i, pt := range f.Ceiling {
-		pts[i].X, pts[i].Y = pt.X, pt.Y
-	}
-	if len(pts) == 1 { // one payload: a flat stub either side of it
-		pts = plotter.XYs{{X: pts[0].X * 0.8, Y: pts[0].Y}, {X: pts[0].X * 1.25, Y: pts[0].Y}}
-	}
-	line, err := plotter.NewLine(pts)
+	line, err := plotter.NewLine(errPoints(f.CeilingLine()))
 	if err != nil {
 		return err
 	}
-	line.Color, line.Width, line.Dashes = ceilingColor, vg.Points(1.2), []vg.Length{vg.Points(6), vg.Points(3)}
+	line.Color, line.Width, line.Dashes = CeilingColor, vg.Points(1.2), []vg.Length{vg.Points(6), vg.Points(3)}
 	p.Add(line)
 	p.Legend.Add("ceiling", line)
 	return nil

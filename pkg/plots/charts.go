@@ -39,13 +39,29 @@ const (
 	Bars
 )
 
-// Chart is one chart's data before it is drawn.
+// Axis is what an axis measures and the unit its values are in (pkg/figure's shown units).
+type Axis struct {
+	Label, Unit string
+}
+
+// Title is the axis title: "payload (bytes)"; the label alone when it has no unit.
+func (a Axis) Title() string {
+	if a.Unit == "" {
+		return a.Label
+	}
+	return a.Label + " (" + a.Unit + ")"
+}
+
+// Chart is one chart's data before it is drawn: the static figures (Render) and the report's
+// interactive ones (pkg/htmlreport) both draw from it.
 type Chart struct {
 	// Name is the file stem: plots/<Name>.png and .svg.
-	Name           string
-	Title          string
-	XLabel, YLabel string
-	Kind           Kind
+	Name         string
+	Title        string
+	XAxis, YAxis Axis
+	// Legend titles the legend: what splits the series ("pairs", "percentile").
+	Legend string
+	Kind   Kind
 	// LogX draws X on a log scale (payload sizes span 64 B to 8 MiB).
 	LogX bool
 	// LogY draws Y on a log scale (latencies span microseconds to milliseconds).
@@ -76,16 +92,17 @@ func Charts(sb *sbv1.SpiralBench) []Chart {
 		figs = append(figs, dropCharts(cells, vary)...)
 	case vary[dimWBatch]:
 		figs = append(figs, lineChart("workload-batch-gbps", "Receive throughput by workload batch",
-			"workload batch (bytes)", "RX Gb/s", cells, vary, dimWBatch, rxGbps))
+			Axis{"workload batch", "bytes"}, rxAxis, cells, vary, dimWBatch, rxGbps))
 	case vary[dimPayload] || !workloads:
-		throughput := lineChart("throughput-gbps", "Receive throughput by payload", "payload", "RX Gb/s", cells, vary, dimPayload, rxGbps)
+		throughput := lineChart("throughput-gbps", "Receive throughput by payload", payloadAxis, rxAxis, cells, vary, dimPayload, rxGbps)
 		throughput.Ceiling = ceilingLine(sb, cells, dimPayload)
 		figs = append(figs, throughput,
-			lineChart("rate-mpps", "Packet rate by payload", "payload", "RX Mpps", cells, vary, dimPayload, rxMpps))
+			lineChart("rate-mpps", "Packet rate by payload", payloadAxis, Axis{"RX packet rate", figure.PacketRate.Unit.Shown},
+				cells, vary, dimPayload, rxMpps))
 	}
 	if workloads {
-		figs = append(figs, barChart("workload-gbps", "Receive throughput with each workload", "RX Gb/s", cells, vary, rxGbps),
-			barChart("workload-gpu-sm", "GPU SM busy with each workload", "GPU SM %", cells, vary, gpuSM))
+		figs = append(figs, barChart("workload-gbps", "Receive throughput with each workload", rxAxis, cells, vary, rxGbps),
+			barChart("workload-gpu-sm", "GPU SM busy with each workload", Axis{"GPU SM busy", figure.GPUSM.Unit.Shown}, cells, vary, gpuSM))
 	}
 	if anyCell(cells, func(c sbv1.CellResult) bool { return c.Latency != nil }) {
 		figs = append(figs, latencyChart(cells, vary))
@@ -95,6 +112,12 @@ func Charts(sb *sbv1.SpiralBench) []Chart {
 		return !slices.ContainsFunc(f.Series, func(s Series) bool { return len(s.Points) > 0 })
 	})
 }
+
+// The axes several charts share.
+var (
+	payloadAxis = Axis{"payload", "bytes"}
+	rxAxis      = Axis{"RX throughput", figure.Rx.Unit.Shown}
+)
 
 // value reads one figure of a cell as mean and standard deviation; ok false when the cell lacks it.
 type value func(c sbv1.CellResult) (mean, std float64, ok bool)
@@ -140,8 +163,8 @@ func spreadOver(f figure.Figure, repeat func(r *sbv1.RepeatResult) (float64, boo
 
 // lineChart puts each cell at (x dimension, metric), one series per combination of the other
 // dimensions that vary.
-func lineChart(name, title, xLabel, yLabel string, cells []sbv1.CellResult, vary map[dim]bool, x dim, y value) Chart {
-	f := Chart{Name: name, Title: title, XLabel: xLabel, YLabel: yLabel, Kind: Lines, XTicks: map[float64]string{}}
+func lineChart(name, title string, xAxis, yAxis Axis, cells []sbv1.CellResult, vary map[dim]bool, x dim, y value) Chart {
+	f := Chart{Name: name, Title: title, XAxis: xAxis, YAxis: yAxis, Legend: legendTitle(vary, x), Kind: Lines, XTicks: map[float64]string{}}
 	f.LogX = x == dimPayload || x == dimWBatch
 	groups := map[string]*Series{}
 	var order []string
@@ -170,8 +193,9 @@ func lineChart(name, title, xLabel, yLabel string, cells []sbv1.CellResult, vary
 // dropCharts are DAQIRI's drop curves: what arrived and what was lost against the load the
 // sender offered (its measured TX rate, so unpaced cells sit where they actually ran).
 func dropCharts(cells []sbv1.CellResult, vary map[dim]bool) []Chart {
-	build := func(name, title, yLabel string, y value) Chart {
-		f := Chart{Name: name, Title: title, XLabel: "offered Gb/s (sender)", YLabel: yLabel, Kind: Lines}
+	build := func(name, title string, yAxis Axis, y value) Chart {
+		f := Chart{Name: name, Title: title, XAxis: Axis{"offered load at the sender", figure.Tx.Unit.Shown}, YAxis: yAxis,
+			Legend: legendTitle(vary, dimTarget), Kind: Lines}
 		groups := map[string]*Series{}
 		var order []string
 		for _, c := range cells {
@@ -195,14 +219,14 @@ func dropCharts(cells []sbv1.CellResult, vary map[dim]bool) []Chart {
 		return f
 	}
 	return []Chart{
-		build("drop-delivered-gbps", "Delivered against offered load", "delivered Gb/s (receiver)", rxGbps),
-		build("drop-loss-pct", "Loss against offered load", "loss %", lossPct),
+		build("drop-delivered-gbps", "Delivered against offered load", Axis{"delivered to the receiver", figure.Rx.Unit.Shown}, rxGbps),
+		build("drop-loss-pct", "Loss against offered load", Axis{"loss", figure.Loss.Unit.Shown}, lossPct),
 	}
 }
 
 // barChart draws one bar per cell, named by its varying coordinates, coloured by workload.
-func barChart(name, title, yLabel string, cells []sbv1.CellResult, vary map[dim]bool, y value) Chart {
-	f := Chart{Name: name, Title: title, XLabel: "cell", YLabel: yLabel, Kind: Bars}
+func barChart(name, title string, yAxis Axis, cells []sbv1.CellResult, vary map[dim]bool, y value) Chart {
+	f := Chart{Name: name, Title: title, XAxis: Axis{Label: "cell"}, YAxis: yAxis, Legend: dims[dimWorkload].name, Kind: Bars}
 	groups := map[string]*Series{}
 	var order []string
 	for _, c := range cells {
@@ -233,8 +257,9 @@ func barChart(name, title, yLabel string, cells []sbv1.CellResult, vary map[dim]
 // combines the repeats' percentiles (lowest min, median p50, highest p99 and max) rather than
 // averaging them.
 func latencyChart(cells []sbv1.CellResult, vary map[dim]bool) Chart {
-	f := Chart{Name: "latency-us", Title: "One-way latency percentiles by payload", XLabel: "payload",
-		YLabel: "latency µs", Kind: Lines, LogX: true, LogY: true, XTicks: map[float64]string{}}
+	f := Chart{Name: "latency-us", Title: "One-way latency percentiles by payload", XAxis: payloadAxis,
+		YAxis: Axis{"one-way latency", figure.Nanoseconds.Shown}, Kind: Lines, LogX: true, LogY: true, XTicks: map[float64]string{}}
+	f.Legend = legendTitle(vary, dimPayload, "percentile")
 	pcts := []struct {
 		name string
 		get  func(l *sbv1.Latency) int64

@@ -59,8 +59,8 @@ func TestACohortFigureShowsBothSidesAndTheDecision(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b := img.Bounds(); b.Dx() != 768 || b.Dy() != 432 {
-			t.Errorf("png is %v, want 768x432", b)
+		if b := img.Bounds(); b.Dx() != 1536 || b.Dy() != 864 {
+			t.Errorf("png is %v, want 1536x864", b)
 		}
 		svg := files[name+".svg"]
 		texts := svgTexts(t, svg)

@@ -24,40 +24,42 @@ const (
 )
 
 type dimension struct {
+	// name titles a legend whose series this coordinate splits.
+	name  string
 	value func(p sbv1.CellParameters) float64
 	label func(p sbv1.CellParameters) string
 }
 
 // dims lists the coordinates in plan order; labels read as the seed's tables do.
 var dims = []dimension{
-	dimPayload: {func(p sbv1.CellParameters) float64 { return float64(p.PayloadBytes) },
+	dimPayload: {"payload", func(p sbv1.CellParameters) float64 { return float64(p.PayloadBytes) },
 		func(p sbv1.CellParameters) string { return Size(p.PayloadBytes) }},
-	dimBatch: {func(p sbv1.CellParameters) float64 { return float64(p.Batch) },
+	dimBatch: {"batch", func(p sbv1.CellParameters) float64 { return float64(p.Batch) },
 		func(p sbv1.CellParameters) string { return fmt.Sprintf("batch %d", p.Batch) }},
-	dimPairs: {func(p sbv1.CellParameters) float64 { return float64(p.Pairs) },
+	dimPairs: {"pairs", func(p sbv1.CellParameters) float64 { return float64(p.Pairs) },
 		func(p sbv1.CellParameters) string {
 			if p.Pairs == 1 {
 				return "1 pair"
 			}
 			return fmt.Sprintf("%d pairs", p.Pairs)
 		}},
-	dimQueues: {func(p sbv1.CellParameters) float64 { return float64(p.Queues.TX*100 + p.Queues.RX) },
+	dimQueues: {"queues (TX, RX)", func(p sbv1.CellParameters) float64 { return float64(p.Queues.TX*100 + p.Queues.RX) },
 		func(p sbv1.CellParameters) string { return fmt.Sprintf("queues (%d,%d)", p.Queues.TX, p.Queues.RX) }},
-	dimTarget: {func(p sbv1.CellParameters) float64 { return float64(p.TargetRateMbps) },
+	dimTarget: {"target rate", func(p sbv1.CellParameters) float64 { return float64(p.TargetRateMbps) },
 		func(p sbv1.CellParameters) string {
 			if p.TargetRateMbps == 0 {
 				return "unpaced"
 			}
 			return "@ " + figure.Mbps.FormatPrec(float64(p.TargetRateMbps), -1) + " " + figure.Mbps.Shown
 		}},
-	dimWorkload: {func(p sbv1.CellParameters) float64 { return float64(len(p.Workload)) },
+	dimWorkload: {"workload", func(p sbv1.CellParameters) float64 { return float64(len(p.Workload)) },
 		func(p sbv1.CellParameters) string {
 			if !hasWorkload(p) {
 				return "no workload"
 			}
 			return p.Workload.DataplaneName()
 		}},
-	dimWBatch: {func(p sbv1.CellParameters) float64 { return float64(p.WorkloadBatchBytes) },
+	dimWBatch: {"workload batch", func(p sbv1.CellParameters) float64 { return float64(p.WorkloadBatchBytes) },
 		func(p sbv1.CellParameters) string {
 			if p.WorkloadBatchBytes == 0 {
 				return "window"
@@ -92,6 +94,21 @@ func seriesLabel(p sbv1.CellParameters, vary map[dim]bool, except dim) string {
 	}
 	if len(parts) == 0 {
 		return allCells
+	}
+	return strings.Join(parts, ", ")
+}
+
+// legendTitle names what splits a chart's series: lead, then the varying coordinates other than
+// except, as seriesLabel joins their values; "series" when there is none.
+func legendTitle(vary map[dim]bool, except dim, lead ...string) string {
+	parts := lead
+	for d := range dims {
+		if dim(d) != except && vary[dim(d)] {
+			parts = append(parts, dims[d].name)
+		}
+	}
+	if len(parts) == 0 {
+		return "series"
 	}
 	return strings.Join(parts, ", ")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"sort"
 
@@ -12,15 +13,25 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 )
 
-// Size of every figure: wide enough for a legend of eight series beside the data.
+// Size of every figure: wide enough for a legend of eight series beside the data. PNGs are
+// drawn at twice the screen's 96 dpi (1536x864) so that they stay sharp when zoomed or printed.
 const (
 	width  = 8 * vg.Inch
 	height = 4.5 * vg.Inch
+	pngDPI = 192
 )
+
+// gonum draws in Liberation Serif unless told otherwise; the report and the interactive charts
+// read in a sans-serif face, so the static figures do too. plotter keeps its own copy.
+func init() {
+	plot.DefaultFont.Variant = "Sans"
+	plotter.DefaultFont = plot.DefaultFont
+}
 
 // Formats are the file types each figure is written in.
 var Formats = []string{"png", "svg"}
@@ -58,11 +69,18 @@ func (f Chart) Render(format string) ([]byte, error) {
 	return encode(p, width, height, format)
 }
 
-// encode writes a plot of the given size as png or svg.
+// encode writes a plot of the given size as png (at pngDPI) or svg.
 func encode(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
-	wt, err := p.WriterTo(w, h, format)
-	if err != nil {
-		return nil, err
+	var wt io.WriterTo
+	if format == "png" {
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngDPI))
+		p.Draw(draw.New(c))
+		wt = vgimg.PngCanvas{Canvas: c}
+	} else {
+		var err error
+		if wt, err = p.WriterTo(w, h, format); err != nil {
+			return nil, err
+		}
 	}
 	var buf bytes.Buffer
 	if _, err := wt.WriteTo(&buf); err != nil {
@@ -76,11 +94,12 @@ func encode(p *plot.Plot, w, h vg.Length, format string) ([]byte, error) {
 func (f Chart) Plot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = f.Title
-	p.X.Label.Text = f.XLabel
-	p.Y.Label.Text = f.YLabel
+	p.X.Label.Text = f.XAxis.Title()
+	p.Y.Label.Text = f.YAxis.Title()
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Legend.XOffs = vg.Points(8)
+	p.Legend.Add(f.Legend + ":") // an entry without a thumbnail: the legend's title
 	p.Add(plotter.NewGrid())
 	var err error
 	if f.Kind == Bars {
@@ -204,6 +223,9 @@ func (f Chart) Range() (xMin, xMax, yMin, yMax float64) {
 
 // SeriesColor is series i's colour: plotutil's soft palette, then again with dashes.
 func SeriesColor(i int) color.Color { return plotutil.SoftColors[i%len(plotutil.SoftColors)] }
+
+// SeriesDashed says series i is drawn dashed: the palette has come round again.
+func SeriesDashed(i int) bool { return i >= len(plotutil.SoftColors) }
 
 // outlines are the markers, each one stroked path (filled or crossed glyphs read poorly
 // under error bars).

@@ -63,15 +63,15 @@ func TestHeatmapRendersTheMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := img.Bounds(); b.Dx() != 576 || b.Dy() != 480 {
-		t.Errorf("png is %v, want 576x480", b)
+	if b := img.Bounds(); b.Dx() != 1152 || b.Dy() != 960 {
+		t.Errorf("png is %v, want 1152x960 (6x5 in at 192 dpi)", b)
 	}
-	// a cell is a ninth of the ~530 x 410 px plot area, ~24000 px less its label
+	// a cell is a ninth of the ~1060 x 820 px plot area, ~96000 px less its label
 	hot, grey := count(img, HeatColor()), count(img, HeatUnmeasured)
-	if hot < 15000 || hot > 30000 {
+	if hot < 60000 || hot > 120000 {
 		t.Errorf("%d px in the highest value's colour, want one cell's worth", hot)
 	}
-	if grey < 3*15000 || grey > 3*30000 {
+	if grey < 3*60000 || grey > 3*120000 {
 		t.Errorf("%d px of unmeasured grey, want three cells' worth", grey)
 	}
 	texts := svgTexts(t, files["plots/"+ce.Name+".svg"])

@@ -202,8 +202,8 @@ func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s/%s.png: %v", sb.Name, f.Name, err)
 			}
-			if b := img.Bounds(); b.Dx() != 768 || b.Dy() != 432 {
-				t.Errorf("%s/%s.png is %v, want 768x432", sb.Name, f.Name, b)
+			if b := img.Bounds(); b.Dx() != 1536 || b.Dy() != 864 {
+				t.Errorf("%s/%s.png is %v, want 1536x864", sb.Name, f.Name, b)
 			}
 			texts := svgTexts(t, files["plots/"+f.Name+".svg"])
 			for _, s := range f.Series {
@@ -213,6 +213,11 @@ func TestRenderedFilesAreValidAndShowTheData(t *testing.T) {
 			}
 			if f.Kind == Lines && len(f.Series) <= 7 {
 				assertDrawn(t, sb.Name, f, files["plots/"+f.Name+".svg"])
+			}
+			for _, want := range []string{f.Legend + ":", f.XAxis.Title(), f.YAxis.Title()} {
+				if !texts[want] {
+					t.Errorf("%s/%s.svg lacks the legend or axis title %q", sb.Name, f.Name, want)
+				}
 			}
 			for _, l := range f.XTicks {
 				if !texts[l] {
