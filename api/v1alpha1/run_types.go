@@ -28,6 +28,18 @@ type RunSpec struct {
 	// +optional
 	Repeats int32 `json:"repeats,omitempty"`
 
+	// noisySpreadPercent flags a cell as noisy (status cellResults[].spread.noisy, a NoisyCell
+	// Warning event) when its headline figure's coefficient of variation over the Valid repeats
+	// (sample standard deviation / mean) exceeds this many percent. A flag only: the verdict
+	// ignores it unless a rule bounds RxMbpsCVMilliPercent. 10 because a steady cell repeats
+	// within a few percent, and a cell spreading more cannot resolve a baseline's default 5 %
+	// regression.
+	// +kubebuilder:default=10
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	NoisySpreadPercent int32 `json:"noisySpreadPercent,omitempty"`
+
 	// cellDeadlineSeconds bounds one repeat of a cell, pod start included. Unset derives it
 	// from seconds + warmupSeconds plus a start-up allowance.
 	// +kubebuilder:validation:Minimum=2

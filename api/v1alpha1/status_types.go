@@ -205,6 +205,10 @@ type CellResult struct {
 	// packetsPerSecond at the receiver.
 	// +optional
 	PacketsPerSecond *Statistic `json:"packetsPerSecond,omitempty"`
+	// spread of the headline figure over the Valid repeats, and whether it is noisy
+	// (spec.run.noisySpreadPercent); absent with fewer than two Valid repeats.
+	// +optional
+	Spread *CellSpread `json:"spread,omitempty"`
 	// drops summed over repeats.
 	// +optional
 	Drops int64 `json:"drops,omitempty"`

@@ -30,7 +30,10 @@ the retries); RX/TX Gb/s the mean ± sample standard deviation over the repeats;
 application loss; DROPS the drops DAQIRI's way, with their source; CPU TX/RX % the busy share of
 the pinned cores ("unpinned": that side pinned none); GPU SM % the GPU's busy share with a
 workload ("-": no GPU work); WIRE the wire proof from the NICs' PHY counters; REPEATS
-measured/attempts (3/1: three repeats measured in one attempt; a retry adds an attempt); BOUND BY
+measured/attempts (3/1: three repeats measured in one attempt; a retry adds an attempt); SPREAD %
+the headline figure's coefficient of variation over the Valid repeats (std dev / mean; "-": fewer
+than two), "noisy" above spec.run.noisySpreadPercent (a flag: a rule on RxMbpsCVMilliPercent can
+fail the bench for it); BOUND BY
 what held the headline figure back: the fraction of its physical ceiling and the component that
 sets it, a saturated core or GPU, or why the ceiling is unknown (sbctl explain says more).
 
@@ -162,16 +165,16 @@ func printBench(w io.Writer, sb *sbv1.SpiralBench, output string) error {
 // memory, latency percentiles and the cell's wall time.
 func writeWide(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tMpps\tLOSS ppm\tDROPS\tCPU M/TX/RX %\tGPU SM/MEM %\tLAT min/p50/p99/p99.9/max µs\tREPEATS\tWALL\tMESSAGE")
+	fmt.Fprintln(tw, "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tMpps\tLOSS ppm\tDROPS\tCPU M/TX/RX %\tGPU SM/MEM %\tLAT min/p50/p99/p99.9/max µs\tREPEATS\tSPREAD %\tWALL\tMESSAGE")
 	for _, c := range sb.Status.CellResults {
 		mark := ""
 		if c.Headline {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d %s\t%s\t%s\t%s\t%d/%d\t%s\t%s\n", c.Index, mark,
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d %s\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", c.Index, mark,
 			benchkind.Parameters(sb.Spec.Transport, c.Parameters), c.State, stat(&c, figure.Rx), stat(&c, figure.Tx),
 			stat(&c, figure.PacketRate), c.LossPPM, c.Drops, c.DropsKind, cpu(c.CPU), gpu(c.GPU), latency(c.Latency),
-			c.Repeats, c.Attempts, wall(c), c.Message)
+			c.Repeats, c.Attempts, report.Spread(&c, "-"), wall(c), c.Message)
 	}
 	return tw.Flush()
 }

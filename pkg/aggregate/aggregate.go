@@ -35,6 +35,7 @@ func Stat(xs []int64) sbv1.Statistic {
 
 // Fill sets a cell's aggregates and state from its repeat results. Valid repeats make the
 // numbers; any Invalid repeat makes the cell Invalid and its message says how many and why.
+// Its spread is left unflagged: FlagNoisy judges it against the spec's threshold.
 func Fill(cell *sbv1.CellResult) {
 	var valid []sbv1.RepeatResult
 	var firstInvalid *sbv1.RepeatResult
@@ -80,6 +81,7 @@ func Fill(cell *sbv1.CellResult) {
 		cell.Latency = combineLatency(pick)
 		cell.Search = searchStats(pick)
 	}
+	fillSpread(cell)
 	cell.Wire = ""
 	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
 		if r.Wire != nil {

@@ -135,55 +135,73 @@ func cpuShare(c *sbv1.CellResult, tx bool) (int32, bool) {
 // copyFigure is the slowest GPU's best pinned copy rate in one direction, median over the
 // valid repeats: a node is as good as its worst GPU.
 func copyFigure(dir sbv1.CopyDirection) func(c *sbv1.CellResult) (float64, bool) {
-	return func(c *sbv1.CellResult) (float64, bool) {
-		var perRepeat []int64
-		for _, rr := range c.RepeatResults {
-			if rr.State != sbv1.CellValid || rr.Copies == nil {
-				continue
-			}
-			best := map[int32]int64{}
-			for _, s := range rr.Copies.Sizes {
-				if s.Direction == dir && s.HostMemory != "Pageable" && s.MegabytesPerSecond > best[s.Device] {
-					best[s.Device] = s.MegabytesPerSecond
-				}
-			}
-			if len(best) == 0 {
-				continue
-			}
-			worst := int64(-1)
-			for _, v := range best {
-				if worst < 0 || v < worst {
-					worst = v
-				}
-			}
-			perRepeat = append(perRepeat, worst)
-		}
-		if len(perRepeat) == 0 {
-			return 0, false
-		}
-		return Median(perRepeat), true
+	return medianOfValid(func(rr *sbv1.RepeatResult) (int64, bool) { return copyRepeat(rr, dir) })
+}
+
+// copyRepeat is one repeat's slowest GPU's best pinned copy rate in dir.
+func copyRepeat(rr *sbv1.RepeatResult, dir sbv1.CopyDirection) (int64, bool) {
+	if rr.Copies == nil {
+		return 0, false
 	}
+	best := map[int32]int64{}
+	for _, s := range rr.Copies.Sizes {
+		if s.Direction == dir && s.HostMemory != "Pageable" && s.MegabytesPerSecond > best[s.Device] {
+			best[s.Device] = s.MegabytesPerSecond
+		}
+	}
+	if len(best) == 0 {
+		return 0, false
+	}
+	worst := int64(-1)
+	for _, v := range best {
+		if worst < 0 || v < worst {
+			worst = v
+		}
+	}
+	return worst, true
 }
 
 // ncclBusbw is the bus bandwidth at the largest size (out of place), median over valid repeats.
-func ncclBusbw(c *sbv1.CellResult) (float64, bool) {
-	var perRepeat []int64
-	for _, rr := range c.RepeatResults {
-		if rr.State != sbv1.CellValid || rr.Collective == nil || len(rr.Collective.Sizes) == 0 {
-			continue
-		}
-		sizes := append([]sbv1.CollectiveSize(nil), rr.Collective.Sizes...)
-		sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].Bytes < sizes[j].Bytes })
-		top := sizes[len(sizes)-1]
-		for _, s := range sizes {
-			if s.Bytes == top.Bytes && !s.InPlace {
-				top = s
-			}
-		}
-		perRepeat = append(perRepeat, top.BusbwMBps)
-	}
-	if len(perRepeat) == 0 {
+var ncclBusbw = medianOfValid(ncclRepeat)
+
+// ncclRepeat is one repeat's bus bandwidth at its largest size, out of place where it has both.
+func ncclRepeat(rr *sbv1.RepeatResult) (int64, bool) {
+	if rr.Collective == nil || len(rr.Collective.Sizes) == 0 {
 		return 0, false
 	}
-	return Median(perRepeat), true
+	sizes := append([]sbv1.CollectiveSize(nil), rr.Collective.Sizes...)
+	sort.SliceStable(sizes, func(i, j int) bool { return sizes[i].Bytes < sizes[j].Bytes })
+	top := sizes[len(sizes)-1]
+	for _, s := range sizes {
+		if s.Bytes == top.Bytes && !s.InPlace {
+			top = s
+		}
+	}
+	return top.BusbwMBps, true
+}
+
+// medianOfValid is a per-repeat figure's median over the cell's Valid repeats that carry it.
+func medianOfValid(read func(rr *sbv1.RepeatResult) (int64, bool)) func(c *sbv1.CellResult) (float64, bool) {
+	return func(c *sbv1.CellResult) (float64, bool) {
+		values := validRepeats(c, read)
+		if len(values) == 0 {
+			return 0, false
+		}
+		return Median(values), true
+	}
+}
+
+// validRepeats reads a per-repeat figure from each Valid repeat of the cell that carries it.
+func validRepeats(c *sbv1.CellResult, read func(rr *sbv1.RepeatResult) (int64, bool)) []int64 {
+	var out []int64
+	for i := range c.RepeatResults {
+		rr := &c.RepeatResults[i]
+		if rr.State != sbv1.CellValid {
+			continue
+		}
+		if v, ok := read(rr); ok {
+			out = append(out, v)
+		}
+	}
+	return out
 }

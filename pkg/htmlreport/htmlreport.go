@@ -86,6 +86,7 @@ func render(sb *sbv1.SpiralBench, dataBeside bool) ([]byte, error) {
 		r := row{CellResult: c, Parameters: benchkind.Parameters(sb.Spec.Transport, c.Parameters), Reason: readable(c.Message),
 			RX: figure.Rx.StatText(&c, " ± ", missing), TX: figure.Tx.StatText(&c, " ± ", missing)}
 		r.BoundBy, r.BoundDetail = boundBy(sb, &c)
+		r.SpreadText, r.SpreadTitle, r.Noisy = spread(&c)
 		v.Cells = append(v.Cells, r)
 		v.Has.CPU = v.Has.CPU || c.CPU != nil
 		v.Has.GPU = v.Has.GPU || (c.GPU != nil && c.GPU.SMMilliPercent >= 0)
@@ -98,6 +99,7 @@ func render(sb *sbv1.SpiralBench, dataBeside bool) ([]byte, error) {
 		}
 	}
 	v.Pivots = pivots(sb.Status.CellResults)
+	v.NoisyNote = noisyNote(sb)
 	v.MTUNote = mtuNote(sb)
 	if report.AnyCPUNotPinned(sb.Status.CellResults) {
 		v.CPUNote = report.CPUNote
@@ -130,7 +132,9 @@ type view struct {
 	Has     struct{ CPU, GPU, Latency, Wire, Message bool }
 	MTUNote string // the spec's MTU was not the link's
 	CPUNote string // why a CPU figure reads "unpinned", when one does
-	Charts  []plots.Chart
+	// NoisyNote names the cells flagged noisy and what the flag means; empty when none is.
+	NoisyNote string
+	Charts    []plots.Chart
 	// Interactive is what draws Charts in the page; nil without a chart.
 	Interactive *assets
 	// Heatmaps and KindTables are what the bench's kind declares (a GPUCopy bench's GPU-to-GPU
@@ -149,6 +153,10 @@ type row struct {
 	// BoundBy is what held the headline figure back in one line; BoundDetail the ceiling's
 	// arithmetic, the cell's tooltip.
 	BoundBy, BoundDetail string
+	// SpreadText is the headline figure's CV in percent, SpreadTitle what it is of; Noisy
+	// marks a cell whose spread exceeds the spec's threshold.
+	SpreadText, SpreadTitle string
+	Noisy                   bool
 }
 
 // boundBy is pkg/explain's line for a cell and, for its tooltip, the bound in full with the

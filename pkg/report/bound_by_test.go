@@ -18,7 +18,7 @@ func TestTableSaysWhatBoundedEachCell(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
-	if !strings.HasSuffix(lines[0], "REPEATS  BOUND BY") {
+	if !strings.HasSuffix(lines[0], "REPEATS  SPREAD %  BOUND BY") {
 		t.Errorf("header %q", lines[0])
 	}
 	for _, want := range []string{"0.98 of 99.00 Gb/s (Ethernet)", "Failed"} {

@@ -19,7 +19,7 @@ import (
 func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	searched := sb.Spec.Run.Search != nil
-	header := "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tWIRE\tREPEATS"
+	header := "CELL\tPARAMETERS\tSTATE\tRX Gb/s\tTX Gb/s\tLOSS %\tDROPS\tCPU TX/RX %\tGPU SM %\tWIRE\tREPEATS\tSPREAD %"
 	if searched { // a rate search's findings; RX/TX/loss are then the verification trial's
 		header += "\tNDR Gb/s\tPDR Gb/s"
 	}
@@ -41,8 +41,9 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 		if c.Repeats > 0 {
 			drops = fmt.Sprintf("%d %s", c.Drops, c.DropsKind)
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
-			c.State, figure.Rx.StatText(&c, " ± ", "-"), figure.Tx.StatText(&c, " ± ", "-"), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts)
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d/%d\t%s", c.Index, mark, benchkind.Parameters(sb.Spec.Transport, c.Parameters),
+			c.State, figure.Rx.StatText(&c, " ± ", "-"), figure.Tx.StatText(&c, " ± ", "-"), loss(c), strings.TrimSpace(drops), cpu, gpu, wire(c), c.Repeats, c.Attempts,
+			Spread(&c, "-"))
 		if searched {
 			fmt.Fprintf(tw, "\t%s\t%s", ndr(&c), figure.PDR.StatText(&c, " ± ", "-"))
 		}
@@ -60,6 +61,7 @@ func WriteTable(w io.Writer, sb *sbv1.SpiralBench) error {
 			notes.add(c.Index, c.Message)
 		}
 		notes.add(c.Index, wireNote(c))
+		notes.add(c.Index, NoisyNote(sb, &c))
 	}
 	notes.write(w)
 	return writeSweeps(w, sb)

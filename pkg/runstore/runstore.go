@@ -100,6 +100,7 @@ func FromFiles(files map[string][]byte) (*sbv1.SpiralBench, error) {
 		if len(c.RepeatResults) > 0 {
 			state, msg := c.State, c.Message
 			aggregate.Fill(c)
+			aggregate.FlagNoisy(c, sb.Spec.Run.NoisySpreadPercent)
 			if state == sbv1.CellFailed { // a cell can fail after measuring some repeats
 				c.State, c.Message = state, msg
 			}
