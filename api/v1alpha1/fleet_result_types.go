@@ -38,6 +38,7 @@ const (
 // +kubebuilder:printcolumn:name="Round",type=integer,JSONPath=`.round`
 // +kubebuilder:printcolumn:name="Verdict",type=string,JSONPath=`.result.verdict`
 // +kubebuilder:printcolumn:name="Step",type=string,JSONPath=`.result.step`
+// +kubebuilder:printcolumn:name="Steps",type=string,JSONPath=`.result.stepsSummary`
 // +kubebuilder:printcolumn:name="Reasons",type=string,JSONPath=`.result.reasons`
 // +kubebuilder:printcolumn:name="Value",type=integer,JSONPath=`.result.value`,priority=1
 // +kubebuilder:printcolumn:name="Bench",type=string,JSONPath=`.result.bench`,priority=1
@@ -63,7 +64,8 @@ type SpiralBenchNodeResult struct {
 	// +required
 	Round int32 `json:"round"`
 
-	// result is the node's row: verdict, reasons, step, bench, headline value, deltas.
+	// result is the node's row: verdict, reasons, step, bench, headline value, deltas, and a
+	// record of each step (steps, stepsSummary).
 	// +required
 	Result FleetNode `json:"result"`
 }

@@ -500,6 +500,17 @@ type FleetNode struct {
 	// upgrade is the node's upgrade gate state, when a driver upgrade touched it.
 	// +optional
 	Upgrade UpgradeGateState `json:"upgrade,omitempty"`
+	// steps are the node's suite steps in order once it is decided, each with its outcome,
+	// headline figure and what that figure was judged against (at most MaxSuiteSteps).
+	// +kubebuilder:validation:MaxItems=18
+	// +listType=atomic
+	// +optional
+	Steps []FleetStepRecord `json:"steps,omitempty"`
+	// stepsSummary counts the steps' outcomes, "3/3 passed, 2 excused": passed counts the
+	// steps that passed or were excused.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	StepsSummary string `json:"stepsSummary,omitempty"`
 }
 
 // FleetNodeBrief names a node of a bounded status list with its verdict and reason codes.

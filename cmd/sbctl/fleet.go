@@ -18,13 +18,13 @@ import (
 
 // newFleet is `sbctl fleet NODE`: one node's history in the namespace's fleets, a row per
 // fleet and round, from its SpiralBenchNodeResults (a fleet keeps its last rounds'; older
-// rounds are in the bucket's node history). `sbctl fleet --fleet NAME` without a node prints
+// rounds are in the bucket's node history), then each fleet's newest round step by step. `sbctl fleet --fleet NAME` without a node prints
 // the fleet's driver-upgrade cohorts and the round's degrading nodes (fleet_view.go).
 func newFleet(k *kube) *cobra.Command {
 	var fleetName, output string
 	cmd := &cobra.Command{
 		Use:   "fleet [NODE]",
-		Short: "Print one node's verdicts over the fleets' rounds, or a fleet's upgrade cohorts and degrading nodes",
+		Short: "Print one node's verdicts over the fleets' rounds and the steps of the newest, or a fleet's upgrade cohorts and degrading nodes",
 		Example: "  sbctl fleet gpu-node-7\n  sbctl fleet gpu-node-7 --fleet gpu-pool -o json\n  sbctl fleet --fleet gpu-pool\n\n" +
 			"The whole round's rows: kubectl get sbnr -l spiralbench.io/fleet=gpu-pool,spiralbench.io/fleet-round=3\n" +
 			"Failed nodes only: kubectl get sbnr -l spiralbench.io/verdict=Failed",
@@ -82,7 +82,7 @@ func renderNodeHistory(w io.Writer, rows []sbv1.SpiralBenchNodeResult, output st
 		return fmt.Errorf("-o %s: use table or json", output)
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FLEET\tROUND\tVERDICT\tSTEP\tREASONS\tVALUE\tBENCH\tFINISHED\tREASON")
+	fmt.Fprintln(tw, "FLEET\tROUND\tVERDICT\tSTEPS\tSTEP\tREASONS\tVALUE\tBENCH\tFINISHED\tREASON")
 	for _, r := range rows {
 		row := r.Result
 		value, finished := "", ""
@@ -92,8 +92,11 @@ func renderNodeHistory(w io.Writer, rows []sbv1.SpiralBenchNodeResult, output st
 		if row.LastBenchTime != nil {
 			finished = row.LastBenchTime.UTC().Format("2006-01-02T15:04:05Z")
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Fleet, r.Round, row.Verdict, row.Step,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Fleet, r.Round, row.Verdict, row.StepsSummary, row.Step,
 			strings.Join(row.Reasons, ","), value, row.Bench, finished, row.Reason)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return renderSteps(w, rows)
 }

@@ -179,7 +179,13 @@ func sameRow(a, b *sbv1.FleetNode) bool {
 		a.Class == b.Class && sameTime(a.ValidUntil, b.ValidUntil) && a.Reason == b.Reason && a.Partner == b.Partner &&
 		a.Bench == b.Bench && a.RunID == b.RunID && samePtr(a.Value, b.Value) &&
 		samePtr(a.BaselineDeltaMilliPercent, b.BaselineDeltaMilliPercent) && samePtr(a.FleetDeltaMilliPercent, b.FleetDeltaMilliPercent) &&
-		a.Straggler == b.Straggler && a.Regressed == b.Regressed && sameTime(a.LastBenchTime, b.LastBenchTime) && a.Upgrade == b.Upgrade
+		a.Straggler == b.Straggler && a.Regressed == b.Regressed && sameTime(a.LastBenchTime, b.LastBenchTime) && a.Upgrade == b.Upgrade &&
+		a.StepsSummary == b.StepsSummary && slices.EqualFunc(a.Steps, b.Steps, sameStep)
+}
+
+func sameStep(a, b sbv1.FleetStepRecord) bool {
+	return a.Name == b.Name && a.State == b.State && a.Reason == b.Reason && a.Figure == b.Figure && samePtr(a.Value, b.Value) &&
+		a.Unit == b.Unit && a.JudgedAgainst == b.JudgedAgainst && a.Bench == b.Bench
 }
 
 func samePtr[T comparable](a, b *T) bool {

@@ -18,7 +18,9 @@ func TestSameRowSeesEveryField(t *testing.T) {
 	base := sbv1.FleetNode{Name: "n", Verdict: sbv1.NodePassed, Step: "tcp", Reasons: []string{"StepFailed:tcp"}, Class: "c",
 		ValidUntil: &now, Reason: "r", Partner: "p", Bench: "b", RunID: "id", Value: ptr.To[int64](1),
 		BaselineDeltaMilliPercent: ptr.To[int32](1), FleetDeltaMilliPercent: ptr.To[int32](1), Straggler: true, Regressed: true,
-		LastBenchTime: &now, Upgrade: sbv1.GateHeld}
+		LastBenchTime: &now, Upgrade: sbv1.GateHeld, StepsSummary: "1/1 passed",
+		Steps: []sbv1.FleetStepRecord{{Name: "tcp", State: sbv1.StepRecordPassed, Reason: "r", Figure: "RxMbps", Value: ptr.To[int64](1),
+			Unit: "Mb/s", JudgedAgainst: "no reference", Bench: "b"}}}
 	typ := reflect.TypeOf(base)
 	for i := 0; i < typ.NumField(); i++ {
 		changed := *base.DeepCopy()
@@ -26,6 +28,15 @@ func TestSameRowSeesEveryField(t *testing.T) {
 		f.Set(reflect.Zero(f.Type())) // every field of base is set, so zeroing changes it
 		if sameRow(&base, &changed) || equality.Semantic.DeepEqual(base, changed) {
 			t.Errorf("a change of %s is not seen", typ.Field(i).Name)
+		}
+	}
+	step := reflect.TypeOf(base.Steps[0])
+	for i := 0; i < step.NumField(); i++ {
+		changed := *base.DeepCopy()
+		f := reflect.ValueOf(&changed.Steps[0]).Elem().Field(i)
+		f.Set(reflect.Zero(f.Type()))
+		if sameRow(&base, &changed) {
+			t.Errorf("a change of a step's %s is not seen", step.Field(i).Name)
 		}
 	}
 	copyOf := *base.DeepCopy()

@@ -186,6 +186,7 @@ func (r *Reconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.Flee
 		w.headline = sb
 	}
 	w.last = sb
+	out.Bench = sb.Name
 	return true
 }
 
@@ -227,6 +228,7 @@ func (r *Reconciler) walkCheck(v *fleetView, row *sbv1.FleetNode, step fleet.Ste
 		return false
 	}
 	var figures map[string]float64
+	out.Bench = p.Name
 	out.State, out.Reason, figures = fleet.CheckOutcome(p)
 	out.Figures = figures
 	return true

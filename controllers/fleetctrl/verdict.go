@@ -63,6 +63,7 @@ func (r *Reconciler) decide(ctx context.Context, v *fleetView, row *sbv1.FleetNo
 	}
 	j := fleet.Judge(in)
 	row.Class = j.Class
+	row.Steps, row.StepsSummary = j.Steps, fleet.StepsSummary(j.Steps)
 	row.Regressed = in.History != nil && in.History.Regressed
 	reason := shorten(joinReason(why+j.Message(), note), 160)
 	if j.Verdict == sbv1.NodePassed && why == "" && j.Message() == "" && note == "" {
@@ -90,6 +91,7 @@ func (r *Reconciler) restraggle(ctx context.Context, v *fleetView, row *sbv1.Fle
 }
 
 // setVerdict sets a row's verdict, its reason codes and words, and writes them onto the node.
+// The row's step records are decide's: a judgement of prior reasons alone leaves them.
 func (r *Reconciler) setVerdict(ctx context.Context, v *fleetView, row *sbv1.FleetNode, j fleet.Judgement, reason string) {
 	row.Verdict, row.Reasons, row.Reason = j.Verdict, fleet.Labels(j.Reasons, 8), reason
 	r.writeVerdict(ctx, v, row)
@@ -98,5 +100,5 @@ func (r *Reconciler) setVerdict(ctx context.Context, v *fleetView, row *sbv1.Fle
 // outcomeOf is how a finished bench ends its step, for its nodes.
 func outcomeOf(sb *sbv1.SpiralBench) fleet.StepOutcome {
 	state, reason := fleet.BenchOutcome(sb)
-	return fleet.StepOutcome{State: state, Reason: reason}
+	return fleet.StepOutcome{State: state, Reason: reason, Bench: sb.Name}
 }

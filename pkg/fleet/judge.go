@@ -31,6 +31,8 @@ type StepOutcome struct {
 	Step   string
 	State  StepState
 	Reason string
+	// Bench is the SpiralBench (or check pod) the outcome came from; "" when none ran.
+	Bench string
 	Observation
 }
 
@@ -107,6 +109,9 @@ type Judgement struct {
 	Facts Facts
 	// Notes are what passed steps said (allowFailedCells naming the cells it let pass).
 	Notes []string
+	// Steps record each of Input.Steps as judged here (step_records.go); none for a
+	// judgement of prior reasons alone.
+	Steps []sbv1.FleetStepRecord
 }
 
 // Message joins the reasons' details for the row's reason, first the failing ones.
@@ -185,6 +190,7 @@ func Judge(in Input) Judgement {
 		j.Reasons = append(j.Reasons, Reason{Code: Degrading, Detail: in.DegradingDetail})
 	}
 	j.Verdict = VerdictOf(j.Reasons)
+	j.Steps = stepRecords(in, class, j.Reasons)
 	return j
 }
 

@@ -25,15 +25,19 @@ type Summary struct {
 	// Cohorts are the round's canary cohorts (spec.upgradeGate.canaries), each with the two
 	// distributions it compared; their figures are uploaded beside the summary (CohortPlotName).
 	Cohorts []CohortSummary `json:"cohorts,omitempty"`
+	// Steps count how each suite step ended over the round's nodes (SummaryFiles fills them
+	// from the nodes' step records).
+	Steps []StepCount `json:"steps,omitempty"`
 }
 
 var csvHeader = []string{"node", "verdict", "reason", "partner", "bench", "run_id", "value",
 	"baseline_delta_mpct", "fleet_delta_mpct", "straggler", "regressed", "last_bench_time", "upgrade",
-	"class", "reasons", "valid_until", "step"}
+	"class", "reasons", "valid_until", "step", "steps"}
 
 // SummaryFiles renders the round's summary as CSV (one row per node) and JSON.
 func SummaryFiles(s Summary) (map[string][]byte, error) {
 	s.V = 1
+	s.Steps = StepCounts(s.Nodes)
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
 	_ = w.Write(csvHeader)
@@ -59,7 +63,7 @@ func SummaryFiles(s Summary) (map[string][]byte, error) {
 		}
 		_ = w.Write([]string{n.Name, string(n.Verdict), n.Reason, n.Partner, n.Bench, n.RunID, opt64(n.Value),
 			opt32(n.BaselineDeltaMilliPercent), opt32(n.FleetDeltaMilliPercent), strconv.FormatBool(n.Straggler),
-			strconv.FormatBool(n.Regressed), last, string(n.Upgrade), n.Class, strings.Join(n.Reasons, " "), validUntil, n.Step})
+			strconv.FormatBool(n.Regressed), last, string(n.Upgrade), n.Class, strings.Join(n.Reasons, " "), validUntil, n.Step, n.StepsSummary})
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {

@@ -187,7 +187,7 @@ func TestNodeResultSchema(t *testing.T) {
 	for _, col := range crd.Spec.Versions[0].AdditionalPrinterColumns {
 		cols = append(cols, col.Name)
 	}
-	if got := strings.Join(cols, ","); got != "Node,Fleet,Round,Verdict,Step,Reasons,Value,Bench,Reason,Age" {
+	if got := strings.Join(cols, ","); got != "Node,Fleet,Round,Verdict,Step,Steps,Reasons,Value,Bench,Reason,Age" {
 		t.Fatalf("printer columns %s", got)
 	}
 	if crd.Spec.Names.ShortNames[0] != "sbnr" {
