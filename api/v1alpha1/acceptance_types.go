@@ -1,7 +1,7 @@
 package v1alpha1
 
 // Metric is a per-cell result an acceptance rule checks; its unit is in its name.
-// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps;LatencyP999Nanoseconds;NCCLBusbwMBps;CopyH2DMBps;CopyD2HMBps
+// +kubebuilder:validation:Enum=RxMbps;TxMbps;RxMbpsStdDev;PacketsPerSecond;Drops;LossPPM;CPUTXMilliPercent;CPURXMilliPercent;GPUSMMilliPercent;LatencyP50Nanoseconds;LatencyP99Nanoseconds;NDRMbps;NDRMbpsStdDev;PDRMbps;LatencyP999Nanoseconds;NCCLBusbwMBps;CopyH2DMBps;CopyD2HMBps;RxMbpsCVMilliPercent
 type Metric string
 
 const (
@@ -32,6 +32,10 @@ const (
 	// device-to-host rates in MB/s (the slowest GPU's, as the copy kind reports them).
 	MetricCopyH2DMBps Metric = "CopyH2DMBps"
 	MetricCopyD2HMBps Metric = "CopyD2HMBps"
+	// MetricRxMbpsCVMilliPercent is the spread of a streaming cell's RxMbps over its Valid
+	// repeats (coefficient of variation, thousandths of a percent): a rule bounds how noisy a
+	// cell may be. Cells with fewer than 2 Valid repeats have none, and a rule on them breaks.
+	MetricRxMbpsCVMilliPercent Metric = "RxMbpsCVMilliPercent"
 )
 
 // Operator compares an observed metric with a rule's value.

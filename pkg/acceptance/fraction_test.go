@@ -86,3 +86,22 @@ func TestFractionRuleDecidesTheVerdict(t *testing.T) {
 		t.Fatalf("Decide: %+v", v)
 	}
 }
+
+// A rule bounds a cell's spread over its repeats; a cell without one (under two Valid
+// repeats) breaks it.
+func TestARuleBoundsTheSpread(t *testing.T) {
+	c := cell(0, true, 8000, 1, 1600, 0, sbv1.CellValid)
+	c.Spread = &sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 84000, Noisy: true}
+	steady := sbv1.AcceptanceRule{Name: "steady", Metric: sbv1.MetricRxMbpsCVMilliPercent, Operator: sbv1.OperatorLessThanOrEqual, Value: 10000}
+	if v := Judge(nil, []sbv1.AcceptanceRule{steady}, []sbv1.CellResult{c}); v.Passed || !strings.Contains(v.Message, "RxMbpsCVMilliPercent = 84000, want <= 10000") {
+		t.Errorf("84 %% spread: %+v", v)
+	}
+	c.Spread.CVMilliPercent = 5000
+	if v := Judge(nil, []sbv1.AcceptanceRule{steady}, []sbv1.CellResult{c}); !v.Passed {
+		t.Errorf("5 %% spread: %+v", v)
+	}
+	c.Spread = nil
+	if v := Judge(nil, []sbv1.AcceptanceRule{steady}, []sbv1.CellResult{c}); v.Passed || !strings.Contains(v.Message, "has no RxMbpsCVMilliPercent") {
+		t.Errorf("no spread: %+v", v)
+	}
+}

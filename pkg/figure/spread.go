@@ -8,8 +8,7 @@ import (
 // a percent (status spread.cvMilliPercent), so that a rule, a fleet or a baseline can bound how
 // noisy a cell may be. A cell whose spread is of another figure (an NCCL, GPUCopy, search or
 // latency cell), or which has fewer than two Valid repeats, has none.
-// The name is sbv1.MetricRxMbpsCVMilliPercent's.
-var RxCV = Figure{Name: "RxMbpsCVMilliPercent", Unit: MilliPercent,
+var RxCV = Figure{Name: string(sbv1.MetricRxMbpsCVMilliPercent), Unit: MilliPercent,
 	Cell: func(c *sbv1.CellResult) (float64, bool) {
 		if c.Spread == nil || c.Spread.Figure != Rx.Name {
 			return 0, false

@@ -130,3 +130,11 @@ func TestObserveReadsTheStepsCeilings(t *testing.T) {
 		t.Error("a copy bench has no bus bandwidth to read")
 	}
 }
+
+// The step's record says it was held to a fraction of this node's ceiling.
+func TestADerivedStepRecordSaysWhatItWasJudgedAgainst(t *testing.T) {
+	j := Judge(Input{Catalog: derivedCatalog(t), Steps: []StepOutcome{stepAt("copy", "CopyH2DMBps", 0.5)}})
+	if len(j.Steps) != 1 || !strings.Contains(j.Steps[0].JudgedAgainst, ">= 0.70 of its ceiling on this node (class derived-from-hardware, source derived from this node's hardware: test)") {
+		t.Errorf("records %+v", j.Steps)
+	}
+}

@@ -200,13 +200,16 @@ func judgedAgainst(in Input, class *Class, refs []Reference, history bool) strin
 	return strings.Join(parts, "; ")
 }
 
-// referenceText is "55300 MB/s ±10% (class X, source S)", each reference named by its figure
-// when the step has more than one.
+// referenceText is "55300 MB/s ±10% (class X, source S)" or ">= 0.70 of its ceiling on this
+// node (class ...)", each reference named by its figure when the step has more than one.
 func referenceText(refs []Reference, class string) string {
 	var values, sources []string
 	for _, r := range refs {
 		v := strconv.FormatFloat(r.Expected, 'f', -1, 64) + " " + figure.UnitOf(r.Figure) + " ±" +
 			strconv.FormatFloat(r.TolerancePercent, 'f', -1, 64) + "%"
+		if r.Relative() {
+			v = fmt.Sprintf(">= %.2f of its ceiling on this node", r.MinFractionOfCeiling)
+		}
 		if len(refs) > 1 {
 			v = r.Figure + " " + v
 		}

@@ -22,7 +22,7 @@ func (ks Kinds) searchRules(inCell, search, socket set) []Rule {
 		{inCell.isNot("self") + " || " + noRules + " || self.acceptance.rules.all(r, !(r.metric in ['RxMbps', 'TxMbps', " +
 			"'RxMbpsStdDev', 'PacketsPerSecond', 'Drops', 'LossPPM', 'CPUTXMilliPercent', 'CPURXMilliPercent', " +
 			"'GPUSMMilliPercent', 'LatencyP50Nanoseconds', 'LatencyP99Nanoseconds', 'LatencyP999Nanoseconds', 'NDRMbps', " +
-			"'NDRMbpsStdDev', 'PDRMbps']))",
+			"'NDRMbpsStdDev', 'PDRMbps', 'RxMbpsCVMilliPercent']))",
 			"acceptance.rules check figures of a packet or message stream (throughput, drops, loss, CPU and GPU busy, latency, " +
 				"NDR), which transports " + inCell.names() + " do not produce: their figures are the rows of " +
 				"status.cellResults[].repeatResults[].collective and .copies; remove these rules"},
