@@ -16,6 +16,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
 	"github.com/spiralbench/spiralbench/pkg/explain"
+	"github.com/spiralbench/spiralbench/pkg/figure"
 	"github.com/spiralbench/spiralbench/pkg/summary"
 )
 
@@ -23,18 +24,20 @@ func main() {
 	transport := flag.String("transport", "TCP", "the bench's spec.transport")
 	mode := flag.String("mode", "Loopback", "topology.mode")
 	mtu := flag.Int("mtu", 9000, "topology.mtu")
+	vdev := flag.String("vdev", "", "a raw bench's DPDK virtual device on both ports (net_ring0)")
 	flag.Parse()
 	fmt.Println("| run | measured | ceiling | fraction | bound by | model |")
 	fmt.Println("|---|---:|---:|---:|---|---|")
 	for _, file := range flag.Args() {
-		if err := row(file, sbv1.Transport(*transport), sbv1.TopologyMode(*mode), int32(*mtu)); err != nil {
+		if err := row(file, sbv1.Transport(*transport), sbv1.TopologyMode(*mode), int32(*mtu), *vdev); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", file, err)
 			os.Exit(1)
 		}
 	}
 }
 
-func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int32) error {
+// row prints a line per figure the kind has a ceiling model for (a copy's H2D, D2H and D2D).
+func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int32, vdev string) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -46,6 +49,10 @@ func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int3
 	parts := []summary.Part{{Summary: &s, Receives: true, Sends: true}}
 	sb := &sbv1.SpiralBench{Spec: sbv1.SpiralBenchSpec{Transport: transport}}
 	sb.Spec.Topology.Mode, sb.Spec.Topology.MTU = mode, mtu
+	if vdev != "" {
+		port := &sbv1.PortSource{VirtualDevice: vdev}
+		sb.Spec.RawEthernet = &sbv1.RawEthernetSpec{TXPort: port, RXPort: port}
+	}
 	if env := summary.Environment(parts); env != nil {
 		sb.Status.Environment = &sbv1.Environment{}
 		env.Fill(sb.Status.Environment)
@@ -54,7 +61,15 @@ func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int3
 		Batch: 1, Queues: sbv1.QueueCell{TX: 1, RX: 1}, Workload: sbv1.WorkloadNone},
 		RepeatResults: []sbv1.RepeatResult{summary.Merge(parts, 0, 0)}}
 	aggregate.Fill(&cell)
-	e := explain.Cell(sb, &cell)
+	for _, fig := range figure.Names() {
+		if explain.Modelled(sb, fig) {
+			printRow(file, explain.CellFigure(sb, &cell, fig))
+		}
+	}
+	return nil
+}
+
+func printRow(file string, e explain.Explanation) {
 	value := func(v *float64) string {
 		if v == nil {
 			return "-"
@@ -69,6 +84,8 @@ func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int3
 	if model == "" {
 		model = e.Unknown
 	}
-	fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", filepath.Base(file), value(e.Measured), value(e.Ceiling), fraction, e.BoundBy, model)
-	return nil
+	if e.Measured == nil {
+		return // a figure this run did not measure
+	}
+	fmt.Printf("| %s %s | %s | %s | %s | %s | %s |\n", filepath.Base(file), e.Figure, value(e.Measured), value(e.Ceiling), fraction, e.BoundBy, model)
 }

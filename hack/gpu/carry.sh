@@ -33,7 +33,7 @@ rm -rf "$DEST"
 mkdir -p "$DEST/.deps/root"
 # tracked files only (what a clone has), from this checkout's working tree
 (cd "$ROOT" && git ls-files -z dataplane hack/netns-wire.sh hack/gpu hack/cuda-toolkit.sh hack/lib hack/bench/lib.sh \
-  hack/bench/forward-vs-testpmd.sh hack/bench/sockets-vs-iperf3.sh | xargs -0 tar -cf -) |
+  hack/bench/forward-vs-testpmd.sh hack/bench/sockets-vs-iperf3.sh hack/ceilings/measure.sh | xargs -0 tar -cf -) |
   tar -C "$DEST" -xf -
 for deb in "$CACHE"/*.deb; do dpkg -x "$deb" "$DEST/.deps/root"; done
 # DPDK: a sysroot the device's CMake finds through PKG_CONFIG_PATH (hack/gpu/dpdk-env.sh)

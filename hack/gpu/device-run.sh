@@ -114,6 +114,7 @@ if ! wants ctest; then
   wants correctness && TARGETS+=(gpu_correctness)
   wants bench && TARGETS+=(spiral-gpu-bench)
   wants raw && pkg-config --exists libdpdk 2>/dev/null && TARGETS+=(raw_gpu_correctness)
+  wants ceilings && TARGETS+=(spiral-dataplane)
 fi
 GEN=(-G Ninja)
 command -v ninja >/dev/null || GEN=(-G "Unix Makefiles")
@@ -136,6 +137,9 @@ wants correctness && step "correctness" 120 "$OUT/correctness.txt" "$BUILD/tests
 
 # --- 3. ctest (gpu, device and unit labels) ----------------------------------------------------------
 wants ctest && step "ctest gpu+device+unit" 180 "$OUT/ctest.log" ctest --test-dir "$BUILD" -L "gpu|device|unit" --output-on-failure --timeout 150
+
+# --- ceilings: the runs docs/benchmarks/ceilings.md judges (not in the default steps) --------
+wants ceilings && step "ceilings" 120 "$OUT/ceilings.log" bash "$ROOT/hack/ceilings/measure.sh" "$BUILD" "$OUT"
 
 # --- 4. benchmarks without a network ---------------------------------------------------------
 wants bench && step "bench" 150 "$OUT/bench.md" "$BUILD/spiral-gpu-bench" --seconds "${BENCH_SECONDS:-1}" --json "$OUT/bench.jsonl"

@@ -75,7 +75,7 @@ func WireRate(in Inputs) (packetsPerSecond, figureMbps float64, ok bool) {
 // streamCeiling is the lowest of the wire and the PCIe links a stream crosses.
 func streamCeiling(in Inputs, t train) Ceiling {
 	if in.NIC.Virtual {
-		return unknown(FigureRx, UnitMbps, CPU, "no wire (veth or loopback): the CPU moves the bytes")
+		return unknown(FigureRx, UnitMbps, CPU, "no wire ("+in.NIC.label()+" is veth, loopback or a memory port): the CPU moves the bytes")
 	}
 	var limits []Limit
 	var missing []string

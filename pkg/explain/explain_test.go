@@ -192,3 +192,32 @@ func TestExplainCellFigureReadsD2HAndRefusesUnmodelledFigures(t *testing.T) {
 		t.Errorf("RxMbps of a copy bench: %+v", e)
 	}
 }
+
+// A raw bench over net_ring has no wire: the CPU moves the frames, whatever NIC the node has;
+// over af_packet the netdev's facts judge it.
+func TestExplainRawOverAMemoryPortIsCPUBound(t *testing.T) {
+	sb := withNIC(fixture.RawQueueScaling("raw"), cx7)
+	sb.Spec.RawEthernet = &sbv1.RawEthernetSpec{RXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}, TXPort: &sbv1.PortSource{VirtualDevice: "net_ring0"}}
+	e := explain.Cell(sb, &sb.Status.CellResults[0])
+	if e.Ceiling != nil || e.Component != "" || !strings.Contains(e.Unknown, "no wire (NIC net_ring0 is veth, loopback or a memory port)") {
+		t.Errorf("net_ring: %+v", e)
+	}
+	sb.Spec.RawEthernet.RXPort.VirtualDevice = "net_af_packet0,iface=eth1"
+	if e := explain.Cell(sb, &sb.Status.CellResults[0]); e.Ceiling == nil {
+		t.Errorf("af_packet over eth1 is judged by eth1's wire: %+v", e)
+	}
+}
+
+// A copy within the GPU's memory reads and writes each byte: half the H200's 4.8 TB/s HBM3e.
+func TestExplainD2DCopyAgainstTheGPUsMemory(t *testing.T) {
+	sb := fixture.GPUCopyPeers("copy")
+	sb.Status.Environment.GPUModel = "NVIDIA H200"
+	sb.Status.Environment.GPUs = []sbv1.GPUEnvironment{{PCIAddress: "0000:1b:00.0", PCIeGeneration: 5, PCIeWidth: 16}}
+	c := &sb.Status.CellResults[0]
+	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
+		{Device: 0, Direction: "D2D", Bytes: 256 << 20, MegabytesPerSecond: 1800000}}}}}
+	e := explain.CellFigure(sb, c, "CopyD2DMBps")
+	if e.Ceiling == nil || *e.Ceiling != 2400000 || e.Component != "GPU memory" || e.Fraction == nil || *e.Fraction != 0.75 {
+		t.Fatalf("D2D %+v", e)
+	}
+}

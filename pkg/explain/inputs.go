@@ -31,7 +31,7 @@ func kindOf(sb *sbv1.SpiralBench) string {
 
 // modelled are the figures each kind has a ceiling model for, the headline first.
 var modelled = map[string][]string{
-	ceiling.KindGPUCopy: {ceiling.FigureCopyH2D, ceiling.FigureCopyD2H},
+	ceiling.KindGPUCopy: {ceiling.FigureCopyH2D, ceiling.FigureCopyD2H, ceiling.FigureCopyD2D},
 	ceiling.KindNCCL:    {ceiling.FigureNCCLBusbw},
 }
 
@@ -76,8 +76,11 @@ func ceilingOf(sb *sbv1.SpiralBench, c *sbv1.CellResult, fig string) ceiling.Cei
 		return ceiling.Ceiling{Figure: fig, Unknown: fmt.Sprintf("no ceiling model for %s of a %s bench", fig, sb.Spec.Transport)}
 	}
 	in, why := inputsOf(sb, c, kind)
-	if kind == ceiling.KindGPUCopy && fig == ceiling.FigureCopyD2H {
-		in.Copy = ceiling.CopyD2H
+	if kind == ceiling.KindGPUCopy {
+		in.Copy = map[string]string{ceiling.FigureCopyD2H: ceiling.CopyD2H, ceiling.FigureCopyD2D: ceiling.CopyD2D}[fig]
+		if in.Copy == "" {
+			in.Copy = ceiling.CopyH2D
+		}
 	}
 	if why != "" {
 		return ceiling.Ceiling{Figure: fig, Unit: unit, Unknown: why}
@@ -135,6 +138,10 @@ func inputsOf(sb *sbv1.SpiralBench, c *sbv1.CellResult, kind string) (ceiling.In
 	}
 	switch kind {
 	case ceiling.KindTCP, ceiling.KindUDP, ceiling.KindRaw, ceiling.KindRoCE:
+		if port := memoryPort(sb, kind); port != "" {
+			in.NIC = ceiling.NIC{Name: port, Virtual: true}
+			return in, ""
+		}
 		nics := streamNICs(sb, c, kind)
 		if len(nics) == 0 {
 			return in, "no NIC recorded"
@@ -267,4 +274,21 @@ func deviceMemory(sb *sbv1.SpiralBench, c *sbv1.CellResult, kind string) bool {
 func latencyMode(sb *sbv1.SpiralBench) bool {
 	return (sb.Spec.Socket != nil && sb.Spec.Socket.Mode == sbv1.SocketModeLatency) ||
 		(sb.Spec.RoCE != nil && sb.Spec.RoCE.Mode == sbv1.RoCEModeLatency)
+}
+
+// memoryPort is a raw bench's RX port when it is a DPDK device that moves frames through memory
+// (net_ring, net_memif, net_null): no wire, the CPU moves the frames. Ports over a netdev
+// (af_packet, af_xdp) may cross a real wire and are judged by that netdev's facts.
+func memoryPort(sb *sbv1.SpiralBench, kind string) string {
+	r := sb.Spec.RawEthernet
+	if kind != ceiling.KindRaw || r == nil || r.RXPort == nil {
+		return ""
+	}
+	dev, _, _ := strings.Cut(r.RXPort.VirtualDevice, ",")
+	for _, p := range []string{"net_ring", "net_memif", "net_null"} {
+		if strings.HasPrefix(dev, p) {
+			return dev
+		}
+	}
+	return ""
 }

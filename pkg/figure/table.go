@@ -92,6 +92,8 @@ func init() {
 	}})
 	add(Figure{Name: "CopyH2DMBps", Unit: MBps, HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("H2D"))})
 	add(Figure{Name: "CopyD2HMBps", Unit: MBps, HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("D2H"))})
+	// A copy within one GPU's memory, each byte counted once (the data plane's d2d).
+	add(Figure{Name: "CopyD2DMBps", Unit: MBps, HigherIsBetter: true, Cell: copyFigure(sbv1.CopyDirection("D2D"))})
 	add(Figure{Name: "NCCLBusbwMBps", Unit: MBps, HigherIsBetter: true, Cell: ncclBusbw})
 }
 
