@@ -6,7 +6,7 @@
 # when all are present.
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ make pkg-config libgtest-dev googletest nlohmann-json3-dev
-          libcli11-dev iproute2 iputils-ping iperf3 jq)
+          libcli11-dev zlib1g-dev iproute2 iputils-ping iperf3 jq)
 # ccache: a clean clone's rebuild hits the compiler cache kept outside it (mk/dataplane.mk)
 PACKAGES+=(ccache)
 # roce transport: rdma-core's verbs

@@ -18,7 +18,7 @@ FROM nvcr.io/nvidia/cuda:${CUDA_VERSION}-devel-${BASE_OS} AS build
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       cmake ninja-build g++ pkg-config \
       dpdk-dev libibverbs-dev librdmacm-dev \
-      nlohmann-json3-dev libcli11-dev python3-pip \
+      nlohmann-json3-dev libcli11-dev zlib1g-dev python3-pip \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY dataplane/ dataplane/

@@ -90,6 +90,13 @@ type EnvironmentDetail struct {
 	// +optional
 	GPUsNote string `json:"gpusNote,omitempty"`
 
+	// captureNote says what the capture lost on its way to status: what the data plane cut to
+	// fit the relay's 4 KiB message ("kept 4 of 16 GPUs, ..."), or why the relay's message could
+	// not be read; empty when it arrived whole.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	CaptureNote string `json:"captureNote,omitempty"`
+
 	// gpus are the GPUs the server rank's process sees, in NVML's order: PCIe link, NVLinks and
 	// ECC page retirement or row remapping.
 	// +kubebuilder:validation:MaxItems=16

@@ -23,6 +23,7 @@ type outcome struct {
 	// digest of the image its kubelet ran: the run's environment, recorded once.
 	env         *summary.Env
 	imageDigest string
+	envNote     string // what the capture lost on its way (status.environment.captureNote)
 }
 
 // peersMissing names the ranks after rank 0 whose pods do not exist, and returns the pods
@@ -145,6 +146,9 @@ func judge(ranks []benchkind.Rank, pods []*corev1.Pod, a *sbv1.ActiveAttempt, ec
 		if o.env == nil {
 			o.env, o.imageDigest = summary.Environment(parts), imageDigest(pods[0])
 		}
+	}
+	if len(o.results) > 0 {
+		o.env, o.envNote = relayedEnvironment(pods[0], o.env)
 	}
 	return o.withTiming(pods)
 }

@@ -41,10 +41,10 @@ func (r *Reconciler) getPod(ctx context.Context, ns, name string, live bool) (*c
 	return pod, nil
 }
 
-// containerStarted: the pod's container runs.
+// containerStarted: the pod's data plane container runs (the relay starts beside it).
 func containerStarted(p *corev1.Pod) bool {
 	for _, cs := range p.Status.ContainerStatuses {
-		if cs.State.Running != nil {
+		if cs.State.Running != nil && !cellpod.IsRelay(cs) {
 			return true
 		}
 	}
@@ -146,7 +146,7 @@ func clip(s string, n int) string {
 // (containerStatuses imageID, "docker-pullable://repo@sha256:..." or "repo@sha256:...").
 func imageDigest(p *corev1.Pod) string {
 	for _, c := range p.Status.ContainerStatuses {
-		if c.ImageID != "" {
+		if c.ImageID != "" && !cellpod.IsRelay(c) {
 			id := c.ImageID
 			if i := strings.Index(id, "://"); i >= 0 {
 				id = id[i+3:]

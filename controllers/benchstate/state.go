@@ -25,10 +25,11 @@ func Finished(sb *sbv1.SpiralBench) bool {
 	return sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed || sb.Annotations[sbv1.AnnotationFleetDeadlineExceeded] != ""
 }
 
-// Terminated is the state of the pod's container once it has exited.
+// Terminated is the state of the pod's container once it has exited; the environment relay
+// (cellpod.EnvironmentContainer) is not the pod's outcome and is never it.
 func Terminated(p *corev1.Pod) *corev1.ContainerStateTerminated {
 	for _, cs := range p.Status.ContainerStatuses {
-		if cs.State.Terminated != nil {
+		if cs.State.Terminated != nil && !cellpod.IsRelay(cs) {
 			return cs.State.Terminated
 		}
 	}

@@ -2,6 +2,7 @@
 // of the cell), writes the outputs and maps the outcome to an exit code: 0 completed (Valid or
 // Invalid), 1 run failure, 2 bad input.
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "sys/errors.hpp"
 #include "sys/signals.hpp"
 #include "config/cell_parse.hpp"
+#include "output/environment_message.hpp"
 #include "output/summary.hpp"
 #include "run/outcome.hpp"
 #include "run/roles.hpp"
@@ -68,10 +70,23 @@ int run_once(const spiral::Cell& cell, uint32_t index) {
   }
 }
 
+// The relay's message once the run ends without a capture (bad input before the first repeat
+// wrote one): the relay waits for the file, and without it would hold the pod to its deadline.
+int ended(const spiral::Cell& cell, int code) {
+  std::ifstream written(cell.environment_file);
+  if (cell.environment && !cell.environment_file.empty() && !written)
+    spiral::write_environment_file(cell.environment_file, nullptr,
+                                   "not captured: the data plane ended with exit code " + std::to_string(code) +
+                                       " before its first repeat's outputs");
+  return code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace spiral;
+  // The operator's relay container (environment_message.hpp): the same binary, no cell.
+  if (argc == 4 && std::string(argv[1]) == "relay-environment") return relay_environment(argv[2], argv[3]);
   remember_startup_affinity();
   install_signal_handlers();
 
@@ -89,6 +104,6 @@ int main(int argc, char** argv) {
   // Each repeat reconnects on the control connection (the client retries while the server
   // listens again), so no settle time is needed between them.
   for (uint32_t i = 0; i < cell.repeats; ++i)
-    if (int code = run_once(nth_repeat(cell, i), i); code != 0) return code;
-  return 0;
+    if (int code = run_once(nth_repeat(cell, i), i); code != 0) return ended(cell, code);
+  return ended(cell, 0);
 }

@@ -76,7 +76,7 @@ func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	}
 	var env []string
 	if NeedsEnvironment(in.Bench) {
-		env = []string{"--environment"}
+		env = []string{"--environment", "--environment-file", environmentFile}
 	}
 	if len(in.Ranks) <= 1 {
 		return append([]string{"--ready-file", readyFile}, env...)

@@ -150,7 +150,7 @@ func Build(in Input, rank benchkind.Rank, rendezvous string) *corev1.Pod {
 		image = in.DefaultImage
 	}
 	c := corev1.Container{
-		Name:                     "dataplane",
+		Name:                     DataplaneContainer,
 		Image:                    image,
 		ImagePullPolicy:          pullPolicy(in.PullPolicy),
 		Command:                  []string{"spiral-dataplane"},
@@ -170,6 +170,9 @@ func Build(in Input, rank benchkind.Rank, rendezvous string) *corev1.Pod {
 	}
 	addHugepages(pod, &c, sb, rank)
 	pod.Spec.Containers = []corev1.Container{c}
+	if rank.Index == 0 {
+		relayEnvironment(pod, c, sb)
+	}
 	return pod
 }
 

@@ -110,6 +110,9 @@ func render(sb *sbv1.SpiralBench, dataBeside bool) ([]byte, error) {
 			node = "not captured"
 		}
 		v.Environment = append([][2]string{{"node", node}}, environment.Values(e)...)
+		if e.CaptureNote != "" { // what the capture lost on its way: said, never hidden
+			v.Environment = append(v.Environment, [2]string{"captureNote", e.CaptureNote})
+		}
 	}
 	var buf bytes.Buffer
 	if err := page.Execute(&buf, v); err != nil {

@@ -48,6 +48,9 @@ type kubeletStandIn struct {
 	networkStatus func(p *corev1.Pod) string
 	// imageID, when set, is the container's resolved image (containerStatuses imageID).
 	imageID string
+	// statuses, when set, adds these container statuses to a pod it ends beside the data
+	// plane's: the environment relay's termination message (or a forged one).
+	statuses func(p *corev1.Pod) []corev1.ContainerStatus
 }
 
 // podFate is how a pod ends.
@@ -244,6 +247,9 @@ func (k *kubeletStandIn) end(p *corev1.Pod, exitCode int32, message string) {
 	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", ImageID: k.imageID, State: corev1.ContainerState{
 		Terminated: &corev1.ContainerStateTerminated{ExitCode: exitCode, Message: message, FinishedAt: now},
 	}}}
+	if k.statuses != nil {
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, k.statuses(p)...)
+	}
 	if err := k8sClient.Status().Update(context.Background(), p); err != nil {
 		k.t.Logf("stand-in: end %s: %v", p.Name, err)
 	}

@@ -145,6 +145,8 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
                     "client: several links, pair i connects to list[i % n], e.g. 10.0.1.2,10.0.2.2");
   flags.add_strings("--netdevs", "netdevs", "this side's interface per link, for PHY counters (default: by address)");
   flags.add_switch("--environment", "environment", "capture the host environment into the record and summary");
+  flags.add<std::string>("--environment-file", "environment_file",
+                         "also write the capture here, gzip+base64 in <= 4096 bytes (the relay's message)");
   flags.add<int64_t>("--base-port", "base_port", "pair i uses base_port+i");
   flags.add<int64_t>("--control-port", "control_port", "control connection (default base_port-1)");
   flags.add<int64_t>("--connect-timeout-ms", "connect_timeout_ms", "client: wait this long for the server");

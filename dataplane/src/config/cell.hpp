@@ -58,6 +58,9 @@ struct Cell {
   // This side's interface per link, for its PHY counters; empty: found from the link's address.
   std::vector<std::string> netdevs;
   bool environment = false;         // capture the host environment into the record and summary
+  // Also write the capture, gzip+base64 in at most 4096 bytes, to this file (the operator's
+  // relay container carries it in its own termination message: output/environment_message.hpp).
+  std::string environment_file;
   uint16_t base_port = 5201;        // pair i uses base_port + i
   uint16_t control_port = 5200;     // default base_port - 1
   uint32_t connect_timeout_ms = 10000;

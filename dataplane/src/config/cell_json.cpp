@@ -66,6 +66,7 @@ nlohmann::json cell_to_json(const Cell& c) {
       {"server_addresses", c.server_addresses},
       {"netdevs", c.netdevs},
       {"environment", c.environment},
+      {"environment_file", c.environment_file},
       {"bind_address", c.bind_address},
       {"base_port", c.base_port},
       {"control_port", c.control_port},

@@ -119,7 +119,8 @@ const std::set<std::string> kCommonKeys = {
     "server_address", "bind_address", "base_port", "control_port", "connect_timeout_ms", "accept_timeout_ms",
     "grace_ms", "cores", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
-    "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment"};
+    "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment",
+    "environment_file"};
 
 }  // namespace
 
@@ -240,6 +241,7 @@ Cell parse_cell(const json& j) {
     refuse_key("netdevs", "names " + std::to_string(c.netdevs.size()) + " interfaces for " +
                               std::to_string(c.server_addresses.size()) + " server_addresses: give one per link");
   c.environment = r.boolean("environment", false);
+  c.environment_file = r.text("environment_file", 4096, "");
   require_ipv4("bind_address", c.bind_address);
   c.base_port = static_cast<uint16_t>(r.integer("base_port", 1, 65535, c.base_port));
   if (r.has("control_port")) {

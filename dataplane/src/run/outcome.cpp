@@ -3,6 +3,7 @@
 #include "metrics/verdict.hpp"
 #include "output/csv_row.hpp"
 #include "output/environment_json.hpp"
+#include "output/environment_message.hpp"
 #include "output/record_json.hpp"
 #include "output/summary.hpp"
 
@@ -42,7 +43,9 @@ bool emit_outputs(const Cell& cell, const RunResult& measured, std::ostream& out
   out.flush();
   bool csv_ok = append_csv(cell, r);
   bool summary_ok = write_summary(cell, r, repeat_index);
-  return csv_ok && summary_ok;
+  bool env_ok = !capture || cell.environment_file.empty() ||
+                write_environment_file(cell.environment_file, compact_environment(captured.environment));
+  return csv_ok && summary_ok && env_ok;
 }
 
 }  // namespace spiral
