@@ -4,7 +4,8 @@
 // own parsing (pkg/summary, pkg/aggregate) into a cell, and pkg/explain judges it. A markdown
 // table for docs/benchmarks/ceilings.md.
 //
-// Usage: go run ./hack/ceilings -transport GPUCopy [-mode Loopback] [-mtu 9000] FILE...
+// Usage: go run ./hack/ceilings -transport GPUCopy [-mode Loopback] [-mtu 9000] [-vdev net_ring0] FILE...
+// A FILE.summary.json without its environment reads it from FILE.env (--environment-file).
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
@@ -45,6 +47,15 @@ func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int3
 	s, err := summary.Parse(string(data))
 	if err != nil {
 		return err
+	}
+	if s.Env == nil { // the capture a summary had no room for: --environment-file beside it
+		if msg, err := os.ReadFile(strings.TrimSuffix(file, ".summary.json") + ".env"); err == nil {
+			m, err := summary.ParseEnvMessage(string(msg))
+			if err != nil {
+				return err
+			}
+			s.Env = m.Env
+		}
 	}
 	parts := []summary.Part{{Summary: &s, Receives: true, Sends: true}}
 	sb := &sbv1.SpiralBench{Spec: sbv1.SpiralBenchSpec{Transport: transport}}

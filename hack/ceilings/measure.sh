@@ -19,7 +19,8 @@ trap '"$WIRE" down >/dev/null 2>&1; tar -C "$OUT" -czf "$RESULT/ceilings.tgz" .;
 fails=0
 
 echo "gpucopy: h2d, d2h, d2d at 256 MiB"
-"$BIN" loopback --transport gpucopy --max-bytes 268435456 --environment --summary-file "$OUT/gpucopy.summary.json" >/dev/null || fails=$((fails + 1))
+"$BIN" loopback --transport gpucopy --max-bytes 268435456 --environment --environment-file "$OUT/gpucopy.env" \
+  --summary-file "$OUT/gpucopy.summary.json" >/dev/null || fails=$((fails + 1))
 
 if "$WIRE" up 9000 >/dev/null 2>&1; then
   port=18901
@@ -28,10 +29,10 @@ if "$WIRE" up 9000 >/dev/null 2>&1; then
     [[ $t == tcp ]] && args+=(--payload-bytes 1048576) || args+=(--payload-bytes 8000)
     echo "$t over veth: rx core $RX, tx core $TX"
     ip netns exec "$SBW_NS_B" "$BIN" server "${args[@]}" --bind-address "$SBW_IP_B" --rx-cores "$RX" --environment \
-      --summary-file "$OUT/$t-veth-server.summary.json" >/dev/null 2>"$OUT/$t.err" &
+      --environment-file "$OUT/$t-veth-server.env" --summary-file "$OUT/$t-veth-server.summary.json" >/dev/null 2>"$OUT/$t.err" &
     server=$!
     ip netns exec "$SBW_NS_A" "$BIN" client "${args[@]}" --server-address "$SBW_IP_B" --tx-cores "$TX" --environment \
-      --summary-file "$OUT/$t-veth-client.summary.json" >/dev/null 2>>"$OUT/$t.err" || fails=$((fails + 1))
+      --environment-file "$OUT/$t-veth-client.env" --summary-file "$OUT/$t-veth-client.summary.json" >/dev/null 2>>"$OUT/$t.err" || fails=$((fails + 1))
     wait "$server" || fails=$((fails + 1))
     port=$((port + 10))
   done
@@ -42,7 +43,7 @@ fi
 echo "raw over net_ring: 8000 B, host pinned"
 "$BIN" loopback --transport raw --no-huge --memory host_pinned --tx-port net_ring0 --rx-port net_ring0 --payload-bytes 8000 \
   --batch 256 --seconds "$T" --warmup-seconds 1 --tx-cores "$TX" --rx-cores "$RX" --master-core 6 --environment \
-  --summary-file "$OUT/raw-ring.summary.json" >/dev/null 2>"$OUT/raw.err" || fails=$((fails + 1))
+  --environment-file "$OUT/raw-ring.env" --summary-file "$OUT/raw-ring.summary.json" >/dev/null 2>"$OUT/raw.err" || fails=$((fails + 1))
 
 if command -v go >/dev/null; then
   cd "$HERE/../.." || exit 1

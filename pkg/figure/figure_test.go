@@ -52,3 +52,32 @@ func TestCellFiguresReadTheCell(t *testing.T) {
 		t.Error("latency and loss improve downwards, bandwidth upwards")
 	}
 }
+
+// Two GPUs whose rows were trimmed to fit the summary: each GPU's rate alone at the largest size
+// (the host aggregate) stands for the rows it lost, so the slowest GPU is not a 1 KiB row.
+func TestCopyFigureReadsTrimmedRowsFromTheHostAggregate(t *testing.T) {
+	rr := sbv1.RepeatResult{State: sbv1.CellValid, Copies: &sbv1.CopyResult{
+		GPUs: []sbv1.GPUPlacement{{Device: 0}, {Device: 1}},
+		Sizes: []sbv1.CopySize{{Device: 0, Direction: "D2H", HostMemory: "Pinned", Bytes: 256 << 20, MegabytesPerSecond: 55305},
+			{Device: 1, Direction: "D2H", HostMemory: "Pinned", Bytes: 1024, MegabytesPerSecond: 426}},
+		HostAggregate: []sbv1.CopyHostAggregate{{Direction: "D2H", Bytes: 256 << 20, AloneMBps: []int64{54935, 55262}}}}}
+	c := &sbv1.CellResult{Repeats: 1, RepeatResults: []sbv1.RepeatResult{rr}}
+	if v, ok := Lookup("CopyD2HMBps"); !ok {
+		t.Fatal("no CopyD2HMBps")
+	} else if got, _ := v.Cell(c); got != 55262 {
+		t.Errorf("D2H of the slower GPU: %v, want 55262", got)
+	}
+}
+
+// A device-local copy reads at its largest size: 16 MiB fits the L2 cache and runs faster than
+// the memory.
+func TestD2DCopyFigureIsTheLargestSize(t *testing.T) {
+	rr := sbv1.RepeatResult{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
+		{Device: 0, Direction: "D2D", HostMemory: "Device", Bytes: 16 << 20, MegabytesPerSecond: 2468980},
+		{Device: 0, Direction: "D2D", HostMemory: "Device", Bytes: 256 << 20, MegabytesPerSecond: 2080456}}}}
+	c := &sbv1.CellResult{Repeats: 1, RepeatResults: []sbv1.RepeatResult{rr}}
+	f, _ := Lookup("CopyD2DMBps")
+	if got, ok := f.Cell(c); !ok || got != 2080456 {
+		t.Errorf("D2D %v %v, want 2080456 (256 MiB)", got, ok)
+	}
+}

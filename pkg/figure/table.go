@@ -140,15 +140,32 @@ func copyFigure(dir sbv1.CopyDirection) func(c *sbv1.CellResult) (float64, bool)
 	return medianOfValid(func(rr *sbv1.RepeatResult) (int64, bool) { return copyRepeat(rr, dir) })
 }
 
-// copyRepeat is one repeat's slowest GPU's best pinned copy rate in dir.
+// copyRepeat is one repeat's slowest GPU's best pinned copy rate in dir; a device-local (D2D)
+// copy's is its rate at the largest size, since smaller copies run from the GPU's L2 cache
+// faster than its memory allows.
 func copyRepeat(rr *sbv1.RepeatResult, dir sbv1.CopyDirection) (int64, bool) {
 	if rr.Copies == nil {
 		return 0, false
 	}
-	best := map[int32]int64{}
+	best, largest := map[int32]int64{}, map[int32]int64{}
 	for _, s := range rr.Copies.Sizes {
-		if s.Direction == dir && s.HostMemory != "Pageable" && s.MegabytesPerSecond > best[s.Device] {
+		switch {
+		case s.Direction != dir || s.HostMemory == "Pageable":
+		case dir == "D2D":
+			if s.Bytes > largest[s.Device] || (s.Bytes == largest[s.Device] && s.MegabytesPerSecond > best[s.Device]) {
+				largest[s.Device], best[s.Device] = s.Bytes, s.MegabytesPerSecond
+			}
+		case s.MegabytesPerSecond > best[s.Device]:
 			best[s.Device] = s.MegabytesPerSecond
+		}
+	}
+	// A many-GPU summary's rows may be trimmed to fit its message: each GPU's pinned rate alone
+	// at the largest size is kept in the host aggregate.
+	for _, h := range rr.Copies.HostAggregate {
+		for i, v := range h.AloneMBps {
+			if h.Direction == dir && i < len(rr.Copies.GPUs) && v > best[rr.Copies.GPUs[i].Device] {
+				best[rr.Copies.GPUs[i].Device] = v
+			}
 		}
 	}
 	if len(best) == 0 {
