@@ -27,11 +27,13 @@ func main() {
 	mode := flag.String("mode", "Loopback", "topology.mode")
 	mtu := flag.Int("mtu", 9000, "topology.mtu")
 	vdev := flag.String("vdev", "", "a raw bench's DPDK virtual device on both ports (net_ring0)")
+	rxCore := flag.Int("rx-core", -1, "the server's pinned poller core (--rx-cores), so the bound names it")
+	txCore := flag.Int("tx-core", -1, "the client's pinned poller core (--tx-cores)")
 	flag.Parse()
 	fmt.Println("| run | measured | ceiling | fraction | bound by | model |")
 	fmt.Println("|---|---:|---:|---:|---|---|")
 	for _, file := range flag.Args() {
-		if err := row(file, sbv1.Transport(*transport), sbv1.TopologyMode(*mode), int32(*mtu), *vdev); err != nil {
+		if err := row(file, sbv1.Transport(*transport), sbv1.TopologyMode(*mode), int32(*mtu), *vdev, int32(*rxCore), int32(*txCore)); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", file, err)
 			os.Exit(1)
 		}
@@ -39,7 +41,7 @@ func main() {
 }
 
 // row prints a line per figure the kind has a ceiling model for (a copy's H2D, D2H and D2D).
-func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int32, vdev string) error {
+func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int32, vdev string, rxCore, txCore int32) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -60,6 +62,12 @@ func row(file string, transport sbv1.Transport, mode sbv1.TopologyMode, mtu int3
 	parts := []summary.Part{{Summary: &s, Receives: true, Sends: true}}
 	sb := &sbv1.SpiralBench{Spec: sbv1.SpiralBenchSpec{Transport: transport}}
 	sb.Spec.Topology.Mode, sb.Spec.Topology.MTU = mode, mtu
+	if rxCore >= 0 {
+		sb.Spec.Topology.Server.Cores = &sbv1.CoreMap{Pollers: []int32{rxCore}}
+	}
+	if txCore >= 0 {
+		sb.Spec.Topology.Client.Cores = &sbv1.CoreMap{Pollers: []int32{txCore}}
+	}
 	if vdev != "" {
 		port := &sbv1.PortSource{VirtualDevice: vdev}
 		sb.Spec.RawEthernet = &sbv1.RawEthernetSpec{TXPort: port, RXPort: port}

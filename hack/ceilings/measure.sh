@@ -48,8 +48,8 @@ echo "raw over net_ring: 8000 B, host pinned"
 if command -v go >/dev/null; then
   cd "$HERE/../.." || exit 1
   go run ./hack/ceilings -transport GPUCopy "$OUT/gpucopy.summary.json"
-  go run ./hack/ceilings -transport TCP -mode CrossNode "$OUT"/tcp-veth-*.summary.json
-  go run ./hack/ceilings -transport UDP -mode CrossNode "$OUT"/udp-veth-*.summary.json
-  go run ./hack/ceilings -transport RawEthernet -vdev net_ring0 "$OUT/raw-ring.summary.json"
+  go run ./hack/ceilings -transport TCP -mode CrossNode -rx-core "$RX" -tx-core "$TX" "$OUT"/tcp-veth-server.summary.json
+  go run ./hack/ceilings -transport UDP -mode CrossNode -rx-core "$RX" -tx-core "$TX" "$OUT"/udp-veth-server.summary.json
+  go run ./hack/ceilings -transport RawEthernet -vdev net_ring0 -rx-core "$RX" -tx-core "$TX" "$OUT/raw-ring.summary.json"
 fi
 exit $((fails > 0))
