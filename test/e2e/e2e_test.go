@@ -120,6 +120,17 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 			t.Errorf("%s: environment %+v", sb.Name, sb.Status.Environment)
 		}
 	}
+	// The environment travels by its relay container even when repeats share a pod, so the
+	// report names the machine and each cell says what bounded it (the pod network's veth: the
+	// CPU), never "unknown: no NIC recorded".
+	if e := tcp.Status.Environment; e == nil || e.CPUModel == "" || len(e.NICs) == 0 {
+		t.Errorf("tcp: the environment lacks the CPU model or the NICs: %+v", e)
+	}
+	for _, c := range tcp.Status.CellResults {
+		if c.BoundBy == "" || strings.HasPrefix(c.BoundBy, "unknown") {
+			t.Errorf("tcp cell %d: bound %q", c.Index, c.BoundBy)
+		}
+	}
 	// TCP is flow-controlled: what left arrived.
 	for _, c := range tcp.Status.CellResults {
 		for _, r := range c.RepeatResults {
