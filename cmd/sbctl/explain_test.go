@@ -36,7 +36,7 @@ func TestExplainPrintsCeilingsAndBounds(t *testing.T) {
 		}
 	}
 	out, err = sbctl(t, ns, "explain", "veth")
-	if err != nil || !strings.Contains(out, "RX core 3 busy 99 %") || !strings.Contains(out, "ceiling unknown: no wire (veth or loopback)") {
+	if err != nil || !strings.Contains(out, "RX core 3 busy 99 %") || !strings.Contains(out, "ceiling unknown: no wire (NIC eth0 is veth, loopback or a memory port)") {
 		t.Errorf("veth: %v\n%s", err, out)
 	}
 	out, err = sbctl(t, ns, "explain", "bare", "-o", "json")

@@ -17,7 +17,7 @@ type StepCeiling struct {
 	Unit     string
 	// Name is the component that sets the ceiling: "100 Gb/s Ethernet of eth1".
 	Name string
-	// Unknown says why there is no ceiling ("no wire (veth or loopback): ...").
+	// Unknown says why there is no ceiling ("no wire (NIC eth0 is veth, loopback or a memory port): ...").
 	Unknown string
 }
 
