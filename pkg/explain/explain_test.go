@@ -177,13 +177,8 @@ func TestExplainNCCLReadsTheNVLinks(t *testing.T) {
 // A copy bench's D2H figure has its own ceiling, the same PCIe links; a figure the kind has no
 // model for is unknown, saying so.
 func TestExplainCellFigureReadsD2HAndRefusesUnmodelledFigures(t *testing.T) {
-	sb := fixture.GPUCopyPeers("copy")
-	sb.Status.Environment.GPUModel = "NVIDIA H200"
-	sb.Status.Environment.GPUs = []sbv1.GPUEnvironment{{PCIAddress: "0000:1b:00.0", PCIeGeneration: 4, PCIeWidth: 16}}
-	c := &sb.Status.CellResults[0]
-	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
-		{Device: 0, Direction: "H2D", Bytes: 256 << 20, MegabytesPerSecond: 26000},
-		{Device: 0, Direction: "D2H", Bytes: 256 << 20, MegabytesPerSecond: 20000}}}}}
+	sb, c := oneH200Copy(4, sbv1.CopySize{Device: 0, Direction: "H2D", Bytes: 256 << 20, MegabytesPerSecond: 26000},
+		sbv1.CopySize{Device: 0, Direction: "D2H", Bytes: 256 << 20, MegabytesPerSecond: 20000})
 	e := explain.CellFigure(sb, c, "CopyD2HMBps")
 	if e.Figure != "CopyD2HMBps" || e.Measured == nil || *e.Measured != 20000 || e.Ceiling == nil || int(*e.Ceiling) != 28807 {
 		t.Fatalf("D2H explanation %+v", e)
@@ -210,14 +205,20 @@ func TestExplainRawOverAMemoryPortIsCPUBound(t *testing.T) {
 
 // A copy within the GPU's memory reads and writes each byte: half the H200's 4.8 TB/s HBM3e.
 func TestExplainD2DCopyAgainstTheGPUsMemory(t *testing.T) {
-	sb := fixture.GPUCopyPeers("copy")
-	sb.Status.Environment.GPUModel = "NVIDIA H200"
-	sb.Status.Environment.GPUs = []sbv1.GPUEnvironment{{PCIAddress: "0000:1b:00.0", PCIeGeneration: 5, PCIeWidth: 16}}
-	c := &sb.Status.CellResults[0]
-	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: []sbv1.CopySize{
-		{Device: 0, Direction: "D2D", Bytes: 256 << 20, MegabytesPerSecond: 1800000}}}}}
+	sb, c := oneH200Copy(5, sbv1.CopySize{Device: 0, Direction: "D2D", Bytes: 256 << 20, MegabytesPerSecond: 1800000})
 	e := explain.CellFigure(sb, c, "CopyD2DMBps")
 	if e.Ceiling == nil || *e.Ceiling != 2400000 || e.Component != "GPU memory" || e.Fraction == nil || *e.Fraction != 0.75 {
 		t.Fatalf("D2D %+v", e)
 	}
+}
+
+// oneH200Copy is a copy bench on one H200 whose PCIe link trained at gen x16, its first cell
+// one Valid repeat of these rows.
+func oneH200Copy(gen int32, rows ...sbv1.CopySize) (*sbv1.SpiralBench, *sbv1.CellResult) {
+	sb := fixture.GPUCopyPeers("copy")
+	sb.Status.Environment.GPUModel = "NVIDIA H200"
+	sb.Status.Environment.GPUs = []sbv1.GPUEnvironment{{PCIAddress: "0000:1b:00.0", PCIeGeneration: gen, PCIeWidth: 16}}
+	c := &sb.Status.CellResults[0]
+	c.RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid, Copies: &sbv1.CopyResult{Sizes: rows}}}
+	return sb, c
 }
