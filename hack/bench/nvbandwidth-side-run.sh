@@ -44,17 +44,28 @@ build_spiral() {
     --target spiral-gpucopy-bench gpucopy_local_check gpucopy_peer_check
 }
 build_nvbandwidth() {
-  local boost=()
   rm -rf "$NVB" && mkdir -p "$NVB" && tar -xzf nvbandwidth-0.8.tar.gz -C "$NVB" --strip-components=1 || return 1
-  if [[ ! -e /usr/include/boost/program_options.hpp ]]; then
-    echo "no Boost on the machine: the carried Debian packages"
-    for deb in .deps/boost-debs/*.deb; do dpkg -x "$deb" /tmp/nvbw-boost || return 1; done
-    boost=(-DCMAKE_PREFIX_PATH=/tmp/nvbw-boost/usr -DBoost_NO_SYSTEM_PATHS=ON)
-  fi
   # it links libcuda and libnvidia-ml by name: the toolkit's stubs stand in at link time
   export LIBRARY_PATH=/usr/local/cuda/lib64/stubs:/usr/local/cuda/lib64${LIBRARY_PATH:+:$LIBRARY_PATH}
-  cmake -S "$NVB" -B "$NVB/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$NVCC" \
-    -DCMAKE_CUDA_ARCHITECTURES=90 "${boost[@]}" && cmake --build "$NVB/build" -j "$(nproc)"
+  nvb_cmake() {
+    rm -rf "$NVB/build"
+    cmake -S "$NVB" -B "$NVB/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_COMPILER="$NVCC" \
+      -DCMAKE_CUDA_ARCHITECTURES=90 "$@"
+  }
+  # the machine's Boost first; an H200 machine had Boost 1.83's headers and CMake configs but
+  # not program_options: then the carried Debian 1.74 packages, unpacked under /tmp
+  if ! nvb_cmake; then
+    echo "the machine's Boost does not do: the carried Debian packages"
+    local root=/tmp/nvbw-boost
+    rm -rf "$root" && mkdir -p "$root"
+    for deb in .deps/boost-debs/*.deb; do
+      if command -v dpkg >/dev/null; then dpkg -x "$deb" "$root"; else
+        (cd /tmp && ar x "$OLDPWD/$deb" data.tar.xz && tar -xJf data.tar.xz -C "$root" && rm -f data.tar.xz); fi || return 1
+    done
+    nvb_cmake -DCMAKE_PREFIX_PATH="$root/usr" -DBoost_NO_SYSTEM_PATHS=ON \
+      -DBoost_DIR="$(ls -d "$root"/usr/lib/x86_64-linux-gnu/cmake/Boost-*)" || return 1
+  fi
+  cmake --build "$NVB/build" -j "$(nproc)"
 }
 t0=$(date +%s)
 build_spiral >"$OUT/build.log" 2>&1 &
