@@ -122,6 +122,15 @@ type CopyResult struct {
 	// +listType=atomic
 	// +optional
 	HostAggregate []CopyHostAggregate `json:"hostAggregate,omitempty"`
+	// local are the figures each GPU measured by itself (spec.gpuCopy.localTests, latency).
+	// +kubebuilder:validation:MaxItems=128
+	// +listType=atomic
+	// +optional
+	Local []CopyLocalFigure `json:"local,omitempty"`
+	// localNote says what of the local figures was not measured.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	LocalNote string `json:"localNote,omitempty"`
 	// peerNote says what of the GPU-to-GPU copies was not measured or not kept.
 	// +kubebuilder:validation:MaxLength=256
 	// +optional

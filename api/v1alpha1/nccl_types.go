@@ -166,6 +166,8 @@ type CopyHostMemory string
 // +kubebuilder:validation:XValidation:rule="self.maxBytes >= self.minBytes",message="gpuCopy.maxBytes must be at least gpuCopy.minBytes"
 // +kubebuilder:validation:XValidation:rule="!has(self.peerMethods) || !('None' in self.peerMethods) || size(self.peerMethods) == 1",message="gpuCopy.peerMethods: None stands alone"
 // +kubebuilder:validation:XValidation:rule="!has(self.aggregate) || !('None' in self.aggregate) || size(self.aggregate) == 1",message="gpuCopy.aggregate: None stands alone"
+// +kubebuilder:validation:XValidation:rule="!has(self.localBytes) || self.localBytes % 16 == 0",message="gpuCopy.localBytes must be a multiple of 16: the SM passes move 16-byte vectors"
+// +kubebuilder:validation:XValidation:rule="!has(self.localRepeats) || self.localRepeats == 1 || has(self.localTests) || has(self.latency)",message="gpuCopy.localRepeats measures the local figures again and nothing else: set localTests or latency, or leave localRepeats at 1"
 type GPUCopySpec struct {
 	// directions to measure.
 	// +kubebuilder:default={H2D,D2H,D2D}
@@ -247,6 +249,9 @@ type GPUCopySpec struct {
 	// +listType=set
 	// +optional
 	Aggregate []CopyAggregateDirection `json:"aggregate,omitempty"`
+
+	// latency and SM read-only / write-only passes of each GPU alone, with repeats.
+	GPUCopyLocalSpec `json:",inline"`
 }
 
 // DefinesInPlace says whether NCCL defines an in-place form of the operation: sendbuff ==

@@ -201,6 +201,7 @@ type SpiralBenchNodeResultRules struct{}
 // +kubebuilder:validation:XValidation:rule="!has(self.run.search) || !has(self.matrix.targetRatesMbps) || self.matrix.targetRatesMbps.all(t, t == 0)",message="run.search picks each trial's rate itself: leave matrix.targetRatesMbps empty (or 0), or remove run.search"
 // +kubebuilder:validation:XValidation:rule="!has(self.run.search) || self.matrix.preset != 'DropCurve'",message="matrix.preset DropCurve steps the target rate by hand; run.search finds the no-drop rate itself: use preset NoDropRate or Sweep with run.search, or remove run.search"
 // +kubebuilder:validation:XValidation:rule="!has(self.run.search) || has(self.run.search.pdrTolerancePPM) || !has(self.acceptance) || !has(self.acceptance.rules) || self.acceptance.rules.all(r, r.metric != 'PDRMbps')",message="an acceptance rule on PDRMbps reads the partial drop rate, which run.search finds only with run.search.pdrTolerancePPM: set pdrTolerancePPM (for example 100), or check NDRMbps instead"
+// +kubebuilder:validation:XValidation:rule="!has(self.gpuCopy) || !has(self.gpuCopy.latency) || !('Peer' in self.gpuCopy.latency) || (has(self.topology.server.gpus) && self.topology.server.gpus >= 2)",message="gpuCopy.latency Peer chases pointers in another GPU's memory, so it needs two GPUs or more: set topology.server.gpus to 2 or more, or remove Peer"
 type SpiralBenchSpecRules struct{}
 
 // SuiteSpecRules carries SuiteSpec's generated rules: the rules of fleet_suite_rules.yaml, too long for a marker line.

@@ -52,13 +52,32 @@ func gpuCopyFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, _ Rank) []s
 			memories = append(memories, strings.ToLower(string(m)))
 		}
 	}
-	return []string{
+	flags := []string{
 		"--directions", strings.Join(directions, ","), "--host-memory", strings.Join(memories, ","),
 		"--min-bytes", i64(o.MinBytes, 1024), "--max-bytes", i64(o.MaxBytes, 256*MiB),
 		"--step-factor", Itoa(max(o.StepFactor, 2)), "--iterations", Itoa(max(o.Iterations, 1)),
 		"--peer-methods", lowerList(o.PeerMethods, "ce,sm"), "--peer-modes", peerModes(o.PeerModes),
 		"--peer-bytes", peerBytes(o.PeerBytes), "--aggregate", lowerList(o.Aggregate, "h2d,d2h"),
 	}
+	return append(flags, gpuCopyLocalFlags(&o.GPUCopyLocalSpec)...)
+}
+
+// gpuCopyLocalFlags: the local tests' flags, none when the spec asks for none (the data plane's
+// defaults measure nothing of them), so benches without them keep their cell unchanged.
+func gpuCopyLocalFlags(o *sbv1.GPUCopyLocalSpec) []string {
+	if len(o.LocalTests) == 0 && len(o.Latency) == 0 {
+		return nil
+	}
+	tests := make([]string, len(o.LocalTests))
+	for i, t := range o.LocalTests {
+		tests[i] = map[sbv1.CopyLocalTest]string{sbv1.CopyLocalSMRead: "sm_read", sbv1.CopyLocalSMWrite: "sm_write"}[t]
+	}
+	local := strings.Join(tests, ",")
+	if local == "" {
+		local = "none"
+	}
+	return []string{"--local-tests", local, "--latency", lowerList(o.Latency, "none"),
+		"--local-bytes", i64(o.LocalBytes, 512*MiB), "--local-repeats", Itoa(max(o.LocalRepeats, 1))}
 }
 
 // lowerList spells an enum list as the data plane's flags do ("CE,SM" -> "ce,sm", "None" ->

@@ -24,6 +24,8 @@ type gpuCopySummary struct {
 	Rows []copyRow  `json:"rows"`
 	// the GPU-to-GPU matrices and the host aggregate (gpucopy_peers_summary.go)
 	copyPeers
+	// each GPU alone: latency, SM read / write (gpucopy_local_summary.go)
+	copyLocal
 }
 
 // copyRow is [device, "h2d", "pinned" (or "device" for d2d), bytes, time_ns, mbps].
@@ -64,6 +66,7 @@ func (g *gpuCopySummary) copies() *sbv1.CopyResult {
 		}
 	}
 	g.copyPeers.addTo(r)
+	g.copyLocal.addTo(r)
 	return r
 }
 

@@ -5,6 +5,7 @@
 //
 //   spiral-gpucopy-bench -b 1K -e 256M -f 4 -n 20 --directions h2d,d2h,d2d --memory pinned,pageable
 //   spiral-gpucopy-bench --parts peer --peer-methods ce --peer-modes uni --peer-bytes 8M,1G
+//   spiral-gpucopy-bench --parts local --local-tests sm_read,sm_write --latency device,host --local-repeats 5
 //
 // Exit: 0 measured, 2 bad options, 1 run failure, 77 no GPU.
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@
 #include "gpu/cuda/device.hpp"
 #include "peer_print.hpp"
 #include "transports/gpucopy/cuda/copy_engine.hpp"
+#include "transports/gpucopy/cuda/local_engine.hpp"
 #include "transports/gpucopy/cuda/peer_engine.hpp"
 #include "transports/gpucopy/peer_summary.hpp"
 
@@ -35,13 +37,19 @@ int main(int argc, char** argv) {
   app.add_option("--directions", directions, "h2d, d2h, d2d")->delimiter(',');
   app.add_option("--memory", memories, "host memory: pinned, pageable")->delimiter(',');
   app.add_option("--devices", spec.devices, "CUDA devices (default: every visible GPU)")->delimiter(',');
-  std::vector<std::string> parts{"copies", "peer", "host"}, methods{"ce", "sm"}, modes{"uni", "bi"},
+  std::vector<std::string> parts{"copies", "peer", "host", "local"}, methods{"ce", "sm"}, modes{"uni", "bi"},
       peer_bytes{"256M"}, aggregate{"h2d", "d2h"};
-  app.add_option("--parts", parts, "copies (per GPU), peer (between GPUs), host (all GPUs at once)")->delimiter(',');
+  app.add_option("--parts", parts, "copies (per GPU), peer (between GPUs), host (all GPUs at once), local (each GPU alone)")->delimiter(',');
   app.add_option("--peer-methods", methods, "ce (copy engines), sm (copy kernel)")->delimiter(',');
   app.add_option("--peer-modes", modes, "uni, bi")->delimiter(',');
   app.add_option("--peer-bytes", peer_bytes, "sizes of the GPU-to-GPU copies")->delimiter(',');
   app.add_option("--aggregate", aggregate, "host directions of the all-GPU run: h2d, d2h")->delimiter(',');
+  std::vector<std::string> local_tests, latency;
+  std::string local_bytes = "512M";
+  app.add_option("--local-tests", local_tests, "each GPU alone (part local): sm_read, sm_write")->delimiter(',');
+  app.add_option("--latency", latency, "pointer-chase latency (part local): device, host, peer")->delimiter(',');
+  app.add_option("--local-bytes", local_bytes, "bytes per SM read or write pass");
+  app.add_option("--local-repeats", spec.local.repeats, "local figures measured this many times (median, CV)")->check(CLI::Range(1, 100));
   app.add_option("--json", json_path, "also write one JSON object per GPU here");
   CLI11_PARSE(app, argc, argv);
   try {
@@ -59,6 +67,9 @@ int main(int argc, char** argv) {
     for (const auto& b : peer_bytes) spec.peer.bytes.push_back(parse_size(b));
     spec.peer.aggregate.clear();
     for (const auto& d : aggregate) spec.peer.aggregate.push_back(host_direction_named(d));
+    for (const auto& t : local_tests) spec.local.tests.push_back(local_test_named(t));
+    for (const auto& t : latency) spec.local.latency.push_back(latency_target_named(t));
+    spec.local.bytes = parse_size(local_bytes) / 16 * 16;
     auto wants = [&](const char* part) { return std::find(parts.begin(), parts.end(), part) != parts.end(); };
     sizes(spec.sweep);  // refuses a sweep that cannot run before any GPU work
     std::string why;
@@ -94,6 +105,16 @@ int main(int argc, char** argv) {
       nlohmann::json part;
       add_peer_part(peers, part);
       if (json) json << nlohmann::json{{"peer", part}}.dump() << "\n";
+    }
+    if (wants("local") && (!spec.local.tests.empty() || !spec.local.latency.empty())) {
+      const LocalResult local = measure_local(spec, devices);
+      std::printf("# local: %d repeats; SM passes of %llu B\n# %6s %16s %5s %12s %8s\n", spec.local.repeats,
+                  static_cast<unsigned long long>(spec.local.bytes), "device", "test", "peer", "median", "cv(%)");
+      for (const auto& f : local.figures)
+        std::printf("  %6d %16s %5d %12.2f %8.2f  %s\n", f.device, f.test.c_str(), f.peer, f.value, f.cv_percent,
+                    f.latency() ? "ns" : "GB/s");
+      if (!local.note.empty()) std::printf("# %s\n", local.note.c_str());
+      if (json) json << nlohmann::json{{"local", local_part(local.figures)}, {"note", local.note}}.dump() << "\n";
     }
     return 0;
   } catch (const BadInput& e) {

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/size_sweep.hpp"
+#include "transports/gpucopy/local_spec.hpp"
 #include "transports/gpucopy/peer_spec.hpp"
 
 namespace spiral::gpucopy {
@@ -31,6 +32,7 @@ struct CopySpec {
   int warmup_iterations = 2;
   std::vector<int> devices;  // CUDA device indices; empty: every visible GPU
   PeerSpec peer;             // between the GPUs, and all of them with the host at once
+  LocalSpec local;           // each GPU by itself: latency, SM read-only and write-only
 };
 
 // One measured combination; d2d has no host memory (memory "device").

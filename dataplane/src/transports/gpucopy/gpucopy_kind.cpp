@@ -37,6 +37,13 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   j["peer_modes"] = modes;
   j["peer_bytes"] = s.peer.bytes;
   j["aggregate"] = aggregate;
+  auto tests = nlohmann::json::array(), latency = nlohmann::json::array();
+  for (LocalTest t : s.local.tests) tests.push_back(std::string(name(t)));
+  for (LatencyTarget t : s.local.latency) latency.push_back(std::string(name(t)));
+  j["local_tests"] = tests;
+  j["latency"] = latency;
+  j["local_bytes"] = s.local.bytes;
+  j["local_repeats"] = s.local.repeats;
 }
 
 uint32_t one(const Cell&) { return 1; }
@@ -71,6 +78,10 @@ BenchKind describe() {
       {"--peer-modes", "peer_modes", T::text, "uni (one direction), bi (both at once); comma-separated"},
       {"--peer-bytes", "peer_bytes", T::text, "sizes of the GPU-to-GPU copies (256M; comma-separated)"},
       {"--aggregate", "aggregate", T::text, "all GPUs with the host at once: h2d,d2h or none"},
+      {"--local-tests", "local_tests", T::text, "each GPU alone: sm_read, sm_write (SM read-only, write-only) or none"},
+      {"--latency", "latency", T::text, "pointer-chase latency of device, host, peer memory (comma-separated) or none"},
+      {"--local-bytes", "local_bytes", T::integer, "bytes per SM read or write pass (512M)"},
+      {"--local-repeats", "local_repeats", T::integer, "measure the local figures this many times: median and CV (1)"},
   };
   add_size_sweep_flags(k.flags);
   k.parse = parse;

@@ -9,7 +9,8 @@ namespace spiral::gpucopy {
 
 const std::set<std::string> kCopyKeys = {"directions", "host_memory", "min_bytes",        "max_bytes",
                                          "step_factor", "iterations", "warmup_iterations", "devices",
-                                         "peer_methods", "peer_modes", "peer_bytes", "aggregate"};
+                                         "peer_methods", "peer_modes", "peer_bytes", "aggregate",
+                                         "local_tests", "latency", "local_bytes", "local_repeats"};
 
 namespace {
 
@@ -72,6 +73,12 @@ CopySpec parse_copy_options(const ObjectReader& r) {
     return b;
   });
   s.peer.aggregate = list_or_none<HostDirection>(r, "aggregate", "h2d,d2h", [](const std::string& n) { return host_direction_named(n); });
+  s.local.tests = list_or_none<LocalTest>(r, "local_tests", "none", [](const std::string& n) { return local_test_named(n); });
+  s.local.latency = list_or_none<LatencyTarget>(r, "latency", "none", [](const std::string& n) { return latency_target_named(n); });
+  // 16 B .. 16 GiB, whole 16-byte vectors: the kernels load and store 16 bytes at a time
+  s.local.bytes = static_cast<uint64_t>(r.integer("local_bytes", 16, int64_t{1} << 34, 512 << 20));
+  if (s.local.bytes % 16) refuse_key("local_bytes", "must be a multiple of 16 (the SM passes move 16-byte vectors)");
+  s.local.repeats = static_cast<int>(r.integer("local_repeats", 1, 100, 1));
   return s;
 }
 

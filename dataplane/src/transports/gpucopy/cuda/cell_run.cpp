@@ -1,6 +1,7 @@
 #include "transports/gpucopy/cell_run.hpp"
 
 #include "transports/gpucopy/cuda/copy_engine.hpp"
+#include "transports/gpucopy/cuda/local_engine.hpp"
 #include "transports/gpucopy/cuda/peer_engine.hpp"
 #include "transports/gpucopy/gpucopy_options.hpp"
 #include "transports/gpucopy/peer_summary.hpp"
@@ -24,6 +25,11 @@ nlohmann::json run_copy_cell(const Cell& c, uint32_t, void (*listening)(const Ce
   // the whole part: the record keeps it; summary_fields trims its copy to the summary's budget
   nlohmann::json part = summary_part(gpus, rows);
   add_peer_part(peers, part);
+  if (!spec.local.tests.empty() || !spec.local.latency.empty()) {
+    const LocalResult local = measure_local(spec, devices);
+    part["local"] = local_part(local.figures);
+    if (!local.note.empty()) part["local_note"] = local.note;
+  }
   return {{"state", "Valid"}, {"reason", ""}, {"figures", part}};
 }
 
