@@ -586,6 +586,7 @@ const (
 	ReasonRoundStarted       = "RoundStarted"
 	ReasonRoundFinished      = "RoundFinished"
 	ReasonAwaitingSchedule   = "AwaitingSchedule"
+	ReasonAwaitingNodes      = "AwaitingNodes"
 	ReasonInvalidSchedule    = "InvalidSchedule"
 	ReasonAllNodesPassed     = "AllNodesPassed"
 	ReasonNodesFailed        = "NodesFailed"

@@ -18,6 +18,9 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
+// emptyPoolRetry is how soon a fleet whose pool is empty looks again (node events also wake it).
+const emptyPoolRetry = 5 * time.Second
+
 // rounds starts a round when one is due: at once for a fleet without a schedule that never
 // ran, at each schedule time otherwise (a round never overlaps the previous one: a time that
 // passes while a round runs starts the next round as soon as it ends). It returns how long
@@ -60,6 +63,13 @@ func (r *Reconciler) rounds(ctx context.Context, v *fleetView) (time.Duration, e
 	}
 	if !due {
 		return wait, nil
+	}
+	if f.Status.Round == 0 && len(v.pool) == 0 {
+		// A first round over no node would end at once and say nothing; the nodes a fleet is
+		// created for may reach the cache a moment after it.
+		setFleetCondition(f, sbv1.FleetConditionRoundRunning, metav1.ConditionFalse, sbv1.ReasonAwaitingNodes,
+			"no node matches spec.nodeSelector yet: the first round starts when one does")
+		return emptyPoolRetry, nil
 	}
 	return wait, r.startRound(ctx, v, now)
 }
