@@ -191,3 +191,34 @@ func TestFactChecksBringRoundForwardNeedsASchedule(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BringRoundForward: a link trains down between weekly rounds; the next round starts at once
+// and benches that node though minIntervalSeconds would skip it (its bench then finds the
+// fault), while the unchanged node is skipped as usual.
+func TestFactChecksBringTheRoundForward(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	healthy, down := hostEnv(8, 5, 16, 18, 100000), hostEnv(8, 3, 8, 18, 100000)
+	f := factsFleet(t, ns, "fb", "facts-fwd", "fb-good", "fb-down")
+	f.Spec.Schedule, f.Spec.MinIntervalSeconds = "0 3 * * 0", 86400
+	f.Spec.FactChecks.OnChange = sbv1.FactChangeBringRoundForward
+	if err := k8sClient.Create(context.Background(), f); err != nil {
+		t.Fatal(err)
+	}
+	requestRound(t, ns, "fb", "first")
+	env := map[string]string{"fb-good": healthy, "fb-down": healthy}
+	k := &fleetKubelet{t: t, ns: ns, mbps: map[string]int64{}, env: env}
+	k.runUntil(60*time.Second, "fb", "round 1 finished", roundFinished(1))
+	env["fb-down"] = down // the host, for its facts pod and its next bench alike
+	facts := &factsKubelet{t: t, ns: ns, env: env, ended: map[string]int{}}
+	done := k.runUntil(60*time.Second, "fb", "round 2 finished", func(f *sbv1.SpiralBenchFleet) bool {
+		facts.step()
+		return roundFinished(2)(f)
+	})
+	if r := rowOf(done, "fb-down"); r.Verdict != sbv1.NodeFailed || !strings.Contains(strings.Join(r.Reasons, ","), "PCIeDowntrained") {
+		t.Errorf("fb-down in round 2: %s %v %q, want benched and Failed with PCIeDowntrained", r.Verdict, r.Reasons, r.Reason)
+	}
+	if r := rowOf(done, "fb-good"); r.Verdict != sbv1.NodeSkipped {
+		t.Errorf("fb-good in round 2: %s %q, want Skipped (minIntervalSeconds)", r.Verdict, r.Reason)
+	}
+}
