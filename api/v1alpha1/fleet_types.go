@@ -361,6 +361,11 @@ type SpiralBenchFleetSpec struct {
 	// +optional
 	MinIntervalSeconds int32 `json:"minIntervalSeconds,omitempty"`
 
+	// factChecks reads each node's hardware facts between rounds, every intervalSeconds, and
+	// fails the node or brings the round forward when a fact is wrong or changed (off by default).
+	// +optional
+	FactChecks *FactChecksSpec `json:"factChecks,omitempty"`
+
 	// onlyIdleNodes waits with a node while any running pod other than SpiralBench's requests
 	// nvidia.com/gpu or one of the template's devices on it.
 	// +kubebuilder:default=true

@@ -46,11 +46,23 @@ func (r *Reconciler) passView(ctx context.Context, v *fleetView) (time.Duration,
 			return 0, err
 		}
 	}
+	var facts factPods
+	if f.Spec.FactChecks != nil {
+		facts = r.readFacts(ctx, v)
+		if !active {
+			r.judgeFacts(ctx, v, facts)
+		}
+	}
 	wait, err := r.rounds(ctx, v)
 	if err != nil {
 		return 0, err
 	}
 	active = meta.IsStatusConditionTrue(f.Status.Conditions, sbv1.FleetConditionRoundRunning)
+	if f.Spec.FactChecks != nil {
+		if due := r.launchFacts(ctx, v, facts, active); due > 0 && (wait == 0 || due < wait) {
+			wait = due
+		}
+	}
 	if active {
 		if f.Spec.Suite != nil {
 			r.observeSuite(ctx, v)

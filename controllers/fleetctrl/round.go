@@ -37,6 +37,7 @@ func (r *Reconciler) rounds(ctx context.Context, v *fleetView) (time.Duration, e
 		f.Status.RoundRequest = shorten(req, 63)
 		due = true
 	}
+	due = due || len(v.forward) > 0 // a fact changed between rounds (factChecks BringRoundForward)
 	if f.Spec.Schedule != "" {
 		sched, err := cron.ParseStandard(f.Spec.Schedule)
 		if err != nil {
@@ -101,7 +102,7 @@ func (r *Reconciler) startRound(ctx context.Context, v *fleetView, now time.Time
 		}
 		upgrade, last := row.Upgrade, row.LastBenchTime
 		*row = sbv1.FleetNode{Name: name, Verdict: sbv1.NodePending, LastBenchTime: last, Upgrade: upgrade}
-		if minInterval > 0 && last != nil && now.Sub(last.Time) < minInterval {
+		if minInterval > 0 && last != nil && now.Sub(last.Time) < minInterval && !v.forward[name] {
 			row.Verdict = sbv1.NodeSkipped
 			row.Reason = fmt.Sprintf("benched %ds ago, minIntervalSeconds is %d", int(now.Sub(last.Time).Seconds()), f.Spec.MinIntervalSeconds)
 			continue

@@ -57,6 +57,9 @@ type fleetView struct {
 	// take this step.
 	isolate             map[string]string
 	waitingForReference int
+	// forward are the nodes whose facts changed between rounds, with factChecks.onChange
+	// BringRoundForward: the next round starts now and benches them whatever minIntervalSeconds says.
+	forward map[string]bool
 	// soon: this step changed an object no watch wakes the fleet for; step again shortly.
 	soon bool
 	// catalog is the fleet's reference catalog, read at most once per step.

@@ -94,8 +94,8 @@ func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		p := &pods.Items[i]
 		kind := p.Labels[sbv1.LabelFleetKind]
 		round, _ := strconv.Atoi(p.Labels[sbv1.LabelFleetRound])
-		if !benchstate.Trusted(r.Provenance, p) {
-			continue // as for benches
+		if !benchstate.Trusted(r.Provenance, p) || kind == fleet.KindFacts {
+			continue // as for benches; facts pods are read by readFacts
 		}
 		if !metav1.IsControlledBy(p, v.f) || (kind != fleet.KindUpgrade && int32(round) != v.f.Status.Round) {
 			if metav1.IsControlledBy(p, v.f) && !fleet.CheckDone(p) {

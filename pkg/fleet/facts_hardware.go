@@ -38,9 +38,16 @@ type NICFact struct {
 // capture is its server's node only, and the judge does not know which of the two it judges:
 // none are read from it, so a partner is never failed for the server's parts.
 func hardwareOf(sb *sbv1.SpiralBench) Hardware {
-	h := Hardware{GPUsRequested: sb.Spec.Topology.Server.GPUs}
-	e := sb.Status.Environment
-	if e == nil || sb.Spec.Topology.Mode == sbv1.TopologyCrossNode {
+	if sb.Spec.Topology.Mode == sbv1.TopologyCrossNode {
+		return Hardware{GPUsRequested: sb.Spec.Topology.Server.GPUs}
+	}
+	return hardwareOfEnv(sb.Status.Environment, sb.Spec.Topology.Server.GPUs)
+}
+
+// hardwareOfEnv reads the hardware facts of one node's capture; requested is the GPUs its pod asked for.
+func hardwareOfEnv(e *sbv1.Environment, requested int32) Hardware {
+	h := Hardware{GPUsRequested: requested}
+	if e == nil {
 		return h
 	}
 	h.GPUsSeen = e.GPUCount

@@ -26,6 +26,8 @@ func BenchName(fleet string, round int32, kind string, nodes ...string) string {
 		tag = "i"
 	case KindUpgrade:
 		tag = "u"
+	case KindFacts:
+		tag = "f"
 	}
 	return fmt.Sprintf("%s-%s%d-%08x", fleet, tag, round, h.Sum32())
 }
