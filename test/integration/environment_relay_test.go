@@ -82,10 +82,11 @@ func TestGroupedRepeatsCarryTheEnvironmentThroughTheRelay(t *testing.T) {
 
 // An environment written anywhere but the relay of the operator's own marked rank 0 pod never
 // reaches status: a container status the pod's spec has no container for, a relay-named status
-// on the client, a pod the operator did not create.
+// on the client, a pod a namespace editor created (the built-in edit role).
 func TestAnEnvironmentFromAnywhereElseIsIgnored(t *testing.T) {
-	requireEnv(t)
+	requireRBAC(t)
 	ns := newNamespace(t)
+	bindEditor(t, ns, "alice")
 	testNode(t, "env-forged-node")
 	forged := summary.EncodeEnvMessage(hostCapture("FORGED"))
 	editors := &corev1.Pod{
@@ -95,8 +96,8 @@ func TestAnEnvironmentFromAnywhereElseIsIgnored(t *testing.T) {
 			{Name: cellpod.DataplaneContainer, Image: "spiralbench/dataplane:test"},
 			{Name: cellpod.EnvironmentContainer, Image: "spiralbench/dataplane:test"}}},
 	}
-	if err := k8sClient.Create(context.Background(), editors); err != nil {
-		t.Fatal(err)
+	if err := clientAs(t, "alice").Create(context.Background(), editors); err != nil {
+		t.Fatalf("alice, an editor of the namespace, creates a pod like a bench's server: %v", err)
 	}
 	editors.Status.Phase = corev1.PodSucceeded
 	editors.Status.ContainerStatuses = []corev1.ContainerStatus{terminatedStatus(cellpod.EnvironmentContainer, forged)}
