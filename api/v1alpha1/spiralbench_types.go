@@ -134,7 +134,7 @@ type SpiralBenchSpec struct {
 // +kubebuilder:printcolumn:name="Verdict",type=string,JSONPath=`.status.conditions[?(@.type=="Passed")].reason`,priority=1
 // +kubebuilder:printcolumn:name="Best Mbit/s",type=integer,JSONPath=`.status.bestRxMbps`,priority=1
 // +kubebuilder:printcolumn:name="Headline bound by",type=string,JSONPath=`.status.cellResults[?(@.headline==true)].boundBy`,priority=1
-// +kubebuilder:printcolumn:name="Nodes",type=string,JSONPath=`.status.nodes`,priority=1
+// +kubebuilder:printcolumn:name="Nodes",type=string,JSONPath=`.status.nodesText`,priority=1
 // +kubebuilder:printcolumn:name="Run",type=string,JSONPath=`.status.artifacts.runID`,priority=1
 // +kubebuilder:validation:XValidation:rule="size(self.metadata.name) <= 40",message="metadata.name must be at most 40 characters, so that the pod names derived from it stay valid"
 type SpiralBench struct {

@@ -472,6 +472,11 @@ type SpiralBenchStatus struct {
 	// +optional
 	Nodes []string `json:"nodes,omitempty"`
 
+	// nodesText is nodes for kubectl get, comma-separated, each once: "node-a,node-b".
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	NodesText string `json:"nodesText,omitempty"`
+
 	// activeAttempt is the repeat attempt running now, if any.
 	// +optional
 	ActiveAttempt *ActiveAttempt `json:"activeAttempt,omitempty"`

@@ -56,6 +56,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	pass.takenNow = map[string]bool{}
 	wait, passErr := pass.pass(ctx, &sb)
 	sb.Status.ObservedGeneration = sb.Generation
+	sb.Status.NodesText = nodesText(sb.Status.Nodes) // here, so that every path that sets nodes sets it
 	if !equality.Semantic.DeepEqual(before.Status, sb.Status) {
 		if err := r.Status().Patch(ctx, &sb, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 			// Not persisted, not reported: on a conflict, this step was taken on a stale read

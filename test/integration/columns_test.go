@@ -20,7 +20,9 @@ import (
 
 // What `kubectl get sb` shows, as the apiserver renders it (a Table): the headline cell's
 // rate under a name that survives kubectl's upper-casing, 0 failed and invalid cells rather
-// than nothing, the run, not a file of it, and what bounded the headline cell.
+// than nothing, the run, not a file of it, what bounded the headline cell, and the nodes as
+// "node-a,node-b", which the controller writes from status.nodes (a list column would show
+// JSON, or only its first item).
 func TestBenchColumnsReadRight(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -64,7 +66,7 @@ func TestBenchColumnsReadRight(t *testing.T) {
 			got[c.Name] = table.Rows[0].Cells[i]
 		}
 		want := map[string]string{"Headline Mbit/s": "9400", "Failed": "0", "Invalid": "0", "Run": "20261129T100000Z-abcd", "Best Mbit/s": "9600",
-			"Headline bound by": "0.95 of 9.92 Gb/s (Ethernet)"}
+			"Headline bound by": "0.95 of 9.92 Gb/s (Ethernet)", "Nodes": "node-a,node-b"}
 		var wrong []string
 		for k, v := range want {
 			if s := strings.TrimSpace(fmt.Sprint(got[k])); s != v {
