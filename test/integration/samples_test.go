@@ -70,6 +70,7 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"raw-forward-burst":        12, // 4 bursts x 3 GPU work modes (l2fwd-nv table 2)
 		"udp-ndr":                  2,  // 2 payloads, each a no-drop-rate search
 		"raw-ndr":                  5,  // 5 payloads at batch 10240, each a search
+		"raw-net-ring":             2,  // queues (1,1) and (2,2) over net_ring0, no NIC
 	}
 	samples := readManifests(t, filepath.Join(repoRoot, "config", "samples", "*.yaml"))
 	if len(samples) != len(want) {
