@@ -21,8 +21,8 @@ import (
 // What `kubectl get sb` shows, as the apiserver renders it (a Table): the headline cell's
 // rate under a name that survives kubectl's upper-casing, 0 failed and invalid cells rather
 // than nothing, the run, not a file of it, what bounded the headline cell, and the nodes as
-// "node-a,node-b", which the controller writes from status.nodes (a list column would show
-// JSON, or only its first item).
+// "node-a,node-b" (status.nodesText: a column of the list status.nodes would show JSON, or only
+// its first item). TestSweepRunsCellByCellToCompletion checks that the controller writes it.
 func TestBenchColumnsReadRight(t *testing.T) {
 	requireEnv(t)
 	ns := newNamespace(t)
@@ -32,7 +32,7 @@ func TestBenchColumnsReadRight(t *testing.T) {
 	}
 	mean := func(v int64) *sbv1.Statistic { return &sbv1.Statistic{Mean: v} }
 	params := sbv1.CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: sbv1.QueueCell{TX: 1, RX: 1}, Workload: sbv1.WorkloadNone}
-	status := sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, BestRxMbps: 9600, Nodes: []string{"node-a", "node-b"},
+	status := sbv1.SpiralBenchStatus{Phase: sbv1.PhaseCompleted, BestRxMbps: 9600, Nodes: []string{"node-a", "node-b"}, NodesText: "node-a,node-b",
 		Cells: sbv1.CellCounts{Total: 2, Succeeded: 2},
 		CellResults: []sbv1.CellResult{{Index: 0, State: sbv1.CellValid, Parameters: params, RXMbps: mean(9600)},
 			{Index: 1, Headline: true, State: sbv1.CellValid, Parameters: params, RXMbps: mean(9400), BoundBy: "0.95 of 9.92 Gb/s (Ethernet)"}},

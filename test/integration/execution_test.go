@@ -91,6 +91,9 @@ func TestSweepRunsCellByCellToCompletion(t *testing.T) {
 	if meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionCompleted).Status != metav1.ConditionTrue || sb.Status.CompletionTime == nil {
 		t.Error("Completed condition and completionTime must be set")
 	}
+	if sb.Status.NodesText != "exec-node-1" { // the NODES column; Loopback's two ranks share the node
+		t.Errorf("status.nodesText %q, nodes %v", sb.Status.NodesText, sb.Status.Nodes)
+	}
 	if sb.Status.Environment == nil || sb.Status.Environment.Node != "exec-node-1" || sb.Status.Environment.Kernel != "6.11.0-test" {
 		t.Errorf("environment %+v", sb.Status.Environment)
 	}
