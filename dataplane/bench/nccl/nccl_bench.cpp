@@ -28,8 +28,9 @@ void print_outcome(const RankRun& run, const RankOutcome& out) {
   const auto& coll = info(run.spec.collective);
   std::printf("# spiral-nccl-bench %s: rank %d of %d, device %d, NCCL %s\n", std::string(coll.name).c_str(),
               run.place.rank, run.place.nranks, run.place.device, out.nccl_version.c_str());
-  std::printf("# iterations %d, warm-up %d, check %d\n", run.spec.iterations, run.spec.warmup_iterations,
-              run.spec.check_iterations);
+  std::printf("# iterations %d, warm-up %d, check %d, unalign %d, blocking %d, timeout %d s, registration %d\n",
+              run.spec.iterations, run.spec.warmup_iterations, run.spec.check_iterations, run.spec.unalign,
+              static_cast<int>(run.spec.blocking), run.spec.timeout_s, static_cast<int>(run.spec.registration));
   std::fputs(format_table(out.rows, run.spec).c_str(), stdout);
   std::printf("# per iteration (CUDA events, a pass of its own): size placement p50_us p99_us slowest_rank its_time_us\n");
   for (const auto& r : out.rows)
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   std::string step = "0";
   int64_t bootstrap_ms = run.bootstrap_timeout.count();
   std::string placement = "both";
+  int blocking = 0, registration = 0;
   app.add_option("--op", op, "sendrecv, all_gather, all_reduce, broadcast, reduce, reduce_scatter, alltoall");
   app.add_option("-b,--minbytes", min, "smallest size (8, 64K, 128M, 1G)");
   app.add_option("-e,--maxbytes", max, "largest size");
@@ -66,6 +68,13 @@ int main(int argc, char** argv) {
   app.add_option("-o,--op_type", redop, "sum, prod, max, min, avg");
   app.add_option("-r,--root", run.spec.root, "root rank of broadcast and reduce");
   app.add_option("--placement", placement, "both, out_of_place or in_place")->check(CLI::IsMember({"both", "out_of_place", "in_place"}));
+  app.add_option("-u,--unalign", run.spec.unalign, "buffers start this many elements off alignment")->check(CLI::Range(0, 1024));
+  app.add_option("-z,--blocking", blocking, "0 none; after every operation: 1 wait and barrier, 2 wait, 3 wait (barrier untimed)")
+      ->check(CLI::Range(0, 3));
+  app.add_option("-T,--timeout", run.spec.timeout_s, "abort when a wait for the GPU takes longer (seconds; 0 none)")
+      ->check(CLI::Range(0, 86400));
+  app.add_option("-R,--local_register", registration, "register buffers: 0 none, 1 local, 2 symmetric (NCCL >= 2.27)")
+      ->check(CLI::Range(0, 2));
   app.add_option("--rank", run.place.rank, "this process's rank");
   app.add_option("--nranks", run.place.nranks, "ranks in the cell")->check(CLI::PositiveNumber);
   app.add_option("--device", run.place.device, "CUDA device of this rank");
@@ -88,6 +97,8 @@ int main(int argc, char** argv) {
     run.spec.sweep = {parse_size(min), parse_size(max), factor, parse_size(step)};
     run.spec.out_of_place = placement != "in_place";
     run.spec.in_place = placement != "out_of_place";
+    run.spec.blocking = static_cast<Blocking>(blocking);
+    run.spec.registration = static_cast<Registration>(registration);
     run.bootstrap_timeout = Millis(bootstrap_ms);
     if (run.place.rank < 0 || run.place.rank >= run.place.nranks) throw BadInput("--rank must be below --nranks");
     std::string why;

@@ -36,6 +36,11 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   j["first_rank"] = o.first_rank;
   j["nranks"] = o.nranks;
   j["network"] = to_string(o.network);
+  // nccl-tests' -T -u -z -R, echoed only when set (the record of a default cell is unchanged)
+  if (o.spec.timeout_s > 0) j["timeout_s"] = o.spec.timeout_s;
+  if (o.spec.unalign > 0) j["unalign"] = o.spec.unalign;
+  if (o.spec.blocking != Blocking::none) j["blocking"] = to_string(o.spec.blocking);
+  if (o.spec.registration != Registration::none) j["registration"] = to_string(o.spec.registration);
 }
 
 uint32_t local_ranks(const Cell& c) { return static_cast<uint32_t>(nccl_options(c).gpus); }
@@ -88,6 +93,10 @@ BenchKind describe() {
       {"--bootstrap-timeout-ms", "bootstrap_timeout_ms", T::integer, "every rank must reach rank 0 within this"},
       {"--nccl-tests-json", "nccl_tests_json", T::text,
        "rank 0 also writes nccl-tests' JSON (-J, schema 3, per-iteration times) to this file"},
+      {"--timeout-s", "timeout_s", T::integer, "abort when a wait for the GPU takes longer (nccl-tests -T); 0 none"},
+      {"--unalign", "unalign", T::integer, "buffers start this many elements off alignment (nccl-tests -u)"},
+      {"--blocking", "blocking", T::text, "none | wait_barrier | wait | wait_untimed_barrier (nccl-tests -z 0..3)"},
+      {"--registration", "registration", T::text, "none | local | symmetric (nccl-tests -R 0..2; symmetric: NCCL >= 2.27)"},
   };
   add_size_sweep_flags(k.flags);
   k.parse = parse;

@@ -13,7 +13,8 @@ namespace spiral::nccl {
 const std::set<std::string> kNcclKeys = {"op",         "min_bytes",     "max_bytes",     "step_factor", "iterations",
                                          "warmup_iterations", "check_iterations", "data_type", "reduce_op", "root",
                                          "placement",  "network",       "ib_hcas",       "socket_ifname", "gpus",
-                                         "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json"};
+                                         "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json",
+                                         "unalign",    "blocking",      "timeout_s",     "registration"};
 
 namespace {
 
@@ -48,6 +49,25 @@ const char* to_string(NcclOptions::Network n) {
   return "auto";
 }
 
+const char* to_string(Blocking b) {
+  switch (b) {
+    case Blocking::wait_barrier: return "wait_barrier";
+    case Blocking::wait: return "wait";
+    case Blocking::wait_untimed_barrier: return "wait_untimed_barrier";
+    case Blocking::none: break;
+  }
+  return "none";
+}
+
+const char* to_string(Registration r) {
+  switch (r) {
+    case Registration::local: return "local";
+    case Registration::symmetric: return "symmetric";
+    case Registration::none: break;
+  }
+  return "none";
+}
+
 NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
   NcclOptions o;
   SweepSpec& s = o.spec;
@@ -71,6 +91,14 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
   if (!s.out_of_place && s.check_iterations > 0 && !coll.defines_in_place)
     refuse_key("placement", "NCCL defines no in-place " + std::string(coll.name) +
                                 ", so nothing would be checked: use out_of_place or both (or check_iterations 0)");
+  s.unalign = static_cast<int>(r.integer("unalign", 0, 1024, 0));
+  s.blocking = r.one_of("blocking", Blocking::none,
+                        {{"none", Blocking::none}, {"wait_barrier", Blocking::wait_barrier}, {"wait", Blocking::wait},
+                         {"wait_untimed_barrier", Blocking::wait_untimed_barrier}});
+  s.timeout_s = static_cast<int>(r.integer("timeout_s", 0, 86400, 0));
+  s.registration = r.one_of("registration", Registration::none,
+                            {{"none", Registration::none}, {"local", Registration::local},
+                             {"symmetric", Registration::symmetric}});
   o.gpus = static_cast<int>(r.integer("gpus", 1, 16, 1));
   o.nranks = static_cast<int>(r.integer("nranks", 1, 4096, o.gpus));
   o.first_rank = static_cast<int>(r.integer("first_rank", 0, 4095, 0));

@@ -11,6 +11,22 @@
 
 namespace spiral::nccl {
 
+// nccl-tests' -z: what follows every operation. The barrier meets the other ranks; with one
+// rank there is none to meet and it is skipped.
+enum class Blocking {
+  none = 0,             // operations queue back to back; one wait at the end
+  wait_barrier = 1,     // wait for each, then a barrier, both inside the time
+  wait = 2,             // wait for each, no barrier
+  wait_untimed_barrier = 3,  // wait for each (timed), then a barrier outside the time
+};
+
+// nccl-tests' -R: how the send and receive buffers are registered with the communicator.
+enum class Registration {
+  none = 0,
+  local = 1,      // ncclCommRegister
+  symmetric = 2,  // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC): NCCL >= 2.27
+};
+
 struct SweepSpec {
   Collective collective = Collective::all_reduce;
   ElementType type = ElementType::float32;  // [-d]
@@ -21,6 +37,10 @@ struct SweepSpec {
   int warmup_iterations = 1;                // [-w] untimed operations per size before the sweep
   bool out_of_place = true, in_place = true;
   int check_iterations = 1;                 // [-c] checked operations per size and placement; 0: none
+  int unalign = 0;       // [-u] both buffers start this many elements past a 16-byte boundary
+  Blocking blocking = Blocking::none;        // [-z]
+  int timeout_s = 0;     // [-T] a wait for the GPU longer than this aborts the communicator; 0: none
+  Registration registration = Registration::none;  // [-R]
 };
 
 // Where this process sits in the cell.

@@ -40,6 +40,35 @@ TEST(NcclOptions, TheOperatorsFlagsBecomeASweep) {
   EXPECT_EQ(c.kind->local_ranks(c), 1u);
 }
 
+TEST(NcclOptions, NcclTests219OptionsReachTheSweep) {
+  const NcclOptions d = nccl_options(parsed(nlohmann::json::object()));
+  EXPECT_EQ(d.spec.unalign, 0);
+  EXPECT_EQ(d.spec.blocking, Blocking::none);
+  EXPECT_EQ(d.spec.timeout_s, 0);
+  EXPECT_EQ(d.spec.registration, Registration::none);
+  const Cell c = parsed({{"unalign", 3}, {"blocking", "wait_untimed_barrier"}, {"timeout_s", 60},
+                         {"registration", "symmetric"}});
+  const NcclOptions& o = nccl_options(c);
+  EXPECT_EQ(o.spec.unalign, 3);
+  EXPECT_EQ(o.spec.blocking, Blocking::wait_untimed_barrier);
+  EXPECT_EQ(o.spec.timeout_s, 60);
+  EXPECT_EQ(o.spec.registration, Registration::symmetric);
+  nlohmann::json echoed;
+  c.kind->cell_json(c, echoed);
+  EXPECT_EQ(echoed["blocking"], "wait_untimed_barrier");
+  EXPECT_EQ(echoed["registration"], "symmetric");
+  EXPECT_EQ(echoed["unalign"], 3);
+  EXPECT_EQ(echoed["timeout_s"], 60);
+  EXPECT_EQ(nccl_options(parsed({{"blocking", "wait_barrier"}})).spec.blocking, Blocking::wait_barrier);
+  EXPECT_EQ(nccl_options(parsed({{"blocking", "wait"}})).spec.blocking, Blocking::wait);
+  EXPECT_EQ(nccl_options(parsed({{"registration", "local"}})).spec.registration, Registration::local);
+  EXPECT_EQ(refusal({{"blocking", "3"}}),
+            "cell: \"blocking\" must be none, wait_barrier, wait or wait_untimed_barrier, got \"3\"");
+  EXPECT_EQ(refusal({{"registration", "window"}}), "cell: \"registration\" must be none, local or symmetric, got \"window\"");
+  EXPECT_NE(refusal({{"unalign", 1025}}).find("\"unalign\""), std::string::npos);
+  EXPECT_NE(refusal({{"timeout_s", -1}}).find("\"timeout_s\""), std::string::npos);
+}
+
 TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
   EXPECT_EQ(refusal({{"op", "allgather"}}).rfind("cell: \"op\" unknown NCCL operation \"allgather\"", 0), 0u);
   EXPECT_EQ(refusal({{"nranks", 2}, {"root", 2}}), "cell: \"root\" must be a rank below nranks 2");

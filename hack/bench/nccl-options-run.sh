@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmark (not a test), on a GPU machine: the NCCL kind's options from nccl-tests 2.17-2.19
+# side by side with nccl-tests 2.19.6 on the same NCCL, one rank (-g 1) (docs/benchmarks/nccl.md,
+# "Options from nccl-tests 2.17-2.19"). Builds both (hack/bench/nccl-setup.sh), runs the GPU
+# tests of the options (ctest label gpu: nccl.options_device_check, nccl.device_check), then for
+# every case nccl-tests' <op>_perf and spiral-nccl-bench alternating, REPEATS times, with the
+# case's flags on both; hack/bench/nccl_options_compare.py prints the medians and the ratio.
+# Usage (from the checkout's root): bash hack/bench/nccl-options-run.sh
+# Environment: CASES (all below), REPEATS (3), MIN (1K), MAX (256M), ITERS (20), WARMUP (5),
+#   BUDGET (240 s: a repeat that no longer fits is skipped, and the summary says so), OUT
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 1
+OUT=${OUT:-$ROOT/nccl-results}
+RAW=/tmp/spiral-nccl-options-raw
+REPEATS=${REPEATS:-3} BUDGET=${BUDGET:-240}
+# name:operation:flags (commas for spaces), the flags both tools get beyond the sweep
+CASES=${CASES:-"u1:all_reduce:-u,1 z1:all_reduce:-z,1 z2:all_reduce:-z,2 z3:all_reduce:-z,3 T30:all_reduce:-T,30
+R1:all_reduce:-R,1 R2:all_reduce:-R,2 R2-all_gather:all_gather:-R,2"}
+mkdir -p "$OUT" "$RAW"
+SUMMARY=$OUT/summary.md
+: >"$SUMMARY"
+say() { echo "$*" | tee -a "$SUMMARY"; }
+START=$(date +%s)
+left() { echo $((START + BUDGET - $(date +%s))); }
+source "$ROOT/hack/bench/nccl-setup.sh"
+log_machine
+say "# nccl-tests 2.17-2.19 options on $(hostname): $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); NCCL $(nccl_version)"
+say "commit: $(cat "$ROOT/.carry-commit" 2>/dev/null || git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
+build_spiral spiral-nccl-bench nccl_options_device_check nccl_device_check unit_tests
+build_nccl_tests
+"$BUILD/tests/unit_tests" --gtest_filter='Features*:NcclOptions*:Collective*:AllToAllv*:Split*' >"$OUT/check.txt" 2>&1 &&
+  say "- unit tests (Features, NcclOptions, Collective, AllToAllv, Split): ok" || say "- unit tests: FAILED, see check.txt"
+for t in nccl_options_device_check nccl_device_check; do
+  timeout 150 "$BUILD/tests/nccl/$t" >>"$OUT/check.txt" 2>&1 && say "- $t: PASSED" || say "- $t: FAILED, see check.txt"
+done
+grep -E "^(ok|FAIL)" "$OUT/check.txt" | sed 's/^/    /' >>"$SUMMARY"
+sweep=(-b "${MIN:-1K}" -e "${MAX:-256M}" -f 4 -n "${ITERS:-20}" -w "${WARMUP:-5}" -c 1)
+DONE=0
+for rep in $(seq 1 "$REPEATS"); do
+  (($(left) < 40)) && { say "- repeat $rep skipped: $(left) s of the budget left"; break; }
+  for c in $CASES; do
+    IFS=: read -r name op flags <<<"$c"
+    flags=${flags//,/ }
+    # shellcheck disable=SC2086 # the case's flags are words
+    timeout 60 "$NT/${op}_perf" "${sweep[@]}" $flags -g 1 >"$RAW/nccl-tests-$name-$rep.txt" 2>&1 ||
+      echo "# exit $?" >>"$RAW/nccl-tests-$name-$rep.txt"
+    # shellcheck disable=SC2086
+    timeout 60 "$BUILD/spiral-nccl-bench" --op "$op" "${sweep[@]}" $flags >"$RAW/spiral-$name-$rep.txt" 2>&1 ||
+      echo "# exit $?" >>"$RAW/spiral-$name-$rep.txt"
+  done
+  DONE=$rep
+  say "- repeat $rep: $(wc -w <<<"$CASES") cases x 2 tools ($(($(date +%s) - START)) s so far)"
+done
+python3 "$ROOT/hack/bench/nccl_options_compare.py" "$RAW" "$DONE" "$CASES" >>"$SUMMARY" 2>&1 || say "compare: FAILED"
+tar -czf "$OUT/raw.tar.gz" -C "$RAW" .
+say "total: $(($(date +%s) - START)) s"
