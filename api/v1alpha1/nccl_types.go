@@ -34,6 +34,14 @@ type NCCLReduceOp string
 // +kubebuilder:validation:Enum=Both;OutOfPlace;InPlace
 type NCCLPlacement string
 
+// NCCLBlocking is what follows every operation (nccl-tests' -z).
+// +kubebuilder:validation:Enum=None;WaitAndBarrier;Wait;WaitUntimedBarrier
+type NCCLBlocking string
+
+// NCCLRegistration is how the send and receive buffers are registered with NCCL (nccl-tests' -R).
+// +kubebuilder:validation:Enum=None;Local;Symmetric
+type NCCLRegistration string
+
 // NCCLNetwork is the network NCCL may use between nodes.
 // +kubebuilder:validation:Enum=Auto;RDMA;Socket
 type NCCLNetwork string
@@ -149,6 +157,35 @@ type NCCLSpec struct {
 	// +kubebuilder:validation:Maximum=3600
 	// +optional
 	BootstrapTimeoutSeconds int32 `json:"bootstrapTimeoutSeconds,omitempty"`
+
+	// timeoutSeconds bounds every wait for the GPU (nccl-tests -T): an operation still running
+	// after it aborts the communicator and fails the cell, named. 0 waits for ever.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=86400
+	// +optional
+	TimeoutSeconds int32 `json:"timeoutSeconds,omitempty"`
+
+	// unalignElements starts both buffers this many elements past NCCL's alignment (nccl-tests
+	// -u), to measure the unaligned path; 0 leaves them aligned.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	UnalignElements int32 `json:"unalignElements,omitempty"`
+
+	// blocking: what follows every timed operation (nccl-tests -z): None (queued back to back,
+	// the default), WaitAndBarrier (-z 1: wait for it, then all ranks meet, both timed), Wait
+	// (-z 2: wait, no barrier), WaitUntimedBarrier (-z 3: wait, timed; the barrier outside the
+	// time). The barrier is a one-element all-reduce; with one rank there is none.
+	// +kubebuilder:default=None
+	// +optional
+	Blocking NCCLBlocking `json:"blocking,omitempty"`
+
+	// registration of the send and receive buffers for the whole sweep (nccl-tests -R): None,
+	// Local (ncclCommRegister) or Symmetric (ncclCommWindowRegister, NCCL 2.27 or later: a cell
+	// whose image has an older NCCL fails before its ranks meet, saying so).
+	// +kubebuilder:default=None
+	// +optional
+	Registration NCCLRegistration `json:"registration,omitempty"`
 }
 
 // CopyDirection is a host<->device copy direction.
