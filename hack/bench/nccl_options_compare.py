@@ -18,7 +18,7 @@ from nccl_compare import size_name, table_rows  # noqa: E402
 def case_table(raw, repeats, name, op, flags):
     runs = {tool: [table_rows(f"{raw}/{tool}-{name}-{r}.txt") for r in range(1, repeats + 1)]
             for tool in ("nccl-tests", "spiral")}
-    keys = sorted({k for tool in runs.values() for run in tool for k in run})
+    keys = sorted({k for tool in runs.values() for run in tool for k in run}, key=lambda k: (k[0], k[1] != "out"))
     print(f"\n### {name}: {op} {flags}\n")
     if not keys:
         print("no rows from either tool (see raw.tar.gz)")
