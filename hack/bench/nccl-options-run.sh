@@ -14,10 +14,14 @@ cd "$ROOT" || exit 1
 OUT=${OUT:-$ROOT/nccl-results}
 RAW=/tmp/spiral-nccl-options-raw
 REPEATS=${REPEATS:-3} BUDGET=${BUDGET:-240}
-# name:operation:flags (commas for spaces), the flags both tools get beyond the sweep
+# name:operation:flags:environment (commas for spaces): what both tools get beyond the sweep;
+# alltoallv's traffic comes from nccl-tests' own variables, which spiral-nccl-bench reads too
 CASES=${CASES:-"u1:all_reduce:-u,1 z1:all_reduce:-z,1 z2:all_reduce:-z,2 z3:all_reduce:-z,3 T30:all_reduce:-T,30
-R1:all_reduce:-R,1 R2:all_reduce:-R,2 R2-all_gather:all_gather:-R,2"}
+R1:all_reduce:-R,1 R2:all_reduce:-R,2 R2-all_gather:all_gather:-R,2
+a2av-spread1:alltoallv a2av-spread0:alltoallv::NCCL_TESTS_ALLTOALLV_SPREAD=0.0
+a2av-matrix:alltoallv:-b,64M,-e,64M::NCCL_TESTS_ALLTOALLV_MATRIX_FILE=$RAW/matrix1.txt"}
 mkdir -p "$OUT" "$RAW"
+echo 67108864 >"$RAW/matrix1.txt"  # one rank: 64 MiB to itself
 SUMMARY=$OUT/summary.md
 : >"$SUMMARY"
 say() { echo "$*" | tee -a "$SUMMARY"; }
@@ -35,18 +39,20 @@ for t in nccl_options_device_check nccl_device_check; do
   timeout 150 "$BUILD/tests/nccl/$t" >>"$OUT/check.txt" 2>&1 && say "- $t: PASSED" || say "- $t: FAILED, see check.txt"
 done
 grep -E "^(ok|FAIL)" "$OUT/check.txt" | sed 's/^/    /' >>"$SUMMARY"
-sweep=(-b "${MIN:-1K}" -e "${MAX:-256M}" -f 4 -n "${ITERS:-20}" -w "${WARMUP:-5}" -c 1)
+common=(-f 4 -n "${ITERS:-20}" -w "${WARMUP:-5}" -c 1)
 DONE=0
 for rep in $(seq 1 "$REPEATS"); do
   (($(left) < 40)) && { say "- repeat $rep skipped: $(left) s of the budget left"; break; }
   for c in $CASES; do
-    IFS=: read -r name op flags <<<"$c"
-    flags=${flags//,/ }
+    IFS=: read -r name op flags envs <<<"$c"
+    flags=${flags//,/ } envs=${envs//,/ }
+    sweep=("${common[@]}")  # a case with its own -b -e (the traffic matrix) keeps them
+    [[ $flags == *-b* ]] || sweep+=(-b "${MIN:-1K}" -e "${MAX:-256M}")
     # shellcheck disable=SC2086 # the case's flags are words
-    timeout 60 "$NT/${op}_perf" "${sweep[@]}" $flags -g 1 >"$RAW/nccl-tests-$name-$rep.txt" 2>&1 ||
+    env $envs timeout 60 "$NT/${op}_perf" "${sweep[@]}" $flags -g 1 >"$RAW/nccl-tests-$name-$rep.txt" 2>&1 ||
       echo "# exit $?" >>"$RAW/nccl-tests-$name-$rep.txt"
     # shellcheck disable=SC2086
-    timeout 60 "$BUILD/spiral-nccl-bench" --op "$op" "${sweep[@]}" $flags >"$RAW/spiral-$name-$rep.txt" 2>&1 ||
+    env $envs timeout 60 "$BUILD/spiral-nccl-bench" --op "$op" "${sweep[@]}" $flags >"$RAW/spiral-$name-$rep.txt" 2>&1 ||
       echo "# exit $?" >>"$RAW/spiral-$name-$rep.txt"
   done
   DONE=$rep

@@ -9,11 +9,15 @@
 // used sockets), 2 bad options, 1 run failure, 77 no GPU.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 
 #include "sys/errors.hpp"
 #include "gpu/cuda/device.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_rank.hpp"
@@ -75,6 +79,14 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 86400));
   app.add_option("-R,--local_register", registration, "register buffers: 0 none, 1 local, 2 symmetric (NCCL >= 2.27)")
       ->check(CLI::Range(0, 2));
+  // alltoallv's traffic, also from nccl-tests' own variables so one environment drives both
+  double spread = 1.0;
+  std::string matrix_file;
+  if (const char* v = std::getenv("NCCL_TESTS_ALLTOALLV_SPREAD")) spread = std::atof(v);
+  if (const char* v = std::getenv("NCCL_TESTS_ALLTOALLV_MATRIX_FILE")) matrix_file = v;
+  app.add_option("--alltoallv-spread", spread, "alltoallv: 0 uniform .. 1 distance-weighted (NCCL_TESTS_ALLTOALLV_SPREAD)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--alltoallv-matrix-file", matrix_file, "alltoallv: traffic matrix, bytes i->j (NCCL_TESTS_ALLTOALLV_MATRIX_FILE)");
   app.add_option("--rank", run.place.rank, "this process's rank");
   app.add_option("--nranks", run.place.nranks, "ranks in the cell")->check(CLI::PositiveNumber);
   app.add_option("--device", run.place.device, "CUDA device of this rank");
@@ -99,6 +111,18 @@ int main(int argc, char** argv) {
     run.spec.in_place = placement != "out_of_place";
     run.spec.blocking = static_cast<Blocking>(blocking);
     run.spec.registration = static_cast<Registration>(registration);
+    run.spec.alltoallv.spread = std::clamp(spread, 0.0, 1.0);
+    if (!matrix_file.empty()) {
+      std::ifstream in(matrix_file);
+      if (!in) throw BadInput("cannot read the traffic matrix " + matrix_file);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      run.spec.alltoallv = parse_traffic_matrix(text);
+    }
+    if (run.spec.collective == Collective::all_to_all_v) {
+      const auto why = alltoallv_refusal(run.spec.alltoallv, run.place.nranks, run.spec.sweep.min_bytes,
+                                         run.spec.sweep.max_bytes);
+      if (!why.empty()) throw BadInput("alltoallv: " + why);
+    }
     run.bootstrap_timeout = Millis(bootstrap_ms);
     if (run.place.rank < 0 || run.place.rank >= run.place.nranks) throw BadInput("--rank must be below --nranks");
     std::string why;

@@ -7,6 +7,7 @@
 
 #include "gpu/cuda/device.hpp"
 #include "sys/errors.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/features.hpp"
@@ -102,6 +103,17 @@ int main() {
       }
       expect_right(s, std::string("registration ") + to_string(r));
     }
+  }
+  for (double spread : {0.0, 0.5, 1.0}) {
+    SweepSpec s = small(Collective::all_to_all_v);
+    s.alltoallv.spread = spread;
+    expect_right(s, "spread " + std::to_string(spread).substr(0, 3));
+  }
+  {
+    SweepSpec s = small(Collective::all_to_all_v, ElementType::int32);
+    s.alltoallv = parse_traffic_matrix("1048576");  // one rank: 1 MiB to itself
+    s.sweep = {1 << 20, 1 << 20, 2, 0};
+    expect_right(s, "matrix 1x1 int32");
   }
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;

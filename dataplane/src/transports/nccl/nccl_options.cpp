@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sys/errors.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 
@@ -14,7 +15,8 @@ const std::set<std::string> kNcclKeys = {"op",         "min_bytes",     "max_byt
                                          "warmup_iterations", "check_iterations", "data_type", "reduce_op", "root",
                                          "placement",  "network",       "ib_hcas",       "socket_ifname", "gpus",
                                          "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json",
-                                         "unalign",    "blocking",      "timeout_s",     "registration"};
+                                         "unalign",    "blocking",      "timeout_s",     "registration",
+                                         "alltoallv_spread_percent", "alltoallv_matrix"};
 
 namespace {
 
@@ -107,6 +109,21 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
                                  ") exceeds nranks " + std::to_string(o.nranks));
   s.root = static_cast<int>(r.integer("root", 0, 4095, 0));
   if (s.root >= o.nranks) refuse_key("root", "must be a rank below nranks " + std::to_string(o.nranks));
+  // alltoallv's traffic: distance-weighted by a spread, or a matrix (alltoallv.hpp)
+  const bool alltoallv = s.collective == Collective::all_to_all_v;
+  for (const char* key : {"alltoallv_spread_percent", "alltoallv_matrix"})
+    if (r.has(key) && !alltoallv) refuse_key(key, "applies to op alltoallv only: remove it");
+  s.alltoallv.spread = static_cast<double>(r.integer("alltoallv_spread_percent", 0, 100, 100)) / 100.0;
+  if (const auto m = r.text("alltoallv_matrix", 65536, ""); !m.empty()) {
+    if (r.has("alltoallv_spread_percent")) refuse_key("alltoallv_spread_percent", "a traffic matrix has no spread: remove one");
+    const double spread = s.alltoallv.spread;
+    s.alltoallv = refused_as("alltoallv_matrix", [&] { return parse_traffic_matrix(m); });
+    s.alltoallv.spread = spread;
+  }
+  if (alltoallv) {
+    if (const auto why = alltoallv_refusal(s.alltoallv, o.nranks, s.sweep.min_bytes, s.sweep.max_bytes); !why.empty())
+      refuse_key(s.alltoallv.from_matrix() ? "alltoallv_matrix" : "alltoallv_spread_percent", why);
+  }
   o.bootstrap_timeout_ms = static_cast<uint32_t>(r.integer("bootstrap_timeout_ms", 1000, 3600000, 120000));
   o.network = r.one_of("network", NcclOptions::Network::automatic,
                        {{"auto", NcclOptions::Network::automatic}, {"rdma", NcclOptions::Network::rdma},

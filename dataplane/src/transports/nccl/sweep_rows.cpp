@@ -107,7 +107,7 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
       for (size_t k = 0; k < kept; ++k) m.iter_us[k] = std::max(m.iter_us[k], rows[r][i].iter_us[k]);
     m.time_us = sum_us / nranks;
     m.gpu_time_us = sum_gpu_us / nranks;
-    const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, nranks);
+    const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, nranks, m.bytes);
     m.algbw_gbps = bw.algbw_gbps;
     m.busbw_gbps = bw.busbw_gbps;
     m.wrong = checked ? wrong : -1;

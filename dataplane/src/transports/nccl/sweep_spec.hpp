@@ -27,6 +27,14 @@ enum class Registration {
   symmetric = 2,  // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC): NCCL >= 2.27
 };
 
+// alltoallv's traffic (alltoallv.hpp): generated, distance-weighted by spread, or a matrix.
+struct AllToAllvPattern {
+  double spread = 1.0;            // generated mode (nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD)
+  int dim = 0;                    // matrix mode when > 0 (NCCL_TESTS_ALLTOALLV_MATRIX_FILE)
+  std::vector<uint64_t> matrix;   // dim * dim bytes, [from * dim + to], multiples of 16
+  bool from_matrix() const { return dim > 0; }
+};
+
 struct SweepSpec {
   Collective collective = Collective::all_reduce;
   ElementType type = ElementType::float32;  // [-d]
@@ -41,6 +49,7 @@ struct SweepSpec {
   Blocking blocking = Blocking::none;        // [-z]
   int timeout_s = 0;     // [-T] a wait for the GPU longer than this aborts the communicator; 0: none
   Registration registration = Registration::none;  // [-R]
+  AllToAllvPattern alltoallv;  // alltoallv only
 };
 
 // Where this process sits in the cell.

@@ -69,6 +69,30 @@ TEST(NcclOptions, NcclTests219OptionsReachTheSweep) {
   EXPECT_NE(refusal({{"timeout_s", -1}}).find("\"timeout_s\""), std::string::npos);
 }
 
+TEST(NcclOptions, AllToAllvTrafficComesFromASpreadOrAMatrix) {
+  EXPECT_DOUBLE_EQ(nccl_options(parsed({{"op", "alltoallv"}})).spec.alltoallv.spread, 1.0);  // nccl-tests' default
+  const Cell half = parsed({{"op", "alltoallv"}, {"alltoallv_spread_percent", 50}});
+  EXPECT_DOUBLE_EQ(nccl_options(half).spec.alltoallv.spread, 0.5);
+  const Cell m = parsed({{"op", "alltoallv"}, {"alltoallv_matrix", "100 200;50 100"}, {"nranks", 2}, {"gpus", 2},
+                         {"min_bytes", 1024}, {"max_bytes", 1024}});
+  EXPECT_EQ(nccl_options(m).spec.alltoallv.dim, 2);
+  nlohmann::json echoed;
+  m.kind->cell_json(m, echoed);
+  EXPECT_EQ(echoed["alltoallv_matrix"], "96 192;48 96");
+  EXPECT_EQ(refusal({{"op", "alltoall"}, {"alltoallv_spread_percent", 0}}),
+            "cell: \"alltoallv_spread_percent\" applies to op alltoallv only: remove it");
+  EXPECT_EQ(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "1 2 3"}}),
+            "cell: \"alltoallv_matrix\" traffic matrix: 3 values do not make a square matrix");
+  EXPECT_EQ(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "64"}}),
+            "cell: \"alltoallv_matrix\" a traffic matrix fixes every size: set min_bytes equal to max_bytes "
+            "(nccl-tests -b = -e)");
+  EXPECT_NE(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "64"}, {"nranks", 2}, {"min_bytes", 64}, {"max_bytes", 64}})
+                .find("1x1 but the cell has 2 ranks"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"op", "alltoallv"}, {"alltoallv_spread_percent", 101}}).find("alltoallv_spread_percent"),
+            std::string::npos);
+}
+
 TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
   EXPECT_EQ(refusal({{"op", "allgather"}}).rfind("cell: \"op\" unknown NCCL operation \"allgather\"", 0), 0u);
   EXPECT_EQ(refusal({{"nranks", 2}, {"root", 2}}), "cell: \"root\" must be a rank below nranks 2");

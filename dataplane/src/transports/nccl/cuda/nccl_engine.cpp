@@ -11,6 +11,7 @@
 
 #include "sys/errors.hpp"
 #include "gpu/cuda/check.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/cuda/buffers_check.hpp"
 #include "transports/nccl/cuda/nccl_handles.hpp"
@@ -76,7 +77,7 @@ class SweepRunner {
     SPIRAL_CUDA(cudaEventElapsedTime(&ms, events_.start, events_.stop));
     row.time_us = host_us / spec_.iterations;
     row.gpu_time_us = 1e3 * ms / spec_.iterations;
-    const Bandwidth bw = bandwidth(coll_, c.param, element_, row.time_us * 1e-6, place_.nranks);
+    const Bandwidth bw = bandwidth(coll_, c.param, element_, row.time_us * 1e-6, place_.nranks, row.bytes);
     row.algbw_gbps = bw.algbw_gbps;
     row.busbw_gbps = bw.busbw_gbps;
     per_iteration(bytes, in_place, row);
@@ -86,7 +87,16 @@ class SweepRunner {
   }
 
  private:
-  Counts counts(uint64_t bytes) const { return coll_.counts(bytes / element_, element_, place_.nranks); }
+  Counts counts(uint64_t bytes) const { return counts_for(spec_, bytes / element_, element_, place_.nranks); }
+
+  // alltoallv's sends and receives for one size, kept while the size lasts
+  const std::vector<PeerSegment>& segments(size_t param) {
+    if (segments_param_ != param || segments_.empty()) {
+      segments_ = alltoallv_segments(spec_.alltoallv, place_.rank, place_.nranks, param, element_);
+      segments_param_ = param;
+    }
+    return segments_;
+  }
 
   // Where this rank's operation reads and writes: in place, the input sits inside the receive
   // buffer at the rank's slice (nccl-tests' in-place offsets).
@@ -125,6 +135,17 @@ class SweepRunner {
       case Collective::reduce: SPIRAL_NCCL(ncclReduce(send, recv, count, type, op, spec_.root, comm_.comm, s)); return;
       case Collective::reduce_scatter: SPIRAL_NCCL(ncclReduceScatter(send, recv, count, type, op, comm_.comm, s)); return;
       case Collective::all_to_all: SPIRAL_NCCL(ncclAlltoAll(send, recv, count, type, comm_.comm, s)); return;
+      case Collective::all_to_all_v: {  // grouped sends and receives, as nccl-tests' alltoallv
+        const char* from = static_cast<const char*>(send);
+        char* to = static_cast<char*>(recv);
+        SPIRAL_NCCL(ncclGroupStart());
+        for (const PeerSegment& p : segments(count)) {
+          if (p.send_count) SPIRAL_NCCL(ncclSend(from + p.send_at * element_, p.send_count, type, p.peer, comm_.comm, s));
+          if (p.recv_count) SPIRAL_NCCL(ncclRecv(to + p.recv_at * element_, p.recv_count, type, p.peer, comm_.comm, s));
+        }
+        SPIRAL_NCCL(ncclGroupEnd());
+        return;
+      }
     }
   }
 
@@ -214,8 +235,16 @@ class SweepRunner {
       cuda::fill_inputs(const_cast<char*>(send), spec_.type, spec_.op, place_.rank, c.send, seed, stream_.s);
       SPIRAL_CUDA(cudaMemsetAsync(wrong_, 0, sizeof *wrong_, stream_.s));
       run_operation(send, recv, c.param);
-      const CheckShape shape{spec_.collective, spec_.op, place_.nranks, place_.rank, spec_.root, c.param, seed};
-      cuda::count_wrong(recv, spec_.type, shape, c.recv, wrong_, stream_.s);
+      if (spec_.collective == Collective::all_to_all_v) {
+        for (const PeerSegment& p : segments(c.param)) {
+          if (!p.recv_count) continue;
+          const CheckShape shape{spec_.collective, spec_.op, place_.nranks, place_.rank, p.peer, p.peer_send_at, seed};
+          cuda::count_wrong(recv + p.recv_at * element_, spec_.type, shape, p.recv_count, wrong_, stream_.s);
+        }
+      } else {
+        const CheckShape shape{spec_.collective, spec_.op, place_.nranks, place_.rank, spec_.root, c.param, seed};
+        cuda::count_wrong(recv, spec_.type, shape, c.recv, wrong_, stream_.s);
+      }
       unsigned long long wrong = 0;
       SPIRAL_CUDA(cudaMemcpyAsync(&wrong, wrong_, sizeof wrong, cudaMemcpyDeviceToHost, stream_.s));
       wait();
@@ -239,6 +268,8 @@ class SweepRunner {
   EventList marks_;
   unsigned long long* wrong_ = nullptr;
   int* barrier_ = nullptr;
+  std::vector<PeerSegment> segments_;
+  size_t segments_param_ = 0;
   uint64_t checks_ = 0;
 };
 
@@ -287,11 +318,10 @@ std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, co
   preflight(spec);
   SPIRAL_CUDA(cudaSetDevice(place.device));
   const auto sweep = sizes(spec.sweep);
-  const auto& coll = info(spec.collective);
   const size_t element = info(spec.type).bytes;
   size_t buffer_bytes = spec.sweep.max_bytes;
   for (uint64_t bytes : sweep) {
-    const Counts c = coll.counts(bytes / element, element, place.nranks);
+    const Counts c = counts_for(spec, bytes / element, element, place.nranks);
     buffer_bytes = std::max(buffer_bytes, std::max(c.send, c.recv) * element);
   }
   Communicator comm(id, place);
