@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "transports/nccl/collective.hpp"
+#include "transports/nccl/counts.hpp"
 #include "transports/nccl/sweep_spec.hpp"  // AllToAllvPattern
 
 namespace spiral::nccl {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sys/errors.hpp"
+#include "transports/nccl/collective.hpp"
 #include "transports/nccl/expectation.hpp"
 
 namespace spiral::nccl {
