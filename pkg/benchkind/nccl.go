@@ -105,6 +105,14 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 	if o.Registration == "Local" || o.Registration == "Symmetric" {
 		a = append(a, "--registration", strings.ToLower(string(o.Registration)))
 	}
+	if v := o.AllToAllv; v != nil {
+		if v.SpreadPercent != nil {
+			a = append(a, "--alltoallv-spread-percent", Itoa(*v.SpreadPercent))
+		}
+		if len(v.TrafficMatrix) > 0 {
+			a = append(a, "--alltoallv-matrix", trafficMatrixFlag(v.TrafficMatrix))
+		}
+	}
 	if len(o.IBHCAs) > 0 {
 		a = append(a, "--ib-hcas", strings.Join(o.IBHCAs, ","))
 	}
@@ -119,6 +127,19 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 // ncclBlocking: the data plane's spellings of -z 1, 2 and 3 (None passes nothing).
 var ncclBlocking = map[sbv1.NCCLBlocking]string{
 	"WaitAndBarrier": "wait_barrier", "Wait": "wait", "WaitUntimedBarrier": "wait_untimed_barrier",
+}
+
+// trafficMatrixFlag: the data plane's one-line matrix, rows separated by ';'.
+func trafficMatrixFlag(m [][]int64) string {
+	rows := make([]string, len(m))
+	for i, r := range m {
+		cells := make([]string, len(r))
+		for j, v := range r {
+			cells[j] = strconv.FormatInt(v, 10)
+		}
+		rows[i] = strings.Join(cells, " ")
+	}
+	return strings.Join(rows, ";")
 }
 
 func placementFlag(p sbv1.NCCLPlacement) string {

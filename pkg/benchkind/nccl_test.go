@@ -98,6 +98,26 @@ func TestNCCLTests219OptionsBecomeFlagsOnlyWhenSet(t *testing.T) {
 	}
 }
 
+func TestNCCLAllToAllvTrafficBecomesFlags(t *testing.T) {
+	p, _ := Lookup(sbv1.TransportNCCL)
+	spread := int32(0)
+	spec := &sbv1.SpiralBenchSpec{Transport: sbv1.TransportNCCL, Topology: sbv1.TopologySpec{Server: sbv1.SideSpec{GPUs: 2}},
+		NCCL: &sbv1.NCCLSpec{Operation: sbv1.NCCLAllToAllv, AllToAllv: &sbv1.NCCLAllToAllvSpec{SpreadPercent: &spread}}}
+	ranks, _ := Ranks(spec)
+	a := p.Flags(spec, p.Headline, ranks[0])
+	if flagValue(a, "--op") != "alltoallv" || flagValue(a, "--alltoallv-spread-percent") != "0" || flagValue(a, "--alltoallv-matrix") != "" {
+		t.Errorf("flags = %v", a)
+	}
+	spec.NCCL.AllToAllv = &sbv1.NCCLAllToAllvSpec{TrafficMatrix: [][]int64{{0, 1024}, {2048, 16}}}
+	a = p.Flags(spec, p.Headline, ranks[0])
+	if flagValue(a, "--alltoallv-matrix") != "0 1024;2048 16" || flagValue(a, "--alltoallv-spread-percent") != "" {
+		t.Errorf("flags = %v", a)
+	}
+	if sbv1.NCCLAllToAllv.DefinesInPlace() {
+		t.Error("alltoallv has no in-place form")
+	}
+}
+
 func TestGPUCopyFlags(t *testing.T) {
 	spec := &sbv1.SpiralBenchSpec{Transport: sbv1.TransportGPUCopy,
 		GPUCopy: &sbv1.GPUCopySpec{Directions: []sbv1.CopyDirection{"H2D"}, HostMemory: []sbv1.CopyHostMemory{"Pinned"}, MinBytes: 8 * MiB, MaxBytes: 1 << 30, StepFactor: 2}}
