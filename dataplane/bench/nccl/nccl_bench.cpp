@@ -21,6 +21,7 @@
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_rank.hpp"
+#include "transports/nccl/split.hpp"
 #include "transports/nccl/sweep_rows.hpp"
 
 using namespace spiral;
@@ -87,6 +88,14 @@ int main(int argc, char** argv) {
   app.add_option("--alltoallv-spread", spread, "alltoallv: 0 uniform .. 1 distance-weighted (NCCL_TESTS_ALLTOALLV_SPREAD)")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--alltoallv-matrix-file", matrix_file, "alltoallv: traffic matrix, bytes i->j (NCCL_TESTS_ALLTOALLV_MATRIX_FILE)");
+  // NCCL_TESTS_SPLIT as nccl-tests reads it (there under MPI only); NCCL_TESTS_SPLIT_MASK=v is "&v" in hexadecimal
+  std::string split;
+  if (const char* v = std::getenv("NCCL_TESTS_SPLIT")) split = v;
+  if (const char* v = std::getenv("NCCL_TESTS_SPLIT_MASK")) {
+    const std::string mask = v;
+    split = "&0x" + (mask.rfind("0x", 0) == 0 || mask.rfind("0X", 0) == 0 ? mask.substr(2) : mask);
+  }
+  app.add_option("--split", split, "ranks in groups, each its own communicator: AND|OR|MOD|DIV value (NCCL_TESTS_SPLIT)");
   app.add_option("--rank", run.place.rank, "this process's rank");
   app.add_option("--nranks", run.place.nranks, "ranks in the cell")->check(CLI::PositiveNumber);
   app.add_option("--device", run.place.device, "CUDA device of this rank");
@@ -118,6 +127,9 @@ int main(int argc, char** argv) {
       const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       run.spec.alltoallv = parse_traffic_matrix(text);
     }
+    run.spec.split = parse_split(split);
+    if (const auto why = split_refusal(run.spec.split, run.place.nranks, run.spec.root); !why.empty())
+      throw BadInput("split: " + why);
     if (run.spec.collective == Collective::all_to_all_v) {
       const auto why = alltoallv_refusal(run.spec.alltoallv, run.place.nranks, run.spec.sweep.min_bytes,
                                          run.spec.sweep.max_bytes);

@@ -115,6 +115,11 @@ int main() {
     s.sweep = {1 << 20, 1 << 20, 2, 0};
     expect_right(s, "matrix 1x1 int32");
   }
+  for (Collective c : {Collective::all_reduce, Collective::all_gather}) {
+    SweepSpec s = small(c);
+    s.split = parse_split("MOD 1");  // one GPU: one group of one, through ncclCommSplit
+    expect_right(s, "split MOD 1");
+  }
   std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
   return failures ? 1 : 0;
 }

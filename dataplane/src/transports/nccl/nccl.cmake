@@ -27,6 +27,7 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/nccl_options.cpp
   ${NCCL_DIR}/features.cpp
   ${NCCL_DIR}/alltoallv.cpp
+  ${NCCL_DIR}/split.cpp
   ${NCCL_DIR}/nccl_kind.cpp
 )
 

@@ -42,6 +42,7 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   if (o.spec.unalign > 0) j["unalign"] = o.spec.unalign;
   if (o.spec.blocking != Blocking::none) j["blocking"] = to_string(o.spec.blocking);
   if (o.spec.registration != Registration::none) j["registration"] = to_string(o.spec.registration);
+  if (o.spec.split.active()) j["split"] = to_string(o.spec.split);
   if (o.spec.collective == Collective::all_to_all_v) {
     if (o.spec.alltoallv.from_matrix()) {  // as the key reads it: rows separated by ';'
       std::string text;
@@ -111,6 +112,7 @@ BenchKind describe() {
       {"--unalign", "unalign", T::integer, "buffers start this many elements off alignment (nccl-tests -u)"},
       {"--blocking", "blocking", T::text, "none | wait_barrier | wait | wait_untimed_barrier (nccl-tests -z 0..3)"},
       {"--registration", "registration", T::text, "none | local | symmetric (nccl-tests -R 0..2; symmetric: NCCL >= 2.27)"},
+      {"--split", "split", T::text, "ranks in groups, each its own communicator: AND|OR|MOD|DIV value (NCCL_TESTS_SPLIT)"},
       {"--alltoallv-spread-percent", "alltoallv_spread_percent", T::integer,
        "alltoallv: 0 uniform .. 100 distance-weighted (nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD x 100)"},
       {"--alltoallv-matrix", "alltoallv_matrix", T::text,

@@ -16,7 +16,7 @@ const std::set<std::string> kNcclKeys = {"op",         "min_bytes",     "max_byt
                                          "placement",  "network",       "ib_hcas",       "socket_ifname", "gpus",
                                          "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json",
                                          "unalign",    "blocking",      "timeout_s",     "registration",
-                                         "alltoallv_spread_percent", "alltoallv_matrix"};
+                                         "alltoallv_spread_percent", "alltoallv_matrix", "split"};
 
 namespace {
 
@@ -124,6 +124,8 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
     if (const auto why = alltoallv_refusal(s.alltoallv, o.nranks, s.sweep.min_bytes, s.sweep.max_bytes); !why.empty())
       refuse_key(s.alltoallv.from_matrix() ? "alltoallv_matrix" : "alltoallv_spread_percent", why);
   }
+  s.split = refused_as("split", [&] { return parse_split(r.text("split", 32, "")); });
+  if (const auto why = split_refusal(s.split, o.nranks, s.root); !why.empty()) refuse_key("split", why);
   o.bootstrap_timeout_ms = static_cast<uint32_t>(r.integer("bootstrap_timeout_ms", 1000, 3600000, 120000));
   o.network = r.one_of("network", NcclOptions::Network::automatic,
                        {{"auto", NcclOptions::Network::automatic}, {"rdma", NcclOptions::Network::rdma},

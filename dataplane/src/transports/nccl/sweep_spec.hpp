@@ -8,6 +8,7 @@
 
 #include "config/size_sweep.hpp"
 #include "transports/nccl/identifiers.hpp"
+#include "transports/nccl/split.hpp"
 
 namespace spiral::nccl {
 
@@ -50,6 +51,7 @@ struct SweepSpec {
   int timeout_s = 0;     // [-T] a wait for the GPU longer than this aborts the communicator; 0: none
   Registration registration = Registration::none;  // [-R]
   AllToAllvPattern alltoallv;  // alltoallv only
+  SplitRule split;             // [NCCL_TESTS_SPLIT] ranks in groups, each its own communicator
 };
 
 // Where this process sits in the cell.

@@ -93,6 +93,16 @@ TEST(NcclOptions, AllToAllvTrafficComesFromASpreadOrAMatrix) {
             std::string::npos);
 }
 
+TEST(NcclOptions, SplitGroupsTheRanks) {
+  const Cell c = parsed({{"split", "MOD 2"}, {"nranks", 4}, {"gpus", 4}});
+  EXPECT_EQ(to_string(nccl_options(c).spec.split), "MOD 2");
+  nlohmann::json echoed;
+  c.kind->cell_json(c, echoed);
+  EXPECT_EQ(echoed["split"], "MOD 2");
+  EXPECT_NE(refusal({{"split", "MOD 4"}, {"nranks", 6}, {"gpus", 6}}).find("groups of different sizes"), std::string::npos);
+  EXPECT_EQ(refusal({{"split", "XOR 1"}}).rfind("cell: \"split\" split \"XOR 1\": want AND, OR, MOD or DIV", 0), 0u);
+}
+
 TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
   EXPECT_EQ(refusal({{"op", "allgather"}}).rfind("cell: \"op\" unknown NCCL operation \"allgather\"", 0), 0u);
   EXPECT_EQ(refusal({{"nranks", 2}, {"root", 2}}), "cell: \"root\" must be a rank below nranks 2");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -319,14 +320,24 @@ std::vector<SizeRow> run_sweep(const SweepSpec& spec, const RankPlace& place, co
   SPIRAL_CUDA(cudaSetDevice(place.device));
   const auto sweep = sizes(spec.sweep);
   const size_t element = info(spec.type).bytes;
+  // split: the sweep runs on this rank's group, ranked within it, as NCCL_TESTS_SPLIT does
+  RankPlace at = place;
+  SplitPlace sp;
+  if (spec.split.active()) {
+    sp = split_places(spec.split, place.nranks)[static_cast<size_t>(place.rank)];
+    at = {sp.rank, sp.nranks, place.device};
+  }
   size_t buffer_bytes = spec.sweep.max_bytes;
   for (uint64_t bytes : sweep) {
-    const Counts c = counts_for(spec, bytes / element, element, place.nranks);
+    const Counts c = counts_for(spec, bytes / element, element, at.nranks);
     buffer_bytes = std::max(buffer_bytes, std::max(c.send, c.recv) * element);
   }
-  Communicator comm(id, place);
+  Communicator world(id, place);
+  std::optional<Communicator> group;
+  if (spec.split.active()) group.emplace(world.comm, sp.colour, place.rank);
+  Communicator& comm = group ? *group : world;
   const size_t rows_per_sweep = sweep.size() * ((spec.out_of_place ? 1 : 0) + (spec.in_place ? 1 : 0));
-  SweepRunner runner(spec, place, comm, buffer_bytes, iterations_kept(spec.iterations, rows_per_sweep));
+  SweepRunner runner(spec, at, comm, buffer_bytes, iterations_kept(spec.iterations, rows_per_sweep));
   for (uint64_t bytes = spec.sweep.min_bytes; bytes <= spec.sweep.max_bytes; bytes *= 2) runner.warm_up(bytes);
   std::vector<SizeRow> rows;
   for (uint64_t bytes : sweep) {

@@ -46,6 +46,14 @@ struct Communicator {
     if (ncclCommFinalize(comm) == ncclSuccess) ncclCommDestroy(comm);
     else ncclCommAbort(comm);
   }
+  // The group of `parent`'s ranks of colour `colour`, ranked by `key` (NCCL_TESTS_SPLIT).
+  Communicator(ncclComm_t parent, int colour, int key) {
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0)
+    config.nvlinkCentricSched = 1;
+#endif
+    SPIRAL_NCCL(ncclCommSplit(parent, colour, key, &comm, &config));
+  }
   // After a timeout: the operations in flight never finish, so finalizing would hang too.
   void abort() {
     if (comm) ncclCommAbort(comm);
