@@ -59,5 +59,28 @@ for rep in $(seq 1 "$REPEATS"); do
   say "- repeat $rep: $(wc -w <<<"$CASES") cases x 2 tools ($(($(date +%s) - START)) s so far)"
 done
 python3 "$ROOT/hack/bench/nccl_options_compare.py" "$RAW" "$DONE" "$CASES" >>"$SUMMARY" 2>&1 || say "compare: FAILED"
+
+# With two GPUs, once each: alltoallv at two ranks (spiral-nccl-bench's two processes against
+# nccl-tests -g 2), and split at two ranks (spiral only: nccl-tests splits under MPI alone; MOD 2
+# makes two groups of one rank each, both at once, set beside nccl-tests -g 1).
+CASES2="g2-a2av-spread1:alltoallv g2-a2av-spread0:alltoallv::NCCL_TESTS_ALLTOALLV_SPREAD=0.0 g2-split-mod2:all_reduce:--split,MOD2"
+if (($(nvidia-smi -L | wc -l) >= 2)) && (($(left) > 40)); then
+  for c in $CASES2; do
+    IFS=: read -r name op flags envs <<<"$c"
+    flags=${flags//,/ } envs=${envs//,/ }
+    sweep=("${common[@]}" -b "${MIN:-1K}" -e "${MAX:-256M}")
+    # shellcheck disable=SC2086
+    env $envs timeout 90 "$BUILD/spiral-nccl-bench" --op "$op" "${sweep[@]}" $flags --nranks 2 --port 29517 \
+      --device 0 >"$RAW/spiral-$name-1.txt" 2>&1 &
+    # shellcheck disable=SC2086
+    env $envs timeout 90 "$BUILD/spiral-nccl-bench" --op "$op" "${sweep[@]}" $flags --rank 1 --nranks 2 --port 29517 \
+      --device 1 >"$RAW/spiral-$name-rank1.txt" 2>&1
+    wait
+    g=2; [[ $name == *split* ]] && { g=1; flags=""; }
+    # shellcheck disable=SC2086
+    env $envs timeout 90 "$NT/${op}_perf" "${sweep[@]}" $flags -g $g >"$RAW/nccl-tests-$name-1.txt" 2>&1
+  done
+  python3 "$ROOT/hack/bench/nccl_options_compare.py" "$RAW" 1 "$CASES2" | sed 's/one rank, median of 1 alternating runs/two GPUs, one run each/' >>"$SUMMARY" 2>&1
+fi
 tar -czf "$OUT/raw.tar.gz" -C "$RAW" .
 say "total: $(($(date +%s) - START)) s"
