@@ -19,7 +19,7 @@ REPEATS=${REPEATS:-3} BUDGET=${BUDGET:-240}
 CASES=${CASES:-"u1:all_reduce:-u,1 z1:all_reduce:-z,1 z2:all_reduce:-z,2 z3:all_reduce:-z,3 T30:all_reduce:-T,30
 R1:all_reduce:-R,1 R2:all_reduce:-R,2 R2-all_gather:all_gather:-R,2
 a2av-spread1:alltoallv a2av-spread0:alltoallv::NCCL_TESTS_ALLTOALLV_SPREAD=0.0
-a2av-matrix:alltoallv:-b,64M,-e,64M::NCCL_TESTS_ALLTOALLV_MATRIX_FILE=$RAW/matrix1.txt"}
+a2av-matrix:alltoallv:-b,64M,-e,64M:NCCL_TESTS_ALLTOALLV_MATRIX_FILE=$RAW/matrix1.txt"}
 mkdir -p "$OUT" "$RAW"
 echo 67108864 >"$RAW/matrix1.txt"  # one rank: 64 MiB to itself
 SUMMARY=$OUT/summary.md

@@ -5,7 +5,7 @@ Reads RAW/nccl-tests-<case>-<rep>.txt and RAW/spiral-<case>-<rep>.txt (nccl-test
 both), takes the median time per size and placement over the repeats and prints, per case, a
 Markdown table: the two medians, the ratio nccl-tests time / spiral time and both checks' wrong
 elements (the largest over the repeats; N/A where neither checks).
-Usage: nccl_options_compare.py RAW REPEATS "name:op:flags ..." (commas in flags for spaces)
+Usage: nccl_options_compare.py RAW REPEATS "name:op[:flags[:environment]] ..." (commas for spaces)
 """
 import os
 import statistics
@@ -42,8 +42,8 @@ def main():
     raw, repeats, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
     print(f"\n## nccl-tests 2.19.6 vs spiral-nccl-bench, one rank, median of {repeats} alternating runs")
     for c in cases:
-        name, op, flags = c.split(":", 2)
-        case_table(raw, repeats, name, op, flags.replace(",", " "))
+        name, op, flags, envs = (c.split(":", 3) + ["", ""])[:4]
+        case_table(raw, repeats, name, op, " ".join(w for w in (envs.replace(",", " "), flags.replace(",", " ")) if w))
 
 
 if __name__ == "__main__":
