@@ -215,6 +215,16 @@ type NCCLSpec struct {
 	// +optional
 	Registration NCCLRegistration `json:"registration,omitempty"`
 
+	// split runs the operation in groups of ranks at once, each on a communicator of its own
+	// (nccl-tests' NCCL_TESTS_SPLIT): a rank's group is its rank combined with a value, "AND 7",
+	// "OR 7", "MOD 8", "DIV 8" (or & | % /; the value decimal, 0x hexadecimal or 0b binary). With
+	// G GPUs a node, "MOD G" groups one GPU of every node (one rail, inter-node only) and "DIV G"
+	// each node's GPUs (intra-node only). Groups of unequal size fail the cell; bandwidth counts a
+	// group's ranks.
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	Split string `json:"split,omitempty"`
+
 	// allToAllv is the traffic of operation AllToAllv (default: distance-weighted, spread 100).
 	// +optional
 	AllToAllv *NCCLAllToAllvSpec `json:"allToAllv,omitempty"`

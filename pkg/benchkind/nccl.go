@@ -105,6 +105,9 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 	if o.Registration == "Local" || o.Registration == "Symmetric" {
 		a = append(a, "--registration", strings.ToLower(string(o.Registration)))
 	}
+	if o.Split != "" {
+		a = append(a, "--split", o.Split)
+	}
 	if v := o.AllToAllv; v != nil {
 		if v.SpreadPercent != nil {
 			a = append(a, "--alltoallv-spread-percent", Itoa(*v.SpreadPercent))

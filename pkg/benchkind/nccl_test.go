@@ -78,14 +78,14 @@ func TestNCCLTests219OptionsBecomeFlagsOnlyWhenSet(t *testing.T) {
 		NCCL: &sbv1.NCCLSpec{Blocking: "None", Registration: "None"}}
 	ranks, _ := Ranks(spec)
 	a := p.Flags(spec, p.Headline, ranks[0])
-	for _, f := range []string{"--timeout-s", "--unalign", "--blocking", "--registration"} {
+	for _, f := range []string{"--timeout-s", "--unalign", "--blocking", "--registration", "--split"} {
 		if flagValue(a, f) != "" {
 			t.Errorf("%s passed at its default: %v", f, a)
 		}
 	}
-	spec.NCCL = &sbv1.NCCLSpec{TimeoutSeconds: 60, UnalignElements: 3, Blocking: "WaitUntimedBarrier", Registration: "Symmetric"}
+	spec.NCCL = &sbv1.NCCLSpec{TimeoutSeconds: 60, UnalignElements: 3, Blocking: "WaitUntimedBarrier", Registration: "Symmetric", Split: "MOD 8"}
 	a = p.Flags(spec, p.Headline, ranks[0])
-	if flagValue(a, "--timeout-s") != "60" || flagValue(a, "--unalign") != "3" ||
+	if flagValue(a, "--split") != "MOD 8" || flagValue(a, "--timeout-s") != "60" || flagValue(a, "--unalign") != "3" ||
 		flagValue(a, "--blocking") != "wait_untimed_barrier" || flagValue(a, "--registration") != "symmetric" {
 		t.Errorf("flags = %v", a)
 	}
