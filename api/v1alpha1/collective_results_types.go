@@ -12,7 +12,7 @@ const (
 	// NCCLCheckNotChecked: checkIterations was 0.
 	NCCLCheckNotChecked NCCLCheck = "NotChecked"
 	// NCCLCheckNotDefined: an in-place row of an operation NCCL defines no in-place form for
-	// (SendRecv, AllToAll): timed as nccl-tests times it, never checked (nccl-tests prints N/A).
+	// (SendRecv, AllToAll, AllToAllv): timed as nccl-tests times it, never checked (nccl-tests prints N/A).
 	NCCLCheckNotDefined NCCLCheck = "NotDefined"
 )
 

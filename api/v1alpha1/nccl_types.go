@@ -2,7 +2,7 @@ package v1alpha1
 
 // NCCLOperation is the collective (or point-to-point) operation an NCCL bench measures, as
 // nccl-tests names its binaries.
-// +kubebuilder:validation:Enum=SendRecv;AllGather;AllReduce;Broadcast;Reduce;ReduceScatter;AllToAll
+// +kubebuilder:validation:Enum=SendRecv;AllGather;AllReduce;Broadcast;Reduce;ReduceScatter;AllToAll;AllToAllv
 type NCCLOperation string
 
 const (
@@ -20,7 +20,35 @@ const (
 	NCCLReduceScatter NCCLOperation = "ReduceScatter"
 	// NCCLAllToAll sends a slice from every rank to every rank (alltoall_perf).
 	NCCLAllToAll NCCLOperation = "AllToAll"
+	// NCCLAllToAllv sends a different amount from every rank to every rank, as spec.nccl.allToAllv
+	// says (alltoallv_perf, nccl-tests 2.19).
+	NCCLAllToAllv NCCLOperation = "AllToAllv"
 )
+
+// NCCLAllToAllvSpec is the traffic of operation AllToAllv: generated, weighted by distance in
+// rank space (spreadPercent), or an explicit traffic matrix. Per-peer amounts round down to 16
+// bytes, as nccl-tests does.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.trafficMatrix) || !has(self.spreadPercent)",message="nccl.allToAllv: a traffic matrix has no spread: remove spreadPercent or trafficMatrix"
+// +kubebuilder:validation:XValidation:rule="!has(self.trafficMatrix) || self.trafficMatrix.all(r, size(r) == size(self.trafficMatrix))",message="nccl.allToAllv.trafficMatrix must be square: one row per rank, each with one byte count per rank"
+type NCCLAllToAllvSpec struct {
+	// spreadPercent of the generated traffic (nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD x 100):
+	// 0 sends every peer the same, 100 (the default) sends each peer in proportion to its
+	// distance (peer - rank mod ranks), nothing to itself; every rank sends and receives the size.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	SpreadPercent *int32 `json:"spreadPercent,omitempty"`
+
+	// trafficMatrix: row i, column j is the bytes rank i sends rank j (nccl-tests'
+	// NCCL_TESTS_ALLTOALLV_MATRIX_FILE); at least one row per rank of the cell (a larger matrix's
+	// first rows and columns are used). It fixes the size: minBytes must equal maxBytes, at least
+	// the largest rank's total.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxItems=64
+	// +optional
+	TrafficMatrix [][]int64 `json:"trafficMatrix,omitempty"`
+}
 
 // NCCLDataType is the element type (nccl-tests' -d).
 // +kubebuilder:validation:Enum=Int8;Uint8;Int32;Uint32;Int64;Uint64;Float16;Float32;Float64;BFloat16
@@ -33,6 +61,14 @@ type NCCLReduceOp string
 // NCCLPlacement says whether results go to a separate buffer, the input's, or both are measured.
 // +kubebuilder:validation:Enum=Both;OutOfPlace;InPlace
 type NCCLPlacement string
+
+// NCCLBlocking is what follows every operation (nccl-tests' -z).
+// +kubebuilder:validation:Enum=None;WaitAndBarrier;Wait;WaitUntimedBarrier
+type NCCLBlocking string
+
+// NCCLRegistration is how the send and receive buffers are registered with NCCL (nccl-tests' -R).
+// +kubebuilder:validation:Enum=None;Local;Symmetric
+type NCCLRegistration string
 
 // NCCLNetwork is the network NCCL may use between nodes.
 // +kubebuilder:validation:Enum=Auto;RDMA;Socket
@@ -149,6 +185,49 @@ type NCCLSpec struct {
 	// +kubebuilder:validation:Maximum=3600
 	// +optional
 	BootstrapTimeoutSeconds int32 `json:"bootstrapTimeoutSeconds,omitempty"`
+
+	// timeoutSeconds bounds every wait for the GPU (nccl-tests -T): an operation still running
+	// after it aborts the communicator and fails the cell, named. 0 waits for ever.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=86400
+	// +optional
+	TimeoutSeconds int32 `json:"timeoutSeconds,omitempty"`
+
+	// unalignElements starts both buffers this many elements past NCCL's alignment (nccl-tests
+	// -u), to measure the unaligned path; 0 leaves them aligned.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1024
+	// +optional
+	UnalignElements int32 `json:"unalignElements,omitempty"`
+
+	// blocking: what follows every timed operation (nccl-tests -z): None (queued back to back,
+	// the default), WaitAndBarrier (-z 1: wait for it, then all ranks meet, both timed), Wait
+	// (-z 2: wait, no barrier), WaitUntimedBarrier (-z 3: wait, timed; the barrier outside the
+	// time). The barrier is a one-element all-reduce; with one rank there is none.
+	// +kubebuilder:default=None
+	// +optional
+	Blocking NCCLBlocking `json:"blocking,omitempty"`
+
+	// registration of the send and receive buffers for the whole sweep (nccl-tests -R): None,
+	// Local (ncclCommRegister) or Symmetric (ncclCommWindowRegister, NCCL 2.27 or later: a cell
+	// whose image has an older NCCL fails before its ranks meet, saying so).
+	// +kubebuilder:default=None
+	// +optional
+	Registration NCCLRegistration `json:"registration,omitempty"`
+
+	// split runs the operation in groups of ranks at once, each on a communicator of its own
+	// (nccl-tests' NCCL_TESTS_SPLIT): a rank's group is its rank combined with a value, "AND 7",
+	// "OR 7", "MOD 8", "DIV 8" (or & | % /; the value decimal, 0x hexadecimal or 0b binary). With
+	// G GPUs a node, "MOD G" groups one GPU of every node (one rail, inter-node only) and "DIV G"
+	// each node's GPUs (intra-node only). Groups of unequal size fail the cell; bandwidth counts a
+	// group's ranks.
+	// +kubebuilder:validation:MaxLength=32
+	// +optional
+	Split string `json:"split,omitempty"`
+
+	// allToAllv is the traffic of operation AllToAllv (default: distance-weighted, spread 100).
+	// +optional
+	AllToAllv *NCCLAllToAllvSpec `json:"allToAllv,omitempty"`
 }
 
 // CopyDirection is a host<->device copy direction.
@@ -256,11 +335,11 @@ type GPUCopySpec struct {
 
 // DefinesInPlace says whether NCCL defines an in-place form of the operation: sendbuff ==
 // recvbuff for Broadcast, Reduce and AllReduce, the rank's slice of recvbuff for AllGather and
-// ReduceScatter (NCCL user guide, "In-place Operations"). SendRecv and AllToAll have none: the
+// ReduceScatter (NCCL user guide, "In-place Operations"). SendRecv, AllToAll and AllToAllv have none: the
 // receive overwrites data still being sent. The data plane's table says the same
-// (dataplane/src/transports/nccl/collective.cpp), and the CEL rule on NCCLSpec lists the two.
+// (dataplane/src/transports/nccl/collective.cpp), and the CEL rule on NCCLSpec lists the three.
 func (o NCCLOperation) DefinesInPlace() bool {
-	return o != NCCLSendRecv && o != NCCLAllToAll
+	return o != NCCLSendRecv && o != NCCLAllToAll && o != NCCLAllToAllv
 }
 
 // ncclOperationNames are the operations' names in the data plane and nccl-tests
@@ -268,6 +347,7 @@ func (o NCCLOperation) DefinesInPlace() bool {
 var ncclOperationNames = map[NCCLOperation]string{
 	NCCLSendRecv: "sendrecv", NCCLAllGather: "all_gather", NCCLAllReduce: "all_reduce",
 	NCCLBroadcast: "broadcast", NCCLReduce: "reduce", NCCLReduceScatter: "reduce_scatter", NCCLAllToAll: "alltoall",
+	NCCLAllToAllv: "alltoallv",
 }
 
 // DataplaneName is the operation's name in the data plane's flags and summary, and in

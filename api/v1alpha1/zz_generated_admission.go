@@ -36,7 +36,11 @@ type HugepagesSpecRules struct{}
 //
 // +kubebuilder:validation:XValidation:rule="!has(self.reduceOp) || self.reduceOp == 'Sum' || self.operation in ['AllReduce', 'Reduce', 'ReduceScatter']",message="nccl.reduceOp applies to AllReduce, Reduce and ReduceScatter only: remove it or pick one of those operations"
 // +kubebuilder:validation:XValidation:rule="!has(self.ibHCAs) || size(self.ibHCAs) == 0 || self.network == 'RDMA'",message="nccl.ibHCAs selects RDMA devices: remove ibHCAs, or set nccl.network to RDMA with the pods' RDMA devices in topology.server.devices (and topology.client.devices with CrossNode) or hostNetwork"
-// +kubebuilder:validation:XValidation:rule="!(has(self.placement) && self.placement == 'InPlace' && has(self.operation) && self.operation in ['SendRecv', 'AllToAll'] && (!has(self.checkIterations) || self.checkIterations > 0))",message="nccl.placement InPlace: NCCL defines no in-place SendRecv or AllToAll, so nothing would be checked: use OutOfPlace or Both (or checkIterations 0)"
+// +kubebuilder:validation:XValidation:rule="!(has(self.placement) && self.placement == 'InPlace' && has(self.operation) && self.operation in ['SendRecv', 'AllToAll', 'AllToAllv'] && (!has(self.checkIterations) || self.checkIterations > 0))",message="nccl.placement InPlace: NCCL defines no in-place SendRecv, AllToAll or AllToAllv, so nothing would be checked: use OutOfPlace or Both (or checkIterations 0)"
+// +kubebuilder:validation:XValidation:rule="!has(self.split) || self.split.matches('^(?i)(and|or|mod|div|[&|%/]) ?(0x[0-9a-f]+|0b[01]+|[0-9]+)$')",message="nccl.split: want AND, OR, MOD or DIV (or & | % /) and a value, as \"MOD 8\" or \"AND 0x7\" (nccl-tests' NCCL_TESTS_SPLIT)"
+// +kubebuilder:validation:XValidation:rule="!has(self.split) || !self.split.matches('^(?i)(mod|div|%|/) ?0+$')",message="nccl.split: MOD and DIV need a value above 0"
+// +kubebuilder:validation:XValidation:rule="!has(self.allToAllv) || (has(self.operation) && self.operation == 'AllToAllv')",message="nccl.allToAllv is the traffic of operation AllToAllv: remove it or set nccl.operation to AllToAllv"
+// +kubebuilder:validation:XValidation:rule="!has(self.allToAllv) || !has(self.allToAllv.trafficMatrix) || self.minBytes == self.maxBytes",message="nccl.allToAllv.trafficMatrix fixes every message size (nccl-tests -b = -e): set nccl.minBytes equal to nccl.maxBytes, at least the largest rank's total"
 type NCCLSpecRules struct{}
 
 // PlacementRules carries Placement's generated rules: the rules of topology_rules.yaml, too long for a marker line.

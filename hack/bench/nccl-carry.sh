@@ -14,7 +14,7 @@ TARBALL=${NCCL_TESTS_TARBALL:-$ROOT/../shared/reference/anchors/nccl-tests-2.19.
 [[ -e $TARBALL ]] || { echo "nccl-carry: no nccl-tests tarball at $TARBALL" >&2; exit 1; }
 "$ROOT/hack/gpu/carry.sh" "$DEST"
 mkdir -p "$DEST/hack/bench"
-cp "$ROOT"/hack/bench/{nccl-device-run.sh,nccl-ngpu-run.sh,nccl-setup.sh,nccl_compare.py,nccl_compare_ngpu.py} \
+cp "$ROOT"/hack/bench/{nccl-device-run.sh,nccl-ngpu-run.sh,nccl-options-run.sh,nccl-setup.sh,nccl_compare.py,nccl_compare_ngpu.py,nccl_options_compare.py} \
   "$DEST/hack/bench/"
 for gpus in 2 4 8; do
   (cd "$ROOT" && go run ./hack/nccl-pods -out "$DEST/hack/bench/nccl-pods-$gpus" -gpus "$gpus" \

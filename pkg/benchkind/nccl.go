@@ -92,6 +92,30 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 		"--bootstrap-timeout-ms", Itoa(max(o.BootstrapTimeoutSeconds, 5) * 1000),
 		"--network", strings.ToLower(string(defaulted(o.Network, sbv1.NCCLNetworkAuto))),
 	}
+	// nccl-tests 2.17-2.19's -T -u -z -R, passed only when set so older data planes still start
+	if o.TimeoutSeconds > 0 {
+		a = append(a, "--timeout-s", Itoa(o.TimeoutSeconds))
+	}
+	if o.UnalignElements > 0 {
+		a = append(a, "--unalign", Itoa(o.UnalignElements))
+	}
+	if b := ncclBlocking[o.Blocking]; b != "" {
+		a = append(a, "--blocking", b)
+	}
+	if o.Registration == "Local" || o.Registration == "Symmetric" {
+		a = append(a, "--registration", strings.ToLower(string(o.Registration)))
+	}
+	if o.Split != "" {
+		a = append(a, "--split", o.Split)
+	}
+	if v := o.AllToAllv; v != nil {
+		if v.SpreadPercent != nil {
+			a = append(a, "--alltoallv-spread-percent", Itoa(*v.SpreadPercent))
+		}
+		if len(v.TrafficMatrix) > 0 {
+			a = append(a, "--alltoallv-matrix", trafficMatrixFlag(v.TrafficMatrix))
+		}
+	}
 	if len(o.IBHCAs) > 0 {
 		a = append(a, "--ib-hcas", strings.Join(o.IBHCAs, ","))
 	}
@@ -101,6 +125,24 @@ func ncclFlags(spec *sbv1.SpiralBenchSpec, _ sbv1.CellParameters, r Rank) []stri
 		a = append(a, "--socket-ifname", side.Networks[0].Interface)
 	}
 	return a
+}
+
+// ncclBlocking: the data plane's spellings of -z 1, 2 and 3 (None passes nothing).
+var ncclBlocking = map[sbv1.NCCLBlocking]string{
+	"WaitAndBarrier": "wait_barrier", "Wait": "wait", "WaitUntimedBarrier": "wait_untimed_barrier",
+}
+
+// trafficMatrixFlag: the data plane's one-line matrix, rows separated by ';'.
+func trafficMatrixFlag(m [][]int64) string {
+	rows := make([]string, len(m))
+	for i, r := range m {
+		cells := make([]string, len(r))
+		for j, v := range r {
+			cells[j] = strconv.FormatInt(v, 10)
+		}
+		rows[i] = strings.Join(cells, " ")
+	}
+	return strings.Join(rows, ";")
 }
 
 func placementFlag(p sbv1.NCCLPlacement) string {

@@ -72,6 +72,52 @@ func TestNCCLDefaultsAreNcclTestsDefaults(t *testing.T) {
 	}
 }
 
+func TestNCCLTests219OptionsBecomeFlagsOnlyWhenSet(t *testing.T) {
+	p, _ := Lookup(sbv1.TransportNCCL)
+	spec := &sbv1.SpiralBenchSpec{Transport: sbv1.TransportNCCL, Topology: sbv1.TopologySpec{Server: sbv1.SideSpec{GPUs: 1}},
+		NCCL: &sbv1.NCCLSpec{Blocking: "None", Registration: "None"}}
+	ranks, _ := Ranks(spec)
+	a := p.Flags(spec, p.Headline, ranks[0])
+	for _, f := range []string{"--timeout-s", "--unalign", "--blocking", "--registration", "--split"} {
+		if flagValue(a, f) != "" {
+			t.Errorf("%s passed at its default: %v", f, a)
+		}
+	}
+	spec.NCCL = &sbv1.NCCLSpec{TimeoutSeconds: 60, UnalignElements: 3, Blocking: "WaitUntimedBarrier", Registration: "Symmetric", Split: "MOD 8"}
+	a = p.Flags(spec, p.Headline, ranks[0])
+	if flagValue(a, "--split") != "MOD 8" || flagValue(a, "--timeout-s") != "60" || flagValue(a, "--unalign") != "3" ||
+		flagValue(a, "--blocking") != "wait_untimed_barrier" || flagValue(a, "--registration") != "symmetric" {
+		t.Errorf("flags = %v", a)
+	}
+	for blocking, want := range map[sbv1.NCCLBlocking]string{"WaitAndBarrier": "wait_barrier", "Wait": "wait"} {
+		spec.NCCL = &sbv1.NCCLSpec{Blocking: blocking, Registration: "Local"}
+		a = p.Flags(spec, p.Headline, ranks[0])
+		if flagValue(a, "--blocking") != want || flagValue(a, "--registration") != "local" {
+			t.Errorf("%s: flags = %v", blocking, a)
+		}
+	}
+}
+
+func TestNCCLAllToAllvTrafficBecomesFlags(t *testing.T) {
+	p, _ := Lookup(sbv1.TransportNCCL)
+	spread := int32(0)
+	spec := &sbv1.SpiralBenchSpec{Transport: sbv1.TransportNCCL, Topology: sbv1.TopologySpec{Server: sbv1.SideSpec{GPUs: 2}},
+		NCCL: &sbv1.NCCLSpec{Operation: sbv1.NCCLAllToAllv, AllToAllv: &sbv1.NCCLAllToAllvSpec{SpreadPercent: &spread}}}
+	ranks, _ := Ranks(spec)
+	a := p.Flags(spec, p.Headline, ranks[0])
+	if flagValue(a, "--op") != "alltoallv" || flagValue(a, "--alltoallv-spread-percent") != "0" || flagValue(a, "--alltoallv-matrix") != "" {
+		t.Errorf("flags = %v", a)
+	}
+	spec.NCCL.AllToAllv = &sbv1.NCCLAllToAllvSpec{TrafficMatrix: [][]int64{{0, 1024}, {2048, 16}}}
+	a = p.Flags(spec, p.Headline, ranks[0])
+	if flagValue(a, "--alltoallv-matrix") != "0 1024;2048 16" || flagValue(a, "--alltoallv-spread-percent") != "" {
+		t.Errorf("flags = %v", a)
+	}
+	if sbv1.NCCLAllToAllv.DefinesInPlace() {
+		t.Error("alltoallv has no in-place form")
+	}
+}
+
 func TestGPUCopyFlags(t *testing.T) {
 	spec := &sbv1.SpiralBenchSpec{Transport: sbv1.TransportGPUCopy,
 		GPUCopy: &sbv1.GPUCopySpec{Directions: []sbv1.CopyDirection{"H2D"}, HostMemory: []sbv1.CopyHostMemory{"Pinned"}, MinBytes: 8 * MiB, MaxBytes: 1 << 30, StepFactor: 2}}

@@ -139,12 +139,14 @@ var ncclElementBytes = map[string]int{"int8": 1, "uint8": 1, "int32": 4, "uint32
 // ncclCount is nccl-tests' count (the one passed to NCCL) for a reported size, the larger of one
 // rank's send and receive bytes: that holds every rank's slice for all_gather (receive),
 // reduce_scatter (send) and alltoall (both), as dataplane/src/transports/nccl/collective.cpp.
+// alltoallv's generated traffic gives the per-peer count the same way, short by at most the
+// 16-byte rounding of each peer's share (a traffic matrix has none: nccl-tests prints 0 there).
 func ncclCount(op sbv1.NCCLOperation, bytes, elem int64, ranks int32) (int64, bool) {
 	if elem <= 0 {
 		return 0, false
 	}
 	n := bytes / elem
-	if op == sbv1.NCCLAllGather || op == sbv1.NCCLReduceScatter || op == sbv1.NCCLAllToAll {
+	if op == sbv1.NCCLAllGather || op == sbv1.NCCLReduceScatter || op == sbv1.NCCLAllToAll || op == sbv1.NCCLAllToAllv {
 		if ranks <= 0 {
 			return 0, false
 		}

@@ -160,3 +160,15 @@ func TestNCCLTestsJSONSaysWhatItDoesNotHave(t *testing.T) {
 	}
 	analyze(t, doc, "--all")
 }
+
+// alltoallv's count is the per-peer count of its generated traffic, as nccl-tests prints it:
+// exact at one rank; at four, spread 1, 1 KiB sends 0+160+336+512 bytes (16-byte shares), so
+// the size is 1008 B and the count one short of nccl-tests' 64.
+func TestNCCLTestsJSONCountOfAllToAllv(t *testing.T) {
+	if n, ok := ncclCount(sbv1.NCCLAllToAllv, 1024, 4, 1); !ok || n != 256 {
+		t.Errorf("one rank: %d, %v", n, ok)
+	}
+	if n, ok := ncclCount(sbv1.NCCLAllToAllv, 1008, 4, 4); !ok || n != 63 {
+		t.Errorf("four ranks: %d, %v", n, ok)
+	}
+}

@@ -63,6 +63,7 @@ func TestSamplesAreAcceptedAndPlanned(t *testing.T) {
 		"roce-gemm-batch-sweep":    5,  // 5 workload batches
 		"nccl-all-gather":          1,  // one cell: the size sweep runs inside it
 		"nccl-sendrecv":            1,
+		"nccl-alltoallv":           1,
 		"gpucopy":                  1,
 		"raw-gpu-workloads":        4,  // 8000 B x batch 10240: none, fft, gemm, gemm_fp16
 		"raw-workload-batch-sweep": 5,  // gemm_fp16 x 5 workload batches

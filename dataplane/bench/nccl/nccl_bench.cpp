@@ -9,14 +9,19 @@
 // used sockets), 2 bad options, 1 run failure, 77 no GPU.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <iostream>
 
 #include "sys/errors.hpp"
 #include "gpu/cuda/device.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_rank.hpp"
+#include "transports/nccl/split.hpp"
 #include "transports/nccl/sweep_rows.hpp"
 
 using namespace spiral;
@@ -28,8 +33,9 @@ void print_outcome(const RankRun& run, const RankOutcome& out) {
   const auto& coll = info(run.spec.collective);
   std::printf("# spiral-nccl-bench %s: rank %d of %d, device %d, NCCL %s\n", std::string(coll.name).c_str(),
               run.place.rank, run.place.nranks, run.place.device, out.nccl_version.c_str());
-  std::printf("# iterations %d, warm-up %d, check %d\n", run.spec.iterations, run.spec.warmup_iterations,
-              run.spec.check_iterations);
+  std::printf("# iterations %d, warm-up %d, check %d, unalign %d, blocking %d, timeout %d s, registration %d\n",
+              run.spec.iterations, run.spec.warmup_iterations, run.spec.check_iterations, run.spec.unalign,
+              static_cast<int>(run.spec.blocking), run.spec.timeout_s, static_cast<int>(run.spec.registration));
   std::fputs(format_table(out.rows, run.spec).c_str(), stdout);
   std::printf("# per iteration (CUDA events, a pass of its own): size placement p50_us p99_us slowest_rank its_time_us\n");
   for (const auto& r : out.rows)
@@ -54,6 +60,7 @@ int main(int argc, char** argv) {
   std::string step = "0";
   int64_t bootstrap_ms = run.bootstrap_timeout.count();
   std::string placement = "both";
+  int blocking = 0, registration = 0;
   app.add_option("--op", op, "sendrecv, all_gather, all_reduce, broadcast, reduce, reduce_scatter, alltoall");
   app.add_option("-b,--minbytes", min, "smallest size (8, 64K, 128M, 1G)");
   app.add_option("-e,--maxbytes", max, "largest size");
@@ -66,6 +73,29 @@ int main(int argc, char** argv) {
   app.add_option("-o,--op_type", redop, "sum, prod, max, min, avg");
   app.add_option("-r,--root", run.spec.root, "root rank of broadcast and reduce");
   app.add_option("--placement", placement, "both, out_of_place or in_place")->check(CLI::IsMember({"both", "out_of_place", "in_place"}));
+  app.add_option("-u,--unalign", run.spec.unalign, "buffers start this many elements off alignment")->check(CLI::Range(0, 1024));
+  app.add_option("-z,--blocking", blocking, "0 none; after every operation: 1 wait and barrier, 2 wait, 3 wait (barrier untimed)")
+      ->check(CLI::Range(0, 3));
+  app.add_option("-T,--timeout", run.spec.timeout_s, "abort when a wait for the GPU takes longer (seconds; 0 none)")
+      ->check(CLI::Range(0, 86400));
+  app.add_option("-R,--local_register", registration, "register buffers: 0 none, 1 local, 2 symmetric (NCCL >= 2.27)")
+      ->check(CLI::Range(0, 2));
+  // alltoallv's traffic, also from nccl-tests' own variables so one environment drives both
+  double spread = 1.0;
+  std::string matrix_file;
+  if (const char* v = std::getenv("NCCL_TESTS_ALLTOALLV_SPREAD")) spread = std::atof(v);
+  if (const char* v = std::getenv("NCCL_TESTS_ALLTOALLV_MATRIX_FILE")) matrix_file = v;
+  app.add_option("--alltoallv-spread", spread, "alltoallv: 0 uniform .. 1 distance-weighted (NCCL_TESTS_ALLTOALLV_SPREAD)")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--alltoallv-matrix-file", matrix_file, "alltoallv: traffic matrix, bytes i->j (NCCL_TESTS_ALLTOALLV_MATRIX_FILE)");
+  // NCCL_TESTS_SPLIT as nccl-tests reads it (there under MPI only); NCCL_TESTS_SPLIT_MASK=v is "&v" in hexadecimal
+  std::string split;
+  if (const char* v = std::getenv("NCCL_TESTS_SPLIT")) split = v;
+  if (const char* v = std::getenv("NCCL_TESTS_SPLIT_MASK")) {
+    const std::string mask = v;
+    split = "&0x" + (mask.rfind("0x", 0) == 0 || mask.rfind("0X", 0) == 0 ? mask.substr(2) : mask);
+  }
+  app.add_option("--split", split, "ranks in groups, each its own communicator: AND|OR|MOD|DIV value (NCCL_TESTS_SPLIT)");
   app.add_option("--rank", run.place.rank, "this process's rank");
   app.add_option("--nranks", run.place.nranks, "ranks in the cell")->check(CLI::PositiveNumber);
   app.add_option("--device", run.place.device, "CUDA device of this rank");
@@ -88,6 +118,23 @@ int main(int argc, char** argv) {
     run.spec.sweep = {parse_size(min), parse_size(max), factor, parse_size(step)};
     run.spec.out_of_place = placement != "in_place";
     run.spec.in_place = placement != "out_of_place";
+    run.spec.blocking = static_cast<Blocking>(blocking);
+    run.spec.registration = static_cast<Registration>(registration);
+    run.spec.alltoallv.spread = std::clamp(spread, 0.0, 1.0);
+    if (!matrix_file.empty()) {
+      std::ifstream in(matrix_file);
+      if (!in) throw BadInput("cannot read the traffic matrix " + matrix_file);
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      run.spec.alltoallv = parse_traffic_matrix(text);
+    }
+    run.spec.split = parse_split(split);
+    if (const auto why = split_refusal(run.spec.split, run.place.nranks, run.spec.root); !why.empty())
+      throw BadInput("split: " + why);
+    if (run.spec.collective == Collective::all_to_all_v) {
+      const auto why = alltoallv_refusal(run.spec.alltoallv, run.place.nranks, run.spec.sweep.min_bytes,
+                                         run.spec.sweep.max_bytes);
+      if (!why.empty()) throw BadInput("alltoallv: " + why);
+    }
     run.bootstrap_timeout = Millis(bootstrap_ms);
     if (run.place.rank < 0 || run.place.rank >= run.place.nranks) throw BadInput("--rank must be below --nranks");
     std::string why;

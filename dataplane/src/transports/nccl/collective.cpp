@@ -4,6 +4,7 @@
 #include <array>
 
 #include "sys/errors.hpp"
+#include "transports/nccl/alltoallv.hpp"
 
 namespace spiral::nccl {
 
@@ -34,6 +35,11 @@ Counts all_to_all_counts(size_t elements, size_t element_bytes, int nranks) {
   return {slice * nranks, slice * nranks, slice, 0, 0};
 }
 
+// alltoallv's table entry: nccl-tests' default pattern (spread 1); counts_for() uses the cell's
+Counts default_alltoallv_counts(size_t elements, size_t element_bytes, int nranks) {
+  return alltoallv_counts(AllToAllvPattern{}, elements, element_bytes, nranks);
+}
+
 double one(int) { return 1.0; }
 double n_minus_one_over_n(int n) { return static_cast<double>(n - 1) / n; }
 double two_n_minus_one_over_n(int n) { return 2.0 * (n - 1) / n; }
@@ -50,6 +56,8 @@ constexpr std::array kTable{
                    scatter_counts, n_minus_one_over_n},
     CollectiveInfo{Collective::all_to_all, "alltoall", "alltoall_perf", false, false, true, false, all_to_all_counts,
                    n_minus_one_over_n},
+    CollectiveInfo{Collective::all_to_all_v, "alltoallv", "alltoallv_perf", false, false, false, false,
+                   default_alltoallv_counts, n_minus_one_over_n, true},
 };
 
 }  // namespace
@@ -75,12 +83,19 @@ bool row_checked(const CollectiveInfo& c, bool in_place, int check_iterations) {
   return check_iterations > 0 && (!in_place || c.defines_in_place);
 }
 
-Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks) {
+Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks,
+                    uint64_t size_bytes) {
   if (seconds <= 0) return {};
   double bytes = static_cast<double>(param_count) * static_cast<double>(element_bytes);
   if (c.bytes_scale_with_ranks) bytes *= nranks;
+  if (c.bandwidth_of_size) bytes = static_cast<double>(size_bytes);
   const double algbw = bytes / 1.0e9 / seconds;
   return {algbw, algbw * c.bus_factor(nranks)};
+}
+
+Counts counts_for(const SweepSpec& spec, size_t elements, size_t element_bytes, int nranks) {
+  if (spec.collective == Collective::all_to_all_v) return alltoallv_counts(spec.alltoallv, elements, element_bytes, nranks);
+  return info(spec.collective).counts(elements, element_bytes, nranks);
 }
 
 uint64_t reported_bytes(const Counts& counts, size_t element_bytes) {

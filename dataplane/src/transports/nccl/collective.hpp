@@ -1,5 +1,5 @@
 #pragma once
-// The seven NCCL operations SpiralBench measures, one small descriptor each, as nccl-tests
+// The eight NCCL operations SpiralBench measures, one small descriptor each, as nccl-tests
 // 2.19.6 defines them (doc/PERFORMANCE.md): how many elements each rank sends and receives for a
 // requested size, where in-place data sits, and the algbw/busbw formulas. The engine and the
 // report consult this table and never switch on an operation's name.
@@ -9,18 +9,10 @@
 #include <string>
 #include <string_view>
 
+#include "transports/nccl/counts.hpp"
 #include "transports/nccl/identifiers.hpp"
 
 namespace spiral::nccl {
-
-// Element counts of one rank for one size (nccl-tests' GetCollByteCount).
-struct Counts {
-  size_t send = 0;                 // elements in the send buffer
-  size_t recv = 0;                 // elements in the receive buffer
-  size_t param = 0;                // the count passed to NCCL
-  size_t send_inplace_offset = 0;  // in place: the send data starts at recv + offset * rank
-  size_t recv_inplace_offset = 0;  // in place: the result starts at recv + offset * rank
-};
 
 struct CollectiveInfo {
   Collective id;
@@ -38,6 +30,8 @@ struct CollectiveInfo {
   bool defines_in_place;
   Counts (*counts)(size_t elements, size_t element_bytes, int nranks);
   double (*bus_factor)(int nranks);  // busbw = algbw * factor
+  // alltoallv: algbw from the largest rank's bytes (the reported size), as nccl-tests 2.19
+  bool bandwidth_of_size = false;
 };
 
 std::span<const CollectiveInfo> collectives();
@@ -53,7 +47,12 @@ bool row_checked(const CollectiveInfo& c, bool in_place, int check_iterations);
 struct Bandwidth {
   double algbw_gbps = 0, busbw_gbps = 0;
 };
-Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks);
+Bandwidth bandwidth(const CollectiveInfo& c, size_t param_count, size_t element_bytes, double seconds, int nranks,
+                    uint64_t size_bytes = 0);
+
+struct SweepSpec;
+// The counts of `spec`'s operation: the table's, or alltoallv's from its traffic pattern.
+Counts counts_for(const SweepSpec& spec, size_t elements, size_t element_bytes, int nranks);
 
 // The size nccl-tests prints in its "size" column: max(send, recv) bytes.
 uint64_t reported_bytes(const Counts& counts, size_t element_bytes);

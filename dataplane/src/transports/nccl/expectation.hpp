@@ -98,6 +98,10 @@ SPIRAL_HD inline Expected expected_value(const CheckShape& s, uint64_t index, bo
       return {true, reduced_value(s.op, s.nranks, static_cast<uint64_t>(s.rank) * s.param + index, s.seed, integer)};
     case Collective::all_to_all:
       return {true, input_value(s.op, static_cast<int>(slot), static_cast<uint64_t>(s.rank) * s.param + within, s.seed)};
+    case Collective::all_to_all_v:
+      // checked one received segment at a time: root names the peer it came from, param where
+      // the segment sat in that peer's send buffer (alltoallv_segments)
+      return {true, input_value(s.op, s.root, s.param + index, s.seed)};
   }
   return {false, 0};
 }

@@ -25,6 +25,9 @@ target_sources(spiral_core PRIVATE
   ${NCCL_DIR}/summary_part.cpp
   ${NCCL_DIR}/nccl_tests_json.cpp
   ${NCCL_DIR}/nccl_options.cpp
+  ${NCCL_DIR}/features.cpp
+  ${NCCL_DIR}/alltoallv.cpp
+  ${NCCL_DIR}/split.cpp
   ${NCCL_DIR}/nccl_kind.cpp
 )
 

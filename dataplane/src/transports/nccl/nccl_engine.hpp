@@ -14,6 +14,11 @@ namespace spiral::nccl {
 UniqueId new_unique_id();
 // The NCCL library this process loaded, "2.28.9" (ncclGetVersion).
 std::string library_version();
+int library_version_code();  // the same as NCCL_VERSION(X, Y, Z): 22809
+
+// Throws BadInput when the loaded NCCL lacks what `spec` asks for (features.hpp): every rank
+// calls it before meeting the others, so such a cell fails at once, with the reason.
+void preflight(const SweepSpec& spec);
 
 // The PCI bus id of CUDA device `device` in this process ("0000:1B:00.0").
 std::string pci_bus_id(int device);

@@ -4,6 +4,7 @@
 #include "transports/nccl/nccl_kind.hpp"
 
 #include <any>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "kinds/size_sweep_flags.hpp"
@@ -36,6 +37,24 @@ void cell_json(const Cell& c, nlohmann::json& j) {
   j["first_rank"] = o.first_rank;
   j["nranks"] = o.nranks;
   j["network"] = to_string(o.network);
+  // nccl-tests' -T -u -z -R, echoed only when set (the record of a default cell is unchanged)
+  if (o.spec.timeout_s > 0) j["timeout_s"] = o.spec.timeout_s;
+  if (o.spec.unalign > 0) j["unalign"] = o.spec.unalign;
+  if (o.spec.blocking != Blocking::none) j["blocking"] = to_string(o.spec.blocking);
+  if (o.spec.registration != Registration::none) j["registration"] = to_string(o.spec.registration);
+  if (o.spec.split.active()) j["split"] = to_string(o.spec.split);
+  if (o.spec.collective == Collective::all_to_all_v) {
+    if (o.spec.alltoallv.from_matrix()) {  // as the key reads it: rows separated by ';'
+      std::string text;
+      for (size_t i = 0; i < o.spec.alltoallv.matrix.size(); ++i) {
+        if (i > 0) text.push_back(i % o.spec.alltoallv.dim ? ' ' : ';');
+        text.append(std::to_string(o.spec.alltoallv.matrix[i]));
+      }
+      j["alltoallv_matrix"] = text;
+    } else {
+      j["alltoallv_spread_percent"] = static_cast<int>(std::lround(o.spec.alltoallv.spread * 100));
+    }
+  }
 }
 
 uint32_t local_ranks(const Cell& c) { return static_cast<uint32_t>(nccl_options(c).gpus); }
@@ -73,7 +92,8 @@ BenchKind describe() {
   k.run_mode = RunMode::ranks;
   k.keys = kNcclKeys;
   k.flags = {
-      {"--op", "op", T::text, "sendrecv | all_gather | all_reduce | broadcast | reduce | reduce_scatter | alltoall"},
+      {"--op", "op", T::text,
+       "sendrecv | all_gather | all_reduce | broadcast | reduce | reduce_scatter | alltoall | alltoallv"},
       {"--check-iterations", "check_iterations", T::integer, "checked operations per size and placement (-c)"},
       {"--data-type", "data_type", T::text, "int8 ... bfloat16 (nccl-tests -d)"},
       {"--reduce-op", "reduce_op", T::text, "sum | prod | max | min | avg (nccl-tests -o)"},
@@ -88,6 +108,15 @@ BenchKind describe() {
       {"--bootstrap-timeout-ms", "bootstrap_timeout_ms", T::integer, "every rank must reach rank 0 within this"},
       {"--nccl-tests-json", "nccl_tests_json", T::text,
        "rank 0 also writes nccl-tests' JSON (-J, schema 3, per-iteration times) to this file"},
+      {"--timeout-s", "timeout_s", T::integer, "abort when a wait for the GPU takes longer (nccl-tests -T); 0 none"},
+      {"--unalign", "unalign", T::integer, "buffers start this many elements off alignment (nccl-tests -u)"},
+      {"--blocking", "blocking", T::text, "none | wait_barrier | wait | wait_untimed_barrier (nccl-tests -z 0..3)"},
+      {"--registration", "registration", T::text, "none | local | symmetric (nccl-tests -R 0..2; symmetric: NCCL >= 2.27)"},
+      {"--split", "split", T::text, "ranks in groups, each its own communicator: AND|OR|MOD|DIV value (NCCL_TESTS_SPLIT)"},
+      {"--alltoallv-spread-percent", "alltoallv_spread_percent", T::integer,
+       "alltoallv: 0 uniform .. 100 distance-weighted (nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD x 100)"},
+      {"--alltoallv-matrix", "alltoallv_matrix", T::text,
+       "alltoallv: bytes from rank i to j, rows separated by ';' (nccl-tests' traffic matrix file)"},
   };
   add_size_sweep_flags(k.flags);
   k.parse = parse;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "sys/errors.hpp"
+#include "transports/nccl/alltoallv.hpp"
 #include "transports/nccl/collective.hpp"
 #include "transports/nccl/element_types.hpp"
 
@@ -13,7 +14,9 @@ namespace spiral::nccl {
 const std::set<std::string> kNcclKeys = {"op",         "min_bytes",     "max_bytes",     "step_factor", "iterations",
                                          "warmup_iterations", "check_iterations", "data_type", "reduce_op", "root",
                                          "placement",  "network",       "ib_hcas",       "socket_ifname", "gpus",
-                                         "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json"};
+                                         "first_rank", "nranks",        "bootstrap_timeout_ms", "nccl_tests_json",
+                                         "unalign",    "blocking",      "timeout_s",     "registration",
+                                         "alltoallv_spread_percent", "alltoallv_matrix", "split"};
 
 namespace {
 
@@ -48,6 +51,25 @@ const char* to_string(NcclOptions::Network n) {
   return "auto";
 }
 
+const char* to_string(Blocking b) {
+  switch (b) {
+    case Blocking::wait_barrier: return "wait_barrier";
+    case Blocking::wait: return "wait";
+    case Blocking::wait_untimed_barrier: return "wait_untimed_barrier";
+    case Blocking::none: break;
+  }
+  return "none";
+}
+
+const char* to_string(Registration r) {
+  switch (r) {
+    case Registration::local: return "local";
+    case Registration::symmetric: return "symmetric";
+    case Registration::none: break;
+  }
+  return "none";
+}
+
 NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
   NcclOptions o;
   SweepSpec& s = o.spec;
@@ -71,6 +93,14 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
   if (!s.out_of_place && s.check_iterations > 0 && !coll.defines_in_place)
     refuse_key("placement", "NCCL defines no in-place " + std::string(coll.name) +
                                 ", so nothing would be checked: use out_of_place or both (or check_iterations 0)");
+  s.unalign = static_cast<int>(r.integer("unalign", 0, 1024, 0));
+  s.blocking = r.one_of("blocking", Blocking::none,
+                        {{"none", Blocking::none}, {"wait_barrier", Blocking::wait_barrier}, {"wait", Blocking::wait},
+                         {"wait_untimed_barrier", Blocking::wait_untimed_barrier}});
+  s.timeout_s = static_cast<int>(r.integer("timeout_s", 0, 86400, 0));
+  s.registration = r.one_of("registration", Registration::none,
+                            {{"none", Registration::none}, {"local", Registration::local},
+                             {"symmetric", Registration::symmetric}});
   o.gpus = static_cast<int>(r.integer("gpus", 1, 16, 1));
   o.nranks = static_cast<int>(r.integer("nranks", 1, 4096, o.gpus));
   o.first_rank = static_cast<int>(r.integer("first_rank", 0, 4095, 0));
@@ -79,6 +109,23 @@ NcclOptions parse_nccl_options(const ObjectReader& r, const Cell&) {
                                  ") exceeds nranks " + std::to_string(o.nranks));
   s.root = static_cast<int>(r.integer("root", 0, 4095, 0));
   if (s.root >= o.nranks) refuse_key("root", "must be a rank below nranks " + std::to_string(o.nranks));
+  // alltoallv's traffic: distance-weighted by a spread, or a matrix (alltoallv.hpp)
+  const bool alltoallv = s.collective == Collective::all_to_all_v;
+  for (const char* key : {"alltoallv_spread_percent", "alltoallv_matrix"})
+    if (r.has(key) && !alltoallv) refuse_key(key, "applies to op alltoallv only: remove it");
+  s.alltoallv.spread = static_cast<double>(r.integer("alltoallv_spread_percent", 0, 100, 100)) / 100.0;
+  if (const auto m = r.text("alltoallv_matrix", 65536, ""); !m.empty()) {
+    if (r.has("alltoallv_spread_percent")) refuse_key("alltoallv_spread_percent", "a traffic matrix has no spread: remove one");
+    const double spread = s.alltoallv.spread;
+    s.alltoallv = refused_as("alltoallv_matrix", [&] { return parse_traffic_matrix(m); });
+    s.alltoallv.spread = spread;
+  }
+  if (alltoallv) {
+    if (const auto why = alltoallv_refusal(s.alltoallv, o.nranks, s.sweep.min_bytes, s.sweep.max_bytes); !why.empty())
+      refuse_key(s.alltoallv.from_matrix() ? "alltoallv_matrix" : "alltoallv_spread_percent", why);
+  }
+  s.split = refused_as("split", [&] { return parse_split(r.text("split", 32, "")); });
+  if (const auto why = split_refusal(s.split, o.nranks, s.root); !why.empty()) refuse_key("split", why);
   o.bootstrap_timeout_ms = static_cast<uint32_t>(r.integer("bootstrap_timeout_ms", 1000, 3600000, 120000));
   o.network = r.one_of("network", NcclOptions::Network::automatic,
                        {{"auto", NcclOptions::Network::automatic}, {"rdma", NcclOptions::Network::rdma},

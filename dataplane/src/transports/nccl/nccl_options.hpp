@@ -31,6 +31,8 @@ extern const std::set<std::string> kNcclKeys;
 NcclOptions parse_nccl_options(const ObjectReader& r, const Cell& c);
 const NcclOptions& nccl_options(const Cell& c);
 const char* to_string(NcclOptions::Network n);
+const char* to_string(Blocking b);      // the key's spelling: "wait_untimed_barrier"
+const char* to_string(Registration r);  // "symmetric"
 
 // The RDMA devices this process sees (<sysfs>/class/infiniband/*), sorted: in a pod, those its
 // RDMA device resources made visible.

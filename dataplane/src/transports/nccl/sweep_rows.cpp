@@ -76,6 +76,8 @@ IterationStats iteration_stats(std::vector<double> times_us) {
 std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, const SweepSpec& spec) {
   if (rows.empty()) return {};
   const int nranks = static_cast<int>(rows.size());
+  // split: every group ran the operation among its own ranks (groups are one size: split_refusal)
+  const int group = spec.split.active() ? split_places(spec.split, nranks)[0].nranks : nranks;
   const auto& coll = info(spec.collective);
   const size_t element = info(spec.type).bytes;
   std::vector<SizeRow> merged = rows[0];
@@ -107,7 +109,7 @@ std::vector<SizeRow> merge_ranks(const std::vector<std::vector<SizeRow>>& rows, 
       for (size_t k = 0; k < kept; ++k) m.iter_us[k] = std::max(m.iter_us[k], rows[r][i].iter_us[k]);
     m.time_us = sum_us / nranks;
     m.gpu_time_us = sum_gpu_us / nranks;
-    const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, nranks);
+    const Bandwidth bw = bandwidth(coll, m.count, element, m.time_us * 1e-6, group, m.bytes);
     m.algbw_gbps = bw.algbw_gbps;
     m.busbw_gbps = bw.busbw_gbps;
     m.wrong = checked ? wrong : -1;

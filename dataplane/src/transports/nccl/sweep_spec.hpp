@@ -8,8 +8,33 @@
 
 #include "config/size_sweep.hpp"
 #include "transports/nccl/identifiers.hpp"
+#include "transports/nccl/split.hpp"
 
 namespace spiral::nccl {
+
+// nccl-tests' -z: what follows every operation. The barrier meets the other ranks; with one
+// rank there is none to meet and it is skipped.
+enum class Blocking {
+  none = 0,             // operations queue back to back; one wait at the end
+  wait_barrier = 1,     // wait for each, then a barrier, both inside the time
+  wait = 2,             // wait for each, no barrier
+  wait_untimed_barrier = 3,  // wait for each (timed), then a barrier outside the time
+};
+
+// nccl-tests' -R: how the send and receive buffers are registered with the communicator.
+enum class Registration {
+  none = 0,
+  local = 1,      // ncclCommRegister
+  symmetric = 2,  // ncclCommWindowRegister(..., NCCL_WIN_COLL_SYMMETRIC): NCCL >= 2.27
+};
+
+// alltoallv's traffic (alltoallv.hpp): generated, distance-weighted by spread, or a matrix.
+struct AllToAllvPattern {
+  double spread = 1.0;            // generated mode (nccl-tests' NCCL_TESTS_ALLTOALLV_SPREAD)
+  int dim = 0;                    // matrix mode when > 0 (NCCL_TESTS_ALLTOALLV_MATRIX_FILE)
+  std::vector<uint64_t> matrix;   // dim * dim bytes, [from * dim + to], multiples of 16
+  bool from_matrix() const { return dim > 0; }
+};
 
 struct SweepSpec {
   Collective collective = Collective::all_reduce;
@@ -21,6 +46,12 @@ struct SweepSpec {
   int warmup_iterations = 1;                // [-w] untimed operations per size before the sweep
   bool out_of_place = true, in_place = true;
   int check_iterations = 1;                 // [-c] checked operations per size and placement; 0: none
+  int unalign = 0;       // [-u] both buffers start this many elements past a 16-byte boundary
+  Blocking blocking = Blocking::none;        // [-z]
+  int timeout_s = 0;     // [-T] a wait for the GPU longer than this aborts the communicator; 0: none
+  Registration registration = Registration::none;  // [-R]
+  AllToAllvPattern alltoallv;  // alltoallv only
+  SplitRule split;             // [NCCL_TESTS_SPLIT] ranks in groups, each its own communicator
 };
 
 // Where this process sits in the cell.

@@ -8,9 +8,10 @@
 namespace spiral::nccl {
 namespace {
 
-TEST(CollectiveTable, HasTheSevenOperationsOnceEach) {
-  ASSERT_EQ(collectives().size(), 7u);
-  for (const char* name : {"sendrecv", "all_gather", "all_reduce", "broadcast", "reduce", "reduce_scatter", "alltoall"})
+TEST(CollectiveTable, HasTheEightOperationsOnceEach) {
+  ASSERT_EQ(collectives().size(), 8u);
+  for (const char* name :
+       {"sendrecv", "all_gather", "all_reduce", "broadcast", "reduce", "reduce_scatter", "alltoall", "alltoallv"})
     EXPECT_EQ(collective_named(name).name, name);
   EXPECT_EQ(collective_named("all_gather").nccl_tests, "all_gather_perf");
 }

@@ -56,6 +56,7 @@ Buffers model(Collective c, ReduceOp op, int n, int root, uint64_t param, uint32
         case Collective::reduce: recv[r][i] = reduced_at(i); break;
         case Collective::reduce_scatter: recv[r][i] = reduced_at(r * param + i); break;
         case Collective::all_to_all: recv[r][i] = send[from][r * param + at]; break;
+        case Collective::all_to_all_v: break;  // checked per segment: alltoallv_test.cpp
       }
     }
     if (c == Collective::reduce && r != root) recv[r].clear();
@@ -65,6 +66,7 @@ Buffers model(Collective c, ReduceOp op, int n, int root, uint64_t param, uint32
 
 TEST(Expectation, AgreesWithAModelOfEveryOperation) {
   for (const auto& coll : collectives()) {
+    if (coll.id == Collective::all_to_all_v) continue;  // its own model: alltoallv_test.cpp
     for (ReduceOp op : {ReduceOp::sum, ReduceOp::prod, ReduceOp::max, ReduceOp::min, ReduceOp::avg}) {
       if (!coll.reduces && op != ReduceOp::sum) continue;
       for (int n : {1, 2, 3, 5}) {

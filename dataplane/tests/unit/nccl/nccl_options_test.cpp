@@ -40,6 +40,69 @@ TEST(NcclOptions, TheOperatorsFlagsBecomeASweep) {
   EXPECT_EQ(c.kind->local_ranks(c), 1u);
 }
 
+TEST(NcclOptions, NcclTests219OptionsReachTheSweep) {
+  const NcclOptions d = nccl_options(parsed(nlohmann::json::object()));
+  EXPECT_EQ(d.spec.unalign, 0);
+  EXPECT_EQ(d.spec.blocking, Blocking::none);
+  EXPECT_EQ(d.spec.timeout_s, 0);
+  EXPECT_EQ(d.spec.registration, Registration::none);
+  const Cell c = parsed({{"unalign", 3}, {"blocking", "wait_untimed_barrier"}, {"timeout_s", 60},
+                         {"registration", "symmetric"}});
+  const NcclOptions& o = nccl_options(c);
+  EXPECT_EQ(o.spec.unalign, 3);
+  EXPECT_EQ(o.spec.blocking, Blocking::wait_untimed_barrier);
+  EXPECT_EQ(o.spec.timeout_s, 60);
+  EXPECT_EQ(o.spec.registration, Registration::symmetric);
+  nlohmann::json echoed;
+  c.kind->cell_json(c, echoed);
+  EXPECT_EQ(echoed["blocking"], "wait_untimed_barrier");
+  EXPECT_EQ(echoed["registration"], "symmetric");
+  EXPECT_EQ(echoed["unalign"], 3);
+  EXPECT_EQ(echoed["timeout_s"], 60);
+  EXPECT_EQ(nccl_options(parsed({{"blocking", "wait_barrier"}})).spec.blocking, Blocking::wait_barrier);
+  EXPECT_EQ(nccl_options(parsed({{"blocking", "wait"}})).spec.blocking, Blocking::wait);
+  EXPECT_EQ(nccl_options(parsed({{"registration", "local"}})).spec.registration, Registration::local);
+  EXPECT_EQ(refusal({{"blocking", "3"}}),
+            "cell: \"blocking\" must be none, wait_barrier, wait or wait_untimed_barrier, got \"3\"");
+  EXPECT_EQ(refusal({{"registration", "window"}}), "cell: \"registration\" must be none, local or symmetric, got \"window\"");
+  EXPECT_NE(refusal({{"unalign", 1025}}).find("\"unalign\""), std::string::npos);
+  EXPECT_NE(refusal({{"timeout_s", -1}}).find("\"timeout_s\""), std::string::npos);
+}
+
+TEST(NcclOptions, AllToAllvTrafficComesFromASpreadOrAMatrix) {
+  EXPECT_DOUBLE_EQ(nccl_options(parsed({{"op", "alltoallv"}})).spec.alltoallv.spread, 1.0);  // nccl-tests' default
+  const Cell half = parsed({{"op", "alltoallv"}, {"alltoallv_spread_percent", 50}});
+  EXPECT_DOUBLE_EQ(nccl_options(half).spec.alltoallv.spread, 0.5);
+  const Cell m = parsed({{"op", "alltoallv"}, {"alltoallv_matrix", "100 200;50 100"}, {"nranks", 2}, {"gpus", 2},
+                         {"min_bytes", 1024}, {"max_bytes", 1024}});
+  EXPECT_EQ(nccl_options(m).spec.alltoallv.dim, 2);
+  nlohmann::json echoed;
+  m.kind->cell_json(m, echoed);
+  EXPECT_EQ(echoed["alltoallv_matrix"], "96 192;48 96");
+  EXPECT_EQ(refusal({{"op", "alltoall"}, {"alltoallv_spread_percent", 0}}),
+            "cell: \"alltoallv_spread_percent\" applies to op alltoallv only: remove it");
+  EXPECT_EQ(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "1 2 3"}}),
+            "cell: \"alltoallv_matrix\" traffic matrix: 3 values do not make a square matrix");
+  EXPECT_EQ(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "64"}}),
+            "cell: \"alltoallv_matrix\" a traffic matrix fixes every size: set min_bytes equal to max_bytes "
+            "(nccl-tests -b = -e)");
+  EXPECT_NE(refusal({{"op", "alltoallv"}, {"alltoallv_matrix", "64"}, {"nranks", 2}, {"min_bytes", 64}, {"max_bytes", 64}})
+                .find("1x1 but the cell has 2 ranks"),
+            std::string::npos);
+  EXPECT_NE(refusal({{"op", "alltoallv"}, {"alltoallv_spread_percent", 101}}).find("alltoallv_spread_percent"),
+            std::string::npos);
+}
+
+TEST(NcclOptions, SplitGroupsTheRanks) {
+  const Cell c = parsed({{"split", "MOD 2"}, {"nranks", 4}, {"gpus", 4}});
+  EXPECT_EQ(to_string(nccl_options(c).spec.split), "MOD 2");
+  nlohmann::json echoed;
+  c.kind->cell_json(c, echoed);
+  EXPECT_EQ(echoed["split"], "MOD 2");
+  EXPECT_NE(refusal({{"split", "MOD 4"}, {"nranks", 6}, {"gpus", 6}}).find("groups of different sizes"), std::string::npos);
+  EXPECT_EQ(refusal({{"split", "XOR 1"}}).rfind("cell: \"split\" split \"XOR 1\": want AND, OR, MOD or DIV", 0), 0u);
+}
+
 TEST(NcclOptions, RefusalsNameTheKeyAndWhatToChange) {
   EXPECT_EQ(refusal({{"op", "allgather"}}).rfind("cell: \"op\" unknown NCCL operation \"allgather\"", 0), 0u);
   EXPECT_EQ(refusal({{"nranks", 2}, {"root", 2}}), "cell: \"root\" must be a rank below nranks 2");

@@ -90,6 +90,7 @@ RankOutcome run_rank(const RankRun& run) {
   RankOutcome out;
   out.log_path = run.log_dir + "/spiral-nccl-rank" + std::to_string(run.place.rank) + ".log";
   std::remove(out.log_path.c_str());
+  preflight(run.spec);  // before the bootstrap: no rank waits on one that cannot run
   apply_environment(nccl_environment(run.network, out.log_path));
   const BootstrapSpec boot{run.cell, run.place.rank, run.place.nranks, run.root_host, run.port, run.bootstrap_timeout};
 
