@@ -35,7 +35,7 @@ DATAPLANE_CUDA_BUILD ?= build/dataplane-cuda
 # every target with CUDA code or linking it; the CPU-only unit tests are the CPU flavour's job
 DATAPLANE_CUDA_TARGETS ?= spiral-dataplane spiral-gpu-bench gpu_unit_tests gpu_correctness \
   spiral-nccl-bench spiral-gpucopy-bench spiral-memcpy-loop nccl_device_check raw_gpu_correctness \
-  gpucopy_peer_check
+  gpucopy_peer_check gpucopy_local_check nccl_options_device_check
 .PHONY: dataplane-cuda
 test-dataplane: dataplane-cuda
 dataplane-cuda: dataplane-deps
