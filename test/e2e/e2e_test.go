@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"html"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -162,8 +163,14 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 	if want := 8 + 2*len(plots.Charts(tcp)); len(tcp.Status.Artifacts.URIs) != want {
 		t.Errorf("artifacts %+v, want %d objects", tcp.Status.Artifacts, want)
 	}
-	if page := object(t, prefix+"report.html"); !bytes.Contains(page, []byte(">"+ns+"/tcp</h1>")) {
+	page := object(t, prefix+"report.html")
+	if !bytes.Contains(page, []byte(">"+ns+"/tcp</h1>")) {
 		t.Errorf("report.html in the bucket does not name the bench: %.300s", page)
+	}
+	// The report names the machine: the CPU model and the server's interface, as status does.
+	if e := tcp.Status.Environment; e == nil || e.CPUModel == "" || len(e.NICs) == 0 ||
+		!bytes.Contains(page, []byte(html.EscapeString(e.CPUModel))) || !bytes.Contains(page, []byte(e.NICs[0].Interface+"=")) {
+		t.Errorf("report.html lacks the environment's CPU model or interface (environment %+v)", e)
 	}
 	for _, f := range plots.Charts(tcp) {
 		if svg := object(t, prefix+"plots/"+f.Name+".svg"); !bytes.Contains(svg, []byte("<svg")) {
