@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   using namespace spiral;
   // The operator's relay container (environment_message.hpp): the same binary, no cell.
   if (argc == 4 && std::string(argv[1]) == "relay-environment") return relay_environment(argv[2], argv[3]);
+  // A fleet's facts pod between rounds: the capture alone, no cell.
+  if (argc == 3 && std::string(argv[1]) == "capture-environment") return capture_environment(argv[2]);
   remember_startup_affinity();
   install_signal_handlers();
 

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"strings"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/summary"
@@ -25,18 +26,32 @@ func LastRoundHardware(benches []*sbv1.SpiralBench) Hardware {
 	return h
 }
 
-// FactsCapture reads a facts pod's termination message: a data plane summary with its "env".
+// FactsCapture reads a facts pod's termination message: the data plane's environment message
+// (its facts-only mode), or a run's summary with its "env" (an older data plane).
 // The pod asks for no GPU: what it sees is every GPU the runtime shows it (NVIDIA_VISIBLE_DEVICES=all).
 func FactsCapture(msg string) (Hardware, error) {
-	s, err := summary.Parse(msg)
-	if err != nil {
-		return Hardware{}, err
+	var captured *summary.Env
+	if strings.HasPrefix(strings.TrimSpace(msg), summary.EnvMessagePrefix) {
+		m, err := summary.ParseEnvMessage(msg)
+		if err != nil {
+			return Hardware{}, err
+		}
+		if m.Env == nil {
+			return Hardware{}, fmt.Errorf("the facts pod captured nothing: %s", m.Note)
+		}
+		captured = m.Env
+	} else { // a data plane older than the facts-only mode: a run's summary with its capture
+		s, err := summary.Parse(msg)
+		if err != nil {
+			return Hardware{}, err
+		}
+		captured = s.Env
 	}
-	if s.Env == nil {
+	if captured == nil {
 		return Hardware{}, fmt.Errorf("the facts pod's summary has no environment capture")
 	}
 	env := &sbv1.Environment{}
-	s.Env.Fill(env)
+	captured.Fill(env)
 	return hardwareOfEnv(env, 0), nil
 }
 

@@ -14,12 +14,9 @@ const FactsContainer = "facts"
 // start (image pull, a full node) is ended by its kubelet rather than held.
 const factsDeadlineSeconds = 120
 
-// factsArgs are the data plane's facts-only invocation: it has no mode that only captures, so
-// the smallest run that writes a capture into its summary: one second of UDP over the pod's
-// own loopback at 1 Mb/s (about 90 datagrams; no NIC, no GPU work), with --environment. Its
-// state (Invalid: the paced sender falls just short of its target) is not read, only the capture.
-var factsArgs = []string{"loopback", "--transport", "udp", "--pairs", "1", "--payload-bytes", "1400", "--target-mbps", "1",
-	"--seconds", "1", "--warmup-seconds", "0", "--environment", "--summary-file", "/dev/termination-log"}
+// factsArgs are the data plane's facts-only mode: the host's capture (GPUs, kernel, CPUs; no
+// link interfaces) written as an environment message into the termination log, no traffic.
+var factsArgs = []string{"capture-environment", "/dev/termination-log"}
 
 // FactsPod is a fleet's facts pod on one node: the data plane image's environment capture, as
 // an external check pod runs (no service account token, no restarts, a deadline, nothing

@@ -9,17 +9,14 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 )
 
-// A fleet's facts pod runs the real data plane with its arguments (the summary to a file here,
-// not /dev/termination-log): it ends within seconds and leaves a summary whose capture
-// fleet.FactsCapture reads. On a machine without NVML the capture lists no GPUs, which the
+// A fleet's facts pod runs the real data plane with its arguments (the message to a file here,
+// not /dev/termination-log): the facts-only mode ends at once and leaves an environment message
+// that fits a termination message and fleet.FactsCapture reads. On a machine without NVML the capture lists no GPUs, which the
 // judge reads as not known.
 func TestFactsPodArgumentsCaptureTheHost(t *testing.T) {
 	binary := dataplaneBinary(t)
 	args := fleet.FactsPod("p", "ns", "node", "img", nil).Spec.Containers[0].Args
-	if err := checkArgs(t, binary, args); err != nil {
-		t.Fatalf("the data plane refuses the facts pod's arguments %v: %v", args, err)
-	}
-	out := filepath.Join(t.TempDir(), "summary.json")
+	out := filepath.Join(t.TempDir(), "termination-log")
 	run := append([]string(nil), args...)
 	for i := range run {
 		if run[i] == "/dev/termination-log" {
@@ -34,7 +31,7 @@ func TestFactsPodArgumentsCaptureTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(msg) > 4096 {
-		t.Errorf("summary of %d bytes: past a termination message's 4 KiB", len(msg))
+		t.Errorf("message of %d bytes: past a termination message's 4 KiB", len(msg))
 	}
 	h, err := fleet.FactsCapture(string(msg))
 	if err != nil {

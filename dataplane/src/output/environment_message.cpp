@@ -1,5 +1,7 @@
 #include "output/environment_message.hpp"
 
+#include "output/environment_json.hpp"
+
 #include <zlib.h>
 
 #include <chrono>
@@ -117,6 +119,12 @@ int relay_environment(const std::string& from, const std::string& to) {
     if (pending_signal()) return 1;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
+}
+
+int capture_environment(const std::string& to) {
+  std::ofstream out(to, std::ios::trunc);
+  out << environment_message(compact_environment(environment_json({})));
+  return out.good() ? 0 : 1;
 }
 
 }  // namespace spiral

@@ -27,6 +27,12 @@ bool write_environment_file(const std::string& path, const nlohmann::ordered_jso
 // returns 0; 1 when a signal ends the wait first (the pod's deadline) or the copy fails.
 int relay_environment(const std::string& from, const std::string& to);
 
+// The facts-only mode (`spiral-dataplane capture-environment TO`): captures this host's
+// environment (no link interfaces: only the host's own facts, its GPUs, kernel and CPUs), writes
+// its message to `to` (a termination log) and returns 0, 1 when the write fails. A fleet's checks
+// between rounds run it: no traffic, no cell.
+int capture_environment(const std::string& to);
+
 // The helpers, for the tests.
 std::string base64_encode(const std::string& bytes);
 std::string gzip_bytes(const std::string& text);

@@ -132,5 +132,20 @@ TEST(EnvironmentMessage, RelayCopiesTheWrittenFile) {
   std::remove(to.c_str());
 }
 
+// The facts-only mode writes this host's capture, without link interfaces, as a message: the
+// kernel and the CPU are there on any Linux host.
+TEST(EnvironmentMessage, CaptureOnlyWritesThisHostsFacts) {
+  const std::string to = ::testing::TempDir() + "/spiral-env-capture";
+  ASSERT_EQ(capture_environment(to), 0);
+  std::ifstream in(to);
+  std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const json body = decode(written);
+  EXPECT_FALSE(body["env"]["kernel"].get<std::string>().empty());
+  EXPECT_GT(body["env"]["cpus_online"].get<int>(), 0);
+  EXPECT_TRUE(!body["env"].contains("nics") || body["env"]["nics"].empty());
+  std::remove(to.c_str());
+  EXPECT_NE(capture_environment("/nonexistent-dir/spiral-env"), 0);
+}
+
 }  // namespace
 }  // namespace spiral
