@@ -50,27 +50,44 @@ func JudgeWith(sb *sbv1.SpiralBench, rules []sbv1.AcceptanceRule, cells []sbv1.C
 }
 
 func judgeRule(rule sbv1.AcceptanceRule, cells []sbv1.CellResult) (string, bool) {
-	selected := Select(rule.Cells, cells)
-	if len(selected) == 0 {
-		return fmt.Sprintf("%s: no cell matches its selector", rule.Name), false
-	}
-	for _, c := range selected {
-		if c.State == sbv1.CellFailed {
-			return fmt.Sprintf("%s: cell %d failed (%s)", rule.Name, c.Index, c.Message), false
+	selected, broken := judgeSelected(rule, cells, func(c *sbv1.CellResult) string {
+		got, ok := Value(rule.Metric, *c)
+		switch {
+		case !ok:
+			return fmt.Sprintf("cell %d has no %s", c.Index, rule.Metric)
+		case !compare(got, rule.Operator, rule.Value):
+			return fmt.Sprintf("cell %d %s = %d, want %s %d", c.Index, rule.Metric, got, symbol(rule.Operator), rule.Value)
 		}
-		got, ok := Value(rule.Metric, c)
-		if !ok {
-			return fmt.Sprintf("%s: cell %d has no %s", rule.Name, c.Index, rule.Metric), false
-		}
-		if !compare(got, rule.Operator, rule.Value) {
-			return fmt.Sprintf("%s: cell %d %s = %d, want %s %d", rule.Name, c.Index, rule.Metric, got, symbol(rule.Operator), rule.Value), false
-		}
+		return ""
+	})
+	if broken != "" {
+		return broken, false
 	}
 	if len(selected) == 1 {
 		got, _ := Value(rule.Metric, selected[0])
 		return fmt.Sprintf("%s: cell %d %s = %d %s %d", rule.Name, selected[0].Index, rule.Metric, got, symbol(rule.Operator), rule.Value), true
 	}
 	return fmt.Sprintf("%s: %d cells %s %s %d", rule.Name, len(selected), rule.Metric, symbol(rule.Operator), rule.Value), true
+}
+
+// judgeSelected is what every rule checks first, and in order: a selector matching no cell and
+// a Failed cell break it; then check says why each other cell breaks it ("" when it holds).
+// It returns the selected cells and the broken rule's message, "" when every cell held.
+func judgeSelected(rule sbv1.AcceptanceRule, cells []sbv1.CellResult, check func(c *sbv1.CellResult) string) ([]sbv1.CellResult, string) {
+	selected := Select(rule.Cells, cells)
+	if len(selected) == 0 {
+		return nil, fmt.Sprintf("%s: no cell matches its selector", rule.Name)
+	}
+	for i := range selected {
+		c := &selected[i]
+		if c.State == sbv1.CellFailed {
+			return selected, fmt.Sprintf("%s: cell %d failed (%s)", rule.Name, c.Index, c.Message)
+		}
+		if why := check(c); why != "" {
+			return selected, rule.Name + ": " + why
+		}
+	}
+	return selected, ""
 }
 
 // Select returns the cells a selector picks.

@@ -19,31 +19,27 @@ func judgeFraction(sb *sbv1.SpiralBench, rule sbv1.AcceptanceRule, cells []sbv1.
 	if sb == nil {
 		return rule.Name + ": no bench to read the node's ceiling from", false
 	}
-	selected := Select(rule.Cells, cells)
-	if len(selected) == 0 {
-		return fmt.Sprintf("%s: no cell matches its selector", rule.Name), false
-	}
 	lowest := -1.0
 	var lowestText string
-	for i := range selected {
-		c := &selected[i]
-		if c.State == sbv1.CellFailed {
-			return fmt.Sprintf("%s: cell %d failed (%s)", rule.Name, c.Index, c.Message), false
-		}
+	selected, broken := judgeSelected(rule, cells, func(c *sbv1.CellResult) string {
 		e := explain.CellFigure(sb, c, string(rule.Metric))
 		switch {
 		case e.Measured == nil:
-			return fmt.Sprintf("%s: cell %d has no %s", rule.Name, c.Index, rule.Metric), false
+			return fmt.Sprintf("cell %d has no %s", c.Index, rule.Metric)
 		case e.Fraction == nil:
-			return fmt.Sprintf("%s: cell %d %s ceiling unknown: %s", rule.Name, c.Index, rule.Metric, e.Unknown), false
+			return fmt.Sprintf("cell %d %s ceiling unknown: %s", c.Index, rule.Metric, e.Unknown)
 		}
 		text := fmt.Sprintf("cell %d %s %.3f of %s (%s)", c.Index, rule.Metric, *e.Fraction, explain.FormatValue(e.Unit, *e.Ceiling), e.Name)
 		if *e.Fraction < want {
-			return fmt.Sprintf("%s: %s, want >= %s", rule.Name, text, rule.MinFractionOfCeiling), false
+			return fmt.Sprintf("%s, want >= %s", text, rule.MinFractionOfCeiling)
 		}
 		if lowest < 0 || *e.Fraction < lowest {
 			lowest, lowestText = *e.Fraction, text
 		}
+		return ""
+	})
+	if broken != "" {
+		return broken, false
 	}
 	if len(selected) == 1 {
 		return fmt.Sprintf("%s: %s >= %s", rule.Name, lowestText, rule.MinFractionOfCeiling), true
