@@ -94,16 +94,20 @@ const (
 type CellParameters struct {
 	// payloadBytes of the cell.
 	PayloadBytes int32 `json:"payloadBytes"`
-	// batch (packets per burst; 1 for non-raw transports).
-	Batch int32 `json:"batch"`
+	// batch (packets per burst; 1 for non-raw transports). Absent means 1.
+	// +optional
+	Batch int32 `json:"batch,omitempty"`
 	// pairs of sockets (1 for non-socket transports).
 	Pairs int32 `json:"pairs"`
-	// queues (TX,RX); 1,1 for non-raw transports.
-	Queues QueueCell `json:"queues"`
-	// targetRateMbps of the sender; 0 is unpaced.
-	TargetRateMbps int32 `json:"targetRateMbps"`
-	// workload run on the received data.
-	Workload WorkloadKind `json:"workload"`
+	// queues (TX,RX); 1,1 for non-raw transports. Absent means 1,1.
+	// +optional
+	Queues QueueCell `json:"queues,omitempty"`
+	// targetRateMbps of the sender; 0 or absent is unpaced.
+	// +optional
+	TargetRateMbps int32 `json:"targetRateMbps,omitempty"`
+	// workload run on the received data. Absent means None.
+	// +optional
+	Workload WorkloadKind `json:"workload,omitempty"`
 	// workloadBatchBytes fed to one compute call; 0 is the receive window.
 	// +optional
 	WorkloadBatchBytes int32 `json:"workloadBatchBytes,omitempty"`
@@ -124,22 +128,29 @@ type Statistic struct {
 }
 
 // CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).
+// A share is absent where that side pinned no core (Go reads it as -1): the data plane measures
+// the busy share of pinned cores only, as DAQIRI does (status_json.go).
 type CPUBusy struct {
-	// masterMilliPercent is the orchestration core's busy share. Each share is -1 where that side
-	// pinned no core: the data plane measures the busy share of pinned cores only, as DAQIRI does.
-	MasterMilliPercent int32 `json:"masterMilliPercent"`
+	// masterMilliPercent is the orchestration core's busy share.
+	// +optional
+	MasterMilliPercent int32 `json:"masterMilliPercent,omitempty"`
 	// txMilliPercent is the mean busy share of the sending (TX poller) cores.
-	TXMilliPercent int32 `json:"txMilliPercent"`
+	// +optional
+	TXMilliPercent int32 `json:"txMilliPercent,omitempty"`
 	// rxMilliPercent is the mean busy share of the receiving (RX poller) cores.
-	RXMilliPercent int32 `json:"rxMilliPercent"`
+	// +optional
+	RXMilliPercent int32 `json:"rxMilliPercent,omitempty"`
 }
 
-// GPUBusy is the GPU's SM and memory-controller utilisation in milli-percent; -1 unknown.
+// GPUBusy is the GPU's SM and memory-controller utilisation in milli-percent; a share NVML
+// could not tell is absent (Go reads it as -1).
 type GPUBusy struct {
 	// smMilliPercent is the streaming-multiprocessor utilisation (NVML).
-	SMMilliPercent int32 `json:"smMilliPercent"`
+	// +optional
+	SMMilliPercent int32 `json:"smMilliPercent,omitempty"`
 	// memoryMilliPercent is the memory-controller utilisation (NVML).
-	MemoryMilliPercent int32 `json:"memoryMilliPercent"`
+	// +optional
+	MemoryMilliPercent int32 `json:"memoryMilliPercent,omitempty"`
 }
 
 // Latency percentiles of a ping-pong cell, in nanoseconds.

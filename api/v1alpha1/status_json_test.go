@@ -1,0 +1,61 @@
+package v1alpha1
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// Unknown shares and usual parameters are absent from the JSON, and read back as they were:
+// -1 stays unknown, 0 stays a measured 0.
+func TestCellJSONLeavesOutPlaceholders(t *testing.T) {
+	cell := CellResult{Index: 2, State: CellValid,
+		Parameters: CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: QueueCell{TX: 1, RX: 1}, Workload: WorkloadNone},
+		CPU:        &CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 0, RXMilliPercent: 93000},
+		GPU:        &GPUBusy{SMMilliPercent: 41000, MemoryMilliPercent: -1}}
+	b, err := json.Marshal(cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"index":2,"parameters":{"payloadBytes":8000,"pairs":4},"state":"Valid","repeats":0,"attempts":0,` +
+		`"cpu":{"txMilliPercent":0,"rxMilliPercent":93000},"gpu":{"smMilliPercent":41000}}`
+	if string(b) != want {
+		t.Errorf("JSON\n got %s\nwant %s", b, want)
+	}
+	var back CellResult
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, cell) {
+		t.Errorf("read back %+v, want %+v", back, cell)
+	}
+}
+
+// Parameters other than the usual are written, and read back.
+func TestCellParametersJSONKeepsTheUnusual(t *testing.T) {
+	p := CellParameters{PayloadBytes: 64, Batch: 10240, Pairs: 1, Queues: QueueCell{TX: 2, RX: 1}, TargetRateMbps: 5000,
+		Workload: WorkloadGEMM, WorkloadBatchBytes: 4096, ForwardWork: ForwardWorkGPUPersistent, Memory: MemoryHostPinned}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back CellParameters
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back != p {
+		t.Errorf("%s read back as %+v, want %+v", b, back, p)
+	}
+	// What the CRD's old shape wrote, every field present, reads the same.
+	old := `{"payloadBytes":1000,"batch":1,"pairs":2,"queues":{"tx":1,"rx":1},"targetRateMbps":0,"workload":"None"}`
+	if err := json.Unmarshal([]byte(old), &back); err != nil {
+		t.Fatal(err)
+	}
+	if want := (CellParameters{PayloadBytes: 1000, Batch: 1, Pairs: 2, Queues: QueueCell{TX: 1, RX: 1}, Workload: WorkloadNone}); back != want {
+		t.Errorf("old shape read as %+v", back)
+	}
+	var cpu CPUBusy
+	if err := json.Unmarshal([]byte(`{"masterMilliPercent":-1,"txMilliPercent":5}`), &cpu); err != nil || cpu != (CPUBusy{-1, 5, -1}) {
+		t.Errorf("old -1 and an absent share: %+v %v", cpu, err)
+	}
+}
