@@ -4,8 +4,9 @@ import "encoding/json"
 
 // The JSON of a cell's busy shares and parameters leaves out what says nothing: a share the data
 // plane could not measure (Go keeps it as -1, so every reader still tells unknown from 0) and a
-// parameter at the value every non-raw cell has. `kubectl describe sb` prints each status field
-// on a line of its own; these placeholders made up a third of a cell's lines.
+// parameter at its usual value (batch 1, pairs 1, queues 1,1, unpaced, workload None).
+// `kubectl describe sb` prints each status field on a line of its own; these placeholders made
+// up a quarter of a cell's lines.
 
 // unknownShare stands in Go for a busy share that is absent from the JSON.
 const unknownShare = -1
@@ -69,7 +70,7 @@ func (g *GPUBusy) UnmarshalJSON(b []byte) error {
 type cellParametersJSON struct {
 	PayloadBytes       int32        `json:"payloadBytes"`
 	Batch              *int32       `json:"batch,omitempty"`
-	Pairs              int32        `json:"pairs"`
+	Pairs              *int32       `json:"pairs,omitempty"`
 	Queues             *QueueCell   `json:"queues,omitempty"`
 	TargetRateMbps     int32        `json:"targetRateMbps,omitempty"`
 	Workload           WorkloadKind `json:"workload,omitempty"`
@@ -78,12 +79,15 @@ type cellParametersJSON struct {
 	Memory             MemoryKind   `json:"memory,omitempty"`
 }
 
-// MarshalJSON leaves out batch 1, queues 1,1, an unpaced target and workload None.
+// MarshalJSON leaves out batch 1, pairs 1, queues 1,1, an unpaced target and workload None.
 func (p CellParameters) MarshalJSON() ([]byte, error) {
-	j := cellParametersJSON{PayloadBytes: p.PayloadBytes, Pairs: p.Pairs, TargetRateMbps: p.TargetRateMbps,
+	j := cellParametersJSON{PayloadBytes: p.PayloadBytes, TargetRateMbps: p.TargetRateMbps,
 		WorkloadBatchBytes: p.WorkloadBatchBytes, ForwardWork: p.ForwardWork, Memory: p.Memory}
 	if p.Batch != 1 {
 		j.Batch = &p.Batch
+	}
+	if p.Pairs != 1 {
+		j.Pairs = &p.Pairs
 	}
 	if p.Queues != (QueueCell{TX: 1, RX: 1}) {
 		j.Queues = &p.Queues
@@ -100,11 +104,14 @@ func (p *CellParameters) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*p = CellParameters{PayloadBytes: j.PayloadBytes, Batch: 1, Pairs: j.Pairs, Queues: QueueCell{TX: 1, RX: 1},
+	*p = CellParameters{PayloadBytes: j.PayloadBytes, Batch: 1, Pairs: 1, Queues: QueueCell{TX: 1, RX: 1},
 		TargetRateMbps: j.TargetRateMbps, Workload: WorkloadNone, WorkloadBatchBytes: j.WorkloadBatchBytes,
 		ForwardWork: j.ForwardWork, Memory: j.Memory}
 	if j.Batch != nil {
 		p.Batch = *j.Batch
+	}
+	if j.Pairs != nil {
+		p.Pairs = *j.Pairs
 	}
 	if j.Queues != nil {
 		p.Queues = *j.Queues

@@ -46,6 +46,10 @@ func TestCellParametersJSONKeepsTheUnusual(t *testing.T) {
 	if back != p {
 		t.Errorf("%s read back as %+v, want %+v", b, back, p)
 	}
+	one := CellParameters{PayloadBytes: 64, Batch: 1, Pairs: 1, Queues: QueueCell{TX: 1, RX: 1}, Workload: WorkloadNone}
+	if b, _ := json.Marshal(one); string(b) != `{"payloadBytes":64}` {
+		t.Errorf("usual parameters: %s, want the payload alone", b)
+	}
 	// What the CRD's old shape wrote, every field present, reads the same.
 	old := `{"payloadBytes":1000,"batch":1,"pairs":2,"queues":{"tx":1,"rx":1},"targetRateMbps":0,"workload":"None"}`
 	if err := json.Unmarshal([]byte(old), &back); err != nil {

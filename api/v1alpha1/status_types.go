@@ -97,8 +97,9 @@ type CellParameters struct {
 	// batch (packets per burst; 1 for non-raw transports). Absent means 1.
 	// +optional
 	Batch int32 `json:"batch,omitempty"`
-	// pairs of sockets (1 for non-socket transports).
-	Pairs int32 `json:"pairs"`
+	// pairs of sockets (1 for non-socket transports). Absent means 1.
+	// +optional
+	Pairs int32 `json:"pairs,omitempty"`
 	// queues (TX,RX); 1,1 for non-raw transports. Absent means 1,1.
 	// +optional
 	Queues QueueCell `json:"queues,omitempty"`

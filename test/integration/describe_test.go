@@ -18,13 +18,11 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
-// describeLinesPerCell bounds what `kubectl describe sb` prints for one finished socket cell:
-// its coordinates, state, repeats and attempts, times, RX/TX/packet rate (mean and standard
-// deviation), drops, spread and what bound it, one line each.
-const describeLinesPerCell = 25
-
-// `kubectl describe sb` of the demo's bench, against the real apiserver: each cell in a
-// bounded number of lines, and no -1 where the data plane could not measure a share.
+// `kubectl describe sb` against the real apiserver, of the demo's bench and of a raw
+// queue-scaling bench: each cell in a bounded number of lines (the headline cell has one more,
+// its marker), and no -1 where the data plane could not measure a share. A cell's lines are its
+// coordinates, state, repeats and attempts, times, RX/TX/packet rate (mean and standard
+// deviation), drops, spread, busy shares and what bound it, one line each.
 func TestDescribeBenchIsShort(t *testing.T) {
 	requireEnv(t)
 	kubectl := filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kubectl")
@@ -33,7 +31,37 @@ func TestDescribeBenchIsShort(t *testing.T) {
 	}
 	kubeconfig := writeKubeconfig(t)
 	ns := newNamespace(t)
-	done := demoSweep(ns)
+	for _, c := range []struct {
+		done    *sbv1.SpiralBench
+		perCell int
+	}{
+		{demoSweep(ns), 25},
+		{withBoundBy(fixture.RawQueueCounted("raw-queue-scaling"), ns), 27},
+	} {
+		section := describeCells(t, kubectl, kubeconfig, c.done)
+		cells := len(c.done.Status.CellResults)
+		text := strings.Join(section, "\n")
+		t.Logf("%s: Cell Results %d lines for %d cells", c.done.Name, len(section), cells)
+		if len(section) > c.perCell*cells+1 {
+			t.Errorf("%s: Cell Results %d lines for %d cells, want at most %d a cell and the headline's line\n%s",
+				c.done.Name, len(section), cells, c.perCell, text)
+		}
+		if m := regexp.MustCompile(`(?m):\s+-1$`).FindString(text); m != "" {
+			t.Errorf("%s: Cell Results print an unknown as -1 (%q)", c.done.Name, m)
+		}
+		// The detail is there, not dropped: every cell's payload, RX rate and bound.
+		for _, want := range []string{"Payload Bytes:", "Rx Mbps:", "Bound By:"} {
+			if n := strings.Count(text, want); n != cells {
+				t.Errorf("%s: %q appears %d times, want once for each of %d cells", c.done.Name, want, n, cells)
+			}
+		}
+	}
+}
+
+// describeCells creates done's bench (suspended), writes done's status and returns the lines
+// under "Cell Results:" of kubectl describe.
+func describeCells(t *testing.T, kubectl, kubeconfig string, done *sbv1.SpiralBench) []string {
+	t.Helper()
 	sb := done.DeepCopy()
 	sb.ResourceVersion, sb.UID, sb.Status = "", "", sbv1.SpiralBenchStatus{}
 	sb.Spec.Suspend = ptr.To(true)
@@ -41,7 +69,7 @@ func TestDescribeBenchIsShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	var section []string
-	eventually(t, 30*time.Second, "kubectl describe sb", func() (bool, string) {
+	eventually(t, 30*time.Second, "kubectl describe sb "+sb.Name, func() (bool, string) {
 		cur := &sbv1.SpiralBench{}
 		if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), cur); err != nil {
 			return false, err.Error()
@@ -51,29 +79,15 @@ func TestDescribeBenchIsShort(t *testing.T) {
 		if err := k8sClient.Status().Patch(context.Background(), cur, client.MergeFrom(before)); err != nil {
 			return false, "status: " + err.Error()
 		}
-		b, err := exec.Command(kubectl, "--kubeconfig", kubeconfig, "describe", "sb", "-n", ns, sb.Name).CombinedOutput()
+		b, err := exec.Command(kubectl, "--kubeconfig", kubeconfig, "describe", "sb", "-n", sb.Namespace, sb.Name).CombinedOutput()
 		if err != nil {
 			return false, string(b)
 		}
-		t.Logf("kubectl describe sb: %d lines", strings.Count(string(b), "\n"))
+		t.Logf("kubectl describe sb %s: %d lines", sb.Name, strings.Count(string(b), "\n"))
 		section = cellResultsSection(string(b))
 		return len(section) > 0, string(b)
 	})
-	cells := len(done.Status.CellResults)
-	text := strings.Join(section, "\n")
-	t.Logf("Cell Results: %d lines for %d cells\n%s", len(section), cells, text)
-	if per := float64(len(section)) / float64(cells); per > describeLinesPerCell {
-		t.Errorf("Cell Results: %.1f lines a cell, want at most %d", per, describeLinesPerCell)
-	}
-	if m := regexp.MustCompile(`(?m):\s+-1$`).FindString(text); m != "" {
-		t.Errorf("Cell Results print an unknown as -1 (%q)", m)
-	}
-	// The detail is there, not dropped: every cell's payload and its RX rate.
-	for _, want := range []string{"Payload Bytes:", "Rx Mbps:", "Bound By:"} {
-		if n := strings.Count(text, want); n != cells {
-			t.Errorf("%q appears %d times, want once for each of %d cells", want, n, cells)
-		}
-	}
+	return section
 }
 
 // demoSweep is the demo's tcp-sweep as it finishes on a node that lacks the sample's pinned
@@ -81,12 +95,18 @@ func TestDescribeBenchIsShort(t *testing.T) {
 // it cannot read) and boundBy as the controller writes it.
 func demoSweep(ns string) *sbv1.SpiralBench {
 	sb := fixture.TCPSweep("tcp-sweep", 1, false)
+	for i := range sb.Status.CellResults {
+		sb.Status.CellResults[i].CPU = &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: -1, RXMilliPercent: -1}
+	}
+	return withBoundBy(sb, ns)
+}
+
+// withBoundBy moves sb to ns and gives its cells their boundBy as the controller writes it.
+func withBoundBy(sb *sbv1.SpiralBench, ns string) *sbv1.SpiralBench {
 	sb.Namespace = ns
 	for i := range sb.Status.CellResults {
 		c := &sb.Status.CellResults[i]
-		c.CPU = &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: -1, RXMilliPercent: -1}
-		c.BoundBy = explain.Cell(sb, c).Short()
-		if len(c.BoundBy) > 160 {
+		if c.BoundBy = explain.Cell(sb, c).Short(); len(c.BoundBy) > 160 {
 			c.BoundBy = c.BoundBy[:160]
 		}
 	}
