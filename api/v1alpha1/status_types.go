@@ -124,8 +124,9 @@ type CellParameters struct {
 type Statistic struct {
 	// mean over the valid repeats.
 	Mean int64 `json:"mean"`
-	// stdDev is the sample standard deviation over the valid repeats (0 for one repeat).
-	StdDev int64 `json:"stdDev"`
+	// stdDev is the sample standard deviation over the valid repeats; absent (0) for one repeat.
+	// +optional
+	StdDev int64 `json:"stdDev,omitempty"`
 }
 
 // CPUBusy is the busy share of the pinned cores of each role, in milli-percent (100000 = 100%).

@@ -36,7 +36,7 @@ func TestDescribeBenchIsShort(t *testing.T) {
 		perCell int
 	}{
 		{demoSweep(ns), 25},
-		{withBoundBy(fixture.RawQueueCounted("raw-queue-scaling"), ns), 27},
+		{withBoundBy(fixture.RawQueueCounted("raw-queue-scaling"), ns), 23},
 	} {
 		section := describeCells(t, kubectl, kubeconfig, c.done)
 		cells := len(c.done.Status.CellResults)
