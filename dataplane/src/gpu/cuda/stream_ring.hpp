@@ -3,8 +3,9 @@
 // thread's copy going to memory that is no longer in the CPU's cache. The receive thread fills
 // a few chunks of a small ring of mapped host memory that stays in cache, and posts each full
 // chunk with two stores; a persistent kernel (gpu/cuda/ring_drain.hpp) copies it into the
-// window on the device and counts it done. No CUDA call per chunk: the compute stream waits for
-// a window's last chunk on the GPU itself (cuStreamWaitValue32 on the done count).
+// window on the device and counts it done. No CUDA call per chunk: a window's work waits for its
+// last chunk on the GPU itself, on a flag the drain stores when that chunk carried one (one
+// launch per window, gpu/cuda/pipeline.hpp), or else through cuStreamWaitValue32 on the count.
 //
 // Without the ring the stream lands in a pinned staging buffer as large as a window, rotated
 // through max_in_flight + 1 windows, and one H2D copy per window moves it: recv() then writes to
