@@ -11,7 +11,10 @@
 #   E2E_WORKLOADS ("none fft gemm gemm_fp16"; also none_span: none, with recv() cycling through
 #   3 windows' worth of memory as the GPU path does, SPIRAL_TCP_RECV_SPAN_BYTES, TCP only;
 #   WORKLOAD@VARIANT: WORKLOAD with one knob set (variant_env): nograph = SPIRAL_GPU_GRAPH=off,
-#   the workload called directly each window instead of its slot's CUDA graph; anything else is
+#   the workload called directly each window instead of its slot's CUDA graph; calls =
+#   SPIRAL_GPU_ONE_LAUNCH=off, the stream ring's windows with their CUDA calls each (stream wait,
+#   graph, event) instead of one launch; wc = SPIRAL_GPU_RING_MEMORY=wc, the ring's slots in
+#   write-combined memory; anything else is
 #   the stream ring's shape for TCP, SPIRAL_GPU_STREAM_RING, e.g. fft@off = the staged path,
 #   fft@8x64x4); E2E_PERF_DIR (unset): profile the receive core during each run's measured
 #   seconds (perf record --call-graph dwarf and perf stat on E2E_RX_CORE, every thread on it),
@@ -61,6 +64,8 @@ cell_args() {
 variant_env() {
   case ${1#*@} in
     nograph) echo SPIRAL_GPU_GRAPH=off ;;
+    calls) echo SPIRAL_GPU_ONE_LAUNCH=off ;;
+    wc) echo SPIRAL_GPU_RING_MEMORY=wc ;;
     *) echo "SPIRAL_GPU_STREAM_RING=${1#*@}" ;;
   esac
 }

@@ -13,8 +13,10 @@
 #
 # Usage, from a folder made by hack/gpu/carry.sh (or a checkout), as root on the GPU machine:
 #   OUT=DIR bash hack/gpu/tcp-gap.sh          (GAP_REPEATS=3 GAP_SECONDS=3 GAP_WARMUP=1)
-#   GAP_WORKLOADS="none fft fft@8x64x4 gemm@nograph ..." GAP_CELLS="tcp tcp_w1m" GAP_UDP=0: other ring
-#   shapes, the workload without its CUDA graph (W@nograph, SPIRAL_GPU_GRAPH=off), no UDP
+#   GAP_WORKLOADS="none fft fft@8x64x4 gemm@nograph fft@calls fft@wc ..." GAP_CELLS="tcp tcp_w1m" GAP_UDP=0:
+#   other ring shapes, the workload without its CUDA graph (W@nograph, SPIRAL_GPU_GRAPH=off), the
+#   ring's windows with their CUDA calls each instead of one launch (W@calls, SPIRAL_GPU_ONE_LAUNCH=off),
+#   the ring's slots in write-combined memory (W@wc, SPIRAL_GPU_RING_MEMORY=wc), no UDP
 #   BUILD=DIR: a build folder already configured (e.g. device-run.sh's) is built there as it is
 # Writes DIR/gap.md (also printed), DIR/gap.jsonl (one object per run), DIR/build.log.
 set -uo pipefail

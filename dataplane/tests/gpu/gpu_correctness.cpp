@@ -12,7 +12,11 @@
 //   gather     odd-sized segments from device and mapped host memory keep their order
 //   pipeline   stream and datagram assemblers through the whole pipeline (staging, async H2D,
 //              assembly, workload) against the same references; the workload goes as each
-//              slot's CUDA graph (direct calls with SPIRAL_GPU_GRAPH=off), counted per window
+//              slot's CUDA graph (direct calls with SPIRAL_GPU_GRAPH=off), counted per window;
+//              the stream ring's windows go as one launch each (wait, workload, completion in
+//              one graph; SPIRAL_GPU_ONE_LAUNCH=off: the calls per window), read back through
+//              the window sink where test hooks would split the graph, and with the ring's
+//              slots in write-combined memory
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -258,14 +262,33 @@ void check_gather(bool in_place) {
 
 // ---- the pipeline through its assemblers ----------------------------------------------------
 
-// Collects every assembled window (and workload output) on the compute stream.
-struct Collector {
+// Collects every assembled window (and workload output): on the compute stream through the
+// test hooks, or, with `sink`, as the pipeline hands each processed window on (no hooks, so a
+// window of the stream ring goes as its slot's whole graph: wait, workload, completion).
+struct Collector final : WindowSink {
   struct Window {
     uint64_t base;
     PinnedBuffer data, output;
   };
   std::vector<Window> windows;
-  void attach(PipelineConfig& c) {
+  Stream copies;
+  void window_processed(const ProcessedWindow& w) override {  // the buffers are reused once this returns
+    windows.push_back({w.base, pinned_buffer(w.window_bytes), {}});
+    SPIRAL_CUDA(cudaMemcpyAsync(windows.back().data.data(), w.window, w.window_bytes, cudaMemcpyDeviceToHost,
+                                copies.get()));
+    if (w.output) {
+      windows.back().output = pinned_buffer(w.output_bytes);
+      SPIRAL_CUDA(cudaMemcpyAsync(windows.back().output.data(), w.output, w.output_bytes, cudaMemcpyDeviceToHost,
+                                  copies.get()));
+    }
+    SPIRAL_CUDA(cudaStreamSynchronize(copies.get()));
+  }
+  void attach(PipelineConfig& c, bool sink = false) {
+    if (sink) {
+      copies = make_stream();
+      c.sink = this;
+      return;
+    }
     c.inspect_window = [this](const std::byte* w, uint64_t bytes, uint64_t base, cudaStream_t s) {
       windows.push_back({base, pinned_buffer(bytes), {}});
       SPIRAL_CUDA(cudaMemcpyAsync(windows.back().data.data(), w, bytes, cudaMemcpyDeviceToHost, s));
@@ -277,16 +300,19 @@ struct Collector {
   }
 };
 
-void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string& how) {
+void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string& how, bool sink = false) {
   PipelineConfig c;
   c.workload = {kind, 256, 1024};
   c.window_bytes = (1u << 20) + 8192;  // not a power of two
   c.max_in_flight = 2;
   c.sync_interval = 1;
   Collector col;
-  col.attach(c);
+  col.attach(c, sink);
   PipelineCounters last;
   PipelineStreamAssembler a(c, [&](const PipelineCounters& k) { last = k; }, ring);
+  // the ring's windows wait on the GPU for the drain's flag unless SPIRAL_GPU_ONE_LAUNCH=off
+  const bool one_launch = ring.on() && one_launch_on();
+  const bool launch_ok = (a.pipeline().fill_flag() != nullptr) == one_launch;
   const auto b = random_floats(256 * 256);
   if (kind != WorkloadKind::none) a.pipeline().workload()->set_b(b.data());
   // 5.3 windows of random floats in random-sized receives
@@ -313,7 +339,8 @@ void check_stream_pipeline(WorkloadKind kind, RingShape ring, const std::string&
   // every window's workload went as its slot's CUDA graph, unless SPIRAL_GPU_GRAPH=off
   const uint64_t graphs = kind != WorkloadKind::none && workload_graphs_on() ? 6 : 0;
   detail += ", " + std::to_string(last.graph_windows) + " as graphs";
-  bool ok = order && last.windows == 6 && last.bytes == total && last.graph_windows == graphs;
+  if (one_launch) detail += launch_ok ? ", one launch per window" : ", NOT ONE LAUNCH PER WINDOW";
+  bool ok = order && last.windows == 6 && last.bytes == total && last.graph_windows == graphs && launch_ok;
   if (ok && kind != WorkloadKind::none) {  // the workload ran on what arrived: check window 2's result
     const auto& w = col.windows[2];
     std::vector<float> win(reinterpret_cast<const float*>(w.data.data()),
@@ -451,6 +478,13 @@ int main() {
     // return while a drain runs (the pipeline launches its workload once before any traffic).
     for (auto k : {WorkloadKind::gemm_fp16, WorkloadKind::gemm, WorkloadKind::fft, WorkloadKind::none})
       check_stream_pipeline(k, stream_ring_shape(), "ring, default shape");
+    // no test hooks: each window goes as its slot's whole graph (one launch per window)
+    for (auto k : {WorkloadKind::gemm_fp16, WorkloadKind::fft, WorkloadKind::none})
+      check_stream_pipeline(k, stream_ring_shape(), "ring, default shape, through the sink", true);
+    if (RingShape wc = stream_ring_shape(); wc.on()) {
+      wc.write_combined = true;
+      check_stream_pipeline(WorkloadKind::gemm, wc, "ring, write-combined slots, through the sink", true);
+    }
     check_fft(1024, 2u << 20);
     check_fft(256, (1u << 20) + 1000);
     check_fft(4096, 1u << 20);
@@ -468,6 +502,7 @@ int main() {
     // small chunks that do not divide the window, few slots, an odd block count: every wrap
     check_stream_pipeline(WorkloadKind::fft, parse_ring_shape("2x4x3"), "ring 2x4KiBx3");
     check_stream_pipeline(WorkloadKind::gemm_fp16, parse_ring_shape("16x96x7"), "ring 16x96KiBx7");
+    check_stream_pipeline(WorkloadKind::fft, parse_ring_shape("2x4x3"), "ring 2x4KiBx3, through the sink", true);
     check_stream_ring_queues();
     check_datagram_pipeline(false);
     check_datagram_pipeline(true);

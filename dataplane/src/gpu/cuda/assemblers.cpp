@@ -9,7 +9,10 @@ namespace spiral::gpu {
 
 PipelineStreamAssembler::PipelineStreamAssembler(PipelineConfig config, CounterSink publish, RingShape ring)
     : ring_shape_(ring), publish_(std::move(publish)) {
-  if (ring_shape_.on()) config.order_fill = [this](cudaStream_t compute) { ring_->order_after(compute); };
+  if (ring_shape_.on()) {
+    config.order_fill = [this](cudaStream_t compute) { ring_->order_after(compute); };
+    config.fill_signal = true;  // or the drain flags each window's end, and the window waits for that on the GPU
+  }
   pipe_ = std::make_unique<Pipeline>(std::move(config));
 }
 
@@ -27,17 +30,19 @@ std::span<std::byte> PipelineStreamAssembler::space() {
 }
 
 void PipelineStreamAssembler::commit(size_t bytes) {
-  if (ring_) ring_->commit(bytes, pipe_->window() + used_);
+  const uint64_t window = pipe_->config().window_bytes;
+  // the window's last bytes carry its flag (one launch per window; null otherwise)
+  if (ring_) ring_->commit(bytes, pipe_->window() + used_, used_ + bytes >= window ? pipe_->fill_flag() : nullptr);
   used_ += bytes;
-  if (used_ < pipe_->config().window_bytes) return;
-  if (ring_) ring_->flush();
+  if (used_ < window) return;
+  if (ring_) ring_->flush();  // posted already when it carried the flag
   pipe_->submit(used_);
   used_ = 0;
   publish();
 }
 
 void PipelineStreamAssembler::finish() {
-  if (ring_) ring_->flush();
+  if (ring_) ring_->flush(used_ ? pipe_->fill_flag() : nullptr);
   if (used_) pipe_->submit(used_);
   used_ = 0;
   pipe_->finish();

@@ -1,21 +1,54 @@
 #include "gpu/cuda/pipeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <thread>
+
+#include "gpu/cuda/ring_drain.hpp"
+#include "sys/errors.hpp"
 
 namespace spiral::gpu {
 
+bool one_launch_on() {
+  static const bool on = [] {
+    const char* v = std::getenv("SPIRAL_GPU_ONE_LAUNCH");
+    const std::string_view text = v ? v : "";
+    if (text.empty() || text == "on") return true;
+    if (text == "off") return false;
+    throw BadInput("SPIRAL_GPU_ONE_LAUNCH: expected \"on\" or \"off\", got \"" + std::string(text) + "\"");
+  }();
+  return on;
+}
+
 bool Pipeline::EventCompletion::done(size_t slot) {
-  const cudaError_t e = cudaEventQuery(slots_[slot].done.get());
+  if (pipe_.one_launch_) return std::atomic_ref<uint32_t>(*pipe_.done_flag(slot)).load(std::memory_order_acquire) != 0;
+  const cudaError_t e = cudaEventQuery(pipe_.slots_[slot].done.get());
   if (e == cudaErrorNotReady) return false;
   SPIRAL_CUDA(e);
   return true;
 }
 
-void Pipeline::EventCompletion::wait(size_t slot) { SPIRAL_CUDA(cudaEventSynchronize(slots_[slot].done.get())); }
+void Pipeline::EventCompletion::wait(size_t slot) {
+  if (!pipe_.one_launch_) {
+    SPIRAL_CUDA(cudaEventSynchronize(pipe_.slots_[slot].done.get()));
+    return;
+  }
+  for (uint32_t spins = 1; !done(slot); ++spins) {
+    if (spins % 1024 == 0) {
+      // work that failed never stores its flag: surface the stream's error instead of spinning
+      const cudaError_t e = cudaStreamQuery(pipe_.compute_.get());
+      if (e != cudaErrorNotReady && e != cudaSuccess) SPIRAL_CUDA(e);
+      std::this_thread::yield();
+    }
+  }
+}
 
 Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
   if (config_.order_fill) config_.staging_bytes = 256;  // nothing is staged
@@ -54,21 +87,61 @@ Pipeline::Pipeline(PipelineConfig config) : config_(std::move(config)) {
     // the context to do so, which never returns while the stream ring's drain kernel runs.
     workload_->run_into(slots_[0].window.data(), slots_[0].output.data());
     SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
-    if (workload_graphs_on()) capture_workload_graphs();
   }
+  one_launch_ = config_.order_fill && config_.fill_signal && one_launch_on();
+  if (one_launch_) set_up_one_launch();
+  // with one launch per window a graph holds the wait and the completion even without a workload
+  if (workload_graphs_on() && (workload_ || (one_launch_ && !hooks()))) capture_workload_graphs();
 }
+
+void Pipeline::set_up_one_launch() {
+  const size_t flag_bytes = slots_.size() * kFlagWords * sizeof(uint32_t);
+  ready_ = device_buffer(flag_bytes);
+  done_flags_ = pinned_buffer(flag_bytes, true);
+  std::memset(done_flags_.data(), 0, flag_bytes);
+  done_flags_device_ = reinterpret_cast<uint32_t*>(device_pointer(done_flags_));
+  // Both kernels once now, before any drain runs (loaded at their first launch, as above).
+  SPIRAL_CUDA(cudaMemsetAsync(ready_.data(), 1, flag_bytes, compute_.get()));  // every flag nonzero
+  launch_window_wait(ready_flag(0), compute_.get());
+  launch_window_done(done_flag_device(0), compute_.get());
+  SPIRAL_CUDA(cudaMemsetAsync(ready_.data(), 0, flag_bytes, compute_.get()));
+  SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
+  if (!done(0)) throw CudaError("window_done stored no flag in mapped host memory");
+  *done_flag(0) = 0;
+}
+
+// the slot's window finished on the GPU (one launch per window)
+bool Pipeline::done(size_t slot) { return completion_.done(slot); }
 
 void Pipeline::capture_workload_graphs() {
   std::string why;
-  for (Slot& s : slots_) {
-    s.workload_graph = capture_workload(*workload_, s.window.data(), s.output.data(), compute_.get(), why);
+  // One launch per window without test hooks: the graph is the whole window (wait, workload,
+  // completion); else the workload alone.
+  const bool whole = one_launch_ && !hooks();
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    Slot& s = slots_[i];
+    s.workload_graph = capture_graph(
+        [&] {
+          if (whole) launch_window_wait(ready_flag(i), compute_.get());
+          if (workload_) workload_->run_into(s.window.data(), s.output.data());
+          if (whole) launch_window_done(done_flag_device(i), compute_.get());
+        },
+        compute_.get(), why);
     if (!s.workload_graph) break;
   }
   if (why.empty()) {
     // Each graph runs once now, on the zero windows: uploaded before any traffic, and a fault
     // shows here rather than in the first window.
+    if (whole) SPIRAL_CUDA(cudaMemsetAsync(ready_.data(), 1, ready_.size(), compute_.get()));
     for (Slot& s : slots_) SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute_.get()));
     SPIRAL_CUDA(cudaStreamSynchronize(compute_.get()));
+    if (whole) {
+      for (size_t i = 0; i < slots_.size(); ++i) {
+        if (!done(i)) throw CudaError("a window graph stored no completion flag");
+        *done_flag(i) = 0;
+      }
+    }
+    whole_graphs_ = whole;
     return;
   }
   for (Slot& s : slots_) s.workload_graph.reset();
@@ -89,12 +162,13 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
   flight_->before_launch();  // waits (a stall) while max_in_flight windows are on the GPU
   const auto launch_start = std::chrono::steady_clock::now();
 
-  Slot& s = slots_[flight_->filling()];
+  const size_t slot = flight_->filling();
+  Slot& s = slots_[slot];
   const uint64_t window = config_.window_bytes;
   cudaStream_t copy = copy_.get(), compute = compute_.get();
   if (config_.order_fill) {
     bytes = std::min(bytes, window);
-    config_.order_fill(compute);
+    if (!one_launch_) config_.order_fill(compute);
     if (bytes < window) SPIRAL_CUDA(cudaMemsetAsync(s.window.data() + bytes, 0, window - bytes, compute));
   } else if (config_.reorder) {
     // one copy moves the offsets (in front of the datagrams) and the datagrams; in place, the
@@ -117,19 +191,31 @@ void Pipeline::submit(uint64_t bytes, uint32_t datagrams, uint64_t base, uint64_
                   config_.header_bytes, config_.slot_bytes, config_.seq_offset, owner_.as<uint32_t>(), s.window.data()};
     launch_reorder(a, compute);
   }
-  if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
   Workload::Output output{};
-  if (workload_) {
-    if (s.workload_graph) {
-      SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute));
-      ++counters_.graph_windows;
-    } else {
-      workload_->run_into(s.window.data(), s.output.data());
+  if (workload_) output = {s.output.data(), s.output.size()};
+  if (one_launch_) std::atomic_ref<uint32_t>(*done_flag(slot)).store(0, std::memory_order_relaxed);  // before the launch
+  if (whole_graphs_) {
+    // the window in one call: wait for its bytes, the workload, its completion flag
+    SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute));
+    if (workload_) ++counters_.graph_windows;
+  } else {
+    if (one_launch_) launch_window_wait(fill_flag(), compute);
+    if (config_.inspect_window) config_.inspect_window(s.window.data(), window, base, compute);
+    if (workload_) {
+      if (s.workload_graph) {
+        SPIRAL_CUDA(cudaGraphLaunch(s.workload_graph.get(), compute));
+        ++counters_.graph_windows;
+      } else {
+        workload_->run_into(s.window.data(), s.output.data());
+      }
+      if (config_.inspect_output) config_.inspect_output(output, compute);
     }
-    output = {s.output.data(), s.output.size()};
-    if (config_.inspect_output) config_.inspect_output(output, compute);
+    if (one_launch_) {
+      launch_window_done(done_flag_device(slot), compute);
+    } else {
+      SPIRAL_CUDA(cudaEventRecord(s.done.get(), compute));
+    }
   }
-  SPIRAL_CUDA(cudaEventRecord(s.done.get(), compute));
 
   const uint64_t received = config_.reorder ? uint64_t{datagrams} * config_.slot_bytes : bytes;
   s.processed = ProcessedWindow{config_.assembler, counters_.windows, s.window.data(), window,

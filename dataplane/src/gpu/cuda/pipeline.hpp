@@ -10,6 +10,13 @@
 // and output (gpu/cuda/workload_graph.hpp): one launch per window instead of the library's
 // calls. Where the capture is refused, or SPIRAL_GPU_GRAPH=off, the workload is called directly.
 //
+// One launch per window (stream ring, config.fill_signal): the ring's drain stores a flag in
+// device memory once a window's last chunk is in, and each slot's graph is
+//   window_wait(slot's flag) -> workload -> window_done(slot's flag in mapped host memory)
+// so a window costs the receive thread one cudaGraphLaunch and no other CUDA call: no stream
+// wait on the ring's count, no event record, and completion is a load from host memory instead
+// of cudaEventQuery. SPIRAL_GPU_ONE_LAUNCH=off keeps the calls (a benchmark knob).
+//
 // max_in_flight windows may be on the GPU at once, each with its own staging and device
 // window, plus one more staging buffer being filled, so a copy always overlaps compute of the
 // window before it. Completed windows are collected every sync_interval submissions (a
@@ -60,7 +67,15 @@ struct PipelineConfig {
   // the staging: submit() copies nothing and first calls order_fill(compute stream), which makes
   // that stream wait until the window's bytes have arrived.
   std::function<void(cudaStream_t compute)> order_fill;
+  // With order_fill: the filler can instead store a nonzero word at fill_flag() (device memory)
+  // once the window's bytes have arrived, so that the window's work needs no host call to wait
+  // for them (one launch per window, above).
+  bool fill_signal = false;
 };
+
+// SPIRAL_GPU_ONE_LAUNCH: unset, empty or "on" = one launch per window where the filler signals;
+// "off" = order_fill, the graph and an event record per window. Read once; else BadInput.
+bool one_launch_on();
 
 class Pipeline {
  public:
@@ -72,6 +87,9 @@ class Pipeline {
   uint32_t* offsets() { return reinterpret_cast<uint32_t*>(slots_[flight_->filling()].staging->data()); }  // reorder: max_datagrams
   // The filling slot's device window (config.order_fill: where the stream's bytes go).
   std::byte* window() { return slots_[flight_->filling()].window.data(); }
+  // One launch per window: where the filler stores nonzero once the filling window's bytes are
+  // in (device memory); null when the pipeline waits through order_fill instead.
+  uint32_t* fill_flag() { return one_launch_ ? ready_flag(flight_->filling()) : nullptr; }
 
   // Hands the filling buffer to the GPU: `bytes` of staging; for reorder, `datagrams` offsets
   // and the window's first sequence number. Then makes another buffer the filling one, waiting
@@ -102,25 +120,39 @@ class Pipeline {
     ProcessedWindow processed;  // what the sink gets once `done`
     uint64_t token = 0;
   };
+  // Completion of a slot's work: its "done" event, or with one launch per window its flag in
+  // mapped host memory (stored by window_done, cleared before the slot's next launch).
   class EventCompletion final : public CompletionSource {
    public:
-    explicit EventCompletion(std::vector<Slot>& slots) : slots_(slots) {}
+    explicit EventCompletion(Pipeline& pipe) : pipe_(pipe) {}
     bool done(size_t slot) override;
     void wait(size_t slot) override;
 
    private:
-    std::vector<Slot>& slots_;
+    Pipeline& pipe_;
   };
+  static constexpr size_t kFlagWords = 16;  // one flag per 64-byte line
   void retire(size_t slot);
   void capture_workload_graphs();
+  void set_up_one_launch();
+  bool done(size_t slot);
+  uint32_t* ready_flag(size_t slot) { return ready_.as<uint32_t>() + slot * kFlagWords; }
+  uint32_t* done_flag(size_t slot) { return done_flags_.as<uint32_t>() + slot * kFlagWords; }
+  uint32_t* done_flag_device(size_t slot) { return done_flags_device_ + slot * kFlagWords; }
+  bool hooks() const { return config_.inspect_window || config_.inspect_output; }
 
   PipelineConfig config_;
+  bool one_launch_ = false;
+  bool whole_graphs_ = false;     // one launch: each slot's graph is the whole window
+  DeviceBuffer ready_;            // one launch: the filler's flag per slot (device memory)
+  PinnedBuffer done_flags_;       // one launch: window_done's flag per slot (mapped host memory)
+  uint32_t* done_flags_device_ = nullptr;
   uint64_t offsets_area_ = 0;
   Stream copy_, compute_;
   std::unique_ptr<Workload> workload_;
   DeviceBuffer owner_;  // reorder: slot claims, kept all kNoOwner between windows
   std::vector<Slot> slots_;
-  EventCompletion completion_{slots_};
+  EventCompletion completion_{*this};
   std::unique_ptr<WindowFlight> flight_;
   mutable PipelineCounters counters_;
 };

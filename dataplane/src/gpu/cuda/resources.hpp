@@ -116,9 +116,10 @@ inline DeviceBuffer device_buffer(size_t bytes) {
   return DeviceBuffer(p, bytes);
 }
 // mapped: the device can read it in place (zero-copy) through device_pointer().
-inline PinnedBuffer pinned_buffer(size_t bytes, bool mapped = false) {
+// flags: more cudaHostAlloc flags (cudaHostAllocWriteCombined).
+inline PinnedBuffer pinned_buffer(size_t bytes, bool mapped = false, unsigned flags = 0) {
   void* p = nullptr;
-  SPIRAL_CUDA(cudaHostAlloc(&p, bytes ? bytes : 1, mapped ? cudaHostAllocMapped : cudaHostAllocDefault));
+  SPIRAL_CUDA(cudaHostAlloc(&p, bytes ? bytes : 1, (mapped ? cudaHostAllocMapped : cudaHostAllocDefault) | flags));
   return PinnedBuffer(p, bytes);
 }
 inline std::byte* device_pointer(const PinnedBuffer& b) {

@@ -34,6 +34,7 @@ __global__ void ring_drain(RingDrainArgs a) {
   __shared__ uint32_t bytes;
   __shared__ bool stop;
   volatile RingControl* ctl = a.control;
+  uint64_t signal = 0;  // thread 0's: the chunk's window flag, read with its descriptor
   for (uint32_t c = 0;; ++c) {
     const uint32_t slot = c % a.slots;
     if (threadIdx.x == 0) {
@@ -49,6 +50,7 @@ __global__ void ring_drain(RingDrainArgs a) {
       __threadfence_system();  // what the host wrote before seq is read after it
       dst = ctl->chunk[slot].dst;
       bytes = ctl->chunk[slot].bytes;
+      signal = ctl->chunk[slot].signal;
     }
     __syncthreads();
     if (stop) return;
@@ -64,6 +66,8 @@ __global__ void ring_drain(RingDrainArgs a) {
       const uint32_t use = c / a.slots;
       if (atomicAdd(a.arrivals + slot, 1u) == (use + 1) * gridDim.x - 1) {
         __threadfence_system();
+        // the window's last chunk: every chunk of it is in (chunks complete in order)
+        if (signal) *reinterpret_cast<volatile uint32_t*>(signal) = 1u;
         ctl->done = c + 1;
         __threadfence_system();  // visible before this block's next arrival, so `done` never goes back
       }
@@ -71,7 +75,30 @@ __global__ void ring_drain(RingDrainArgs a) {
   }
 }
 
+__global__ void window_wait(uint32_t* ready) {
+  volatile uint32_t* flag = ready;
+  while (*flag == 0u) __nanosleep(256);
+  *flag = 0u;
+  __threadfence();  // cleared before the drain can be asked to set it for the slot's next window
+}
+
+__global__ void window_done(uint32_t* done_flag) {
+  __threadfence_system();
+  *reinterpret_cast<volatile uint32_t*>(done_flag) = 1u;
+  __threadfence_system();
+}
+
 }  // namespace
+
+void launch_window_wait(uint32_t* ready, cudaStream_t stream) {
+  window_wait<<<1, 1, 0, stream>>>(ready);
+  SPIRAL_CUDA(cudaGetLastError());
+}
+
+void launch_window_done(uint32_t* done_flag, cudaStream_t stream) {
+  window_done<<<1, 1, 0, stream>>>(done_flag);
+  SPIRAL_CUDA(cudaGetLastError());
+}
 
 void launch_ring_drain(const RingDrainArgs& args, uint32_t blocks, uint32_t threads, cudaStream_t stream) {
   ring_drain<<<blocks, threads, 0, stream>>>(args);

@@ -14,9 +14,12 @@ constexpr uint32_t kRingMaxSlots = 16;
 // Written by the receive thread, one per ring slot: `seq` (chunk number + 1) last, after the
 // bytes and the descriptor, so a kernel that sees it sees them.
 struct RingChunk {
-  uint64_t dst;    // device address the chunk's bytes go to
-  uint32_t bytes;  // <= chunk_bytes
+  uint64_t dst;     // device address the chunk's bytes go to
+  uint64_t signal;  // 0, or a device address: the chunk ends a window, store 1 there once it and
+                    // every chunk before it were copied (the window's work waits for it on the GPU)
+  uint32_t bytes;   // <= chunk_bytes; 0 for a chunk that only signals
   uint32_t seq;
+  uint64_t pad;     // 32 bytes: two descriptors a cache line
 };
 
 // Mapped host memory shared by the receive thread and the kernel.
@@ -37,5 +40,13 @@ struct RingDrainArgs {
 // Launches the drain on `stream` (which it occupies until control->stop): `blocks` blocks of
 // `threads` threads share every chunk, so a chunk's copy has blocks x threads loads in flight.
 void launch_ring_drain(const RingDrainArgs& args, uint32_t blocks, uint32_t threads, cudaStream_t stream);
+
+// One launch per window (gpu/cuda/pipeline.hpp): the first and last kernels of a window's graph.
+// window_wait waits on the GPU until *ready (device memory, stored by the drain through a chunk's
+// `signal`) is nonzero, then clears it for the slot's next window. window_done stores 1 into
+// *done_flag (mapped host memory, the device address) once everything before it on `stream` ran:
+// the receive thread reads it instead of querying an event.
+void launch_window_wait(uint32_t* ready, cudaStream_t stream);
+void launch_window_done(uint32_t* done_flag, cudaStream_t stream);
 
 }  // namespace spiral::gpu

@@ -53,22 +53,36 @@ RingShape parse_ring_shape(const std::string& text) {
 
 RingShape stream_ring_shape() {
   const char* v = std::getenv("SPIRAL_GPU_STREAM_RING");
-  if (!v || !*v) return stream_wait_value() ? kDefaultShape : RingShape{};
-  return parse_ring_shape(v);
+  RingShape s = !v || !*v ? (stream_wait_value() ? kDefaultShape : RingShape{}) : parse_ring_shape(v);
+  const char* m = std::getenv("SPIRAL_GPU_RING_MEMORY");
+  const std::string memory = m ? m : "";
+  if (memory == "wc") {
+    s.write_combined = true;
+  } else if (!memory.empty() && memory != "cached") {
+    throw BadInput("SPIRAL_GPU_RING_MEMORY: expected \"cached\" or \"wc\", got \"" + memory + "\"");
+  }
+  return s;
 }
 
 StreamRing::StreamRing(RingShape shape) : shape_(shape) {
-  region_ = memory::allocate({BufferMemory::host_pinned, kControlBytes + uint64_t{shape.slots} * shape.chunk_bytes,
+  const uint64_t ring_bytes = uint64_t{shape.slots} * shape.chunk_bytes;
+  region_ = memory::allocate({BufferMemory::host_pinned, kControlBytes + (shape.write_combined ? 0 : ring_bytes),
                               "GPU stream ring", memory::kRegisterCuda});
   std::memset(region_->data(), 0, kControlBytes);
   control_ = reinterpret_cast<RingControl*>(region_->data());
   ring_ = region_->data() + kControlBytes;
+  const std::byte* ring_device = region_->device_pointer() + kControlBytes;
+  if (shape.write_combined) {
+    write_combined_ = pinned_buffer(ring_bytes, true, cudaHostAllocWriteCombined);
+    ring_ = write_combined_.data();
+    ring_device = device_pointer(write_combined_);
+  }
   arrivals_ = device_buffer(sizeof(uint32_t) * shape.slots);
   stream_ = make_stream();
   // on the drain's own stream: nothing device-wide may wait while another queue's drain runs
   SPIRAL_CUDA(cudaMemsetAsync(arrivals_.data(), 0, arrivals_.size(), stream_.get()));
-  RingDrainArgs a{reinterpret_cast<RingControl*>(region_->device_pointer()), region_->device_pointer() + kControlBytes,
-                  shape.slots, shape.chunk_bytes, arrivals_.as<uint32_t>()};
+  RingDrainArgs a{reinterpret_cast<RingControl*>(region_->device_pointer()), ring_device, shape.slots,
+                  shape.chunk_bytes, arrivals_.as<uint32_t>()};
   launch_ring_drain(a, shape.blocks, shape.threads, stream_.get());
   running_ = true;
 }
@@ -110,17 +124,27 @@ std::span<std::byte> StreamRing::space(uint64_t room) {
   return {ring_ + uint64_t{slot} * shape_.chunk_bytes + fill_, n};
 }
 
-void StreamRing::commit(size_t bytes, std::byte* dst) {
+void StreamRing::commit(size_t bytes, std::byte* dst, uint32_t* signal) {
   if (!bytes) return;
   if (fill_ == 0) chunk_dst_ = dst;
   fill_ += static_cast<uint32_t>(bytes);
-  if (fill_ == shape_.chunk_bytes) flush();
+  if (fill_ == shape_.chunk_bytes || signal) post(signal);
 }
 
-void StreamRing::flush() {
-  if (!fill_) return;
+void StreamRing::flush(uint32_t* signal) {
+  if (fill_) {
+    post(signal);
+  } else if (signal) {  // the window's bytes all went in posted chunks: an empty one signals it
+    wait_done(posted_ + 1 - shape_.slots);  // its slot, as space() would
+    chunk_dst_ = nullptr;
+    post(signal);
+  }
+}
+
+void StreamRing::post(uint32_t* signal) {
   RingChunk& c = control_->chunk[posted_ % shape_.slots];
   c.dst = reinterpret_cast<uint64_t>(chunk_dst_);
+  c.signal = reinterpret_cast<uint64_t>(signal);
   c.bytes = fill_;
   std::atomic_ref<uint32_t>(c.seq).store(posted_ + 1, std::memory_order_release);  // the kernel may go
   ++posted_;

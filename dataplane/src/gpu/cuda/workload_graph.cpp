@@ -20,6 +20,10 @@ bool workload_graphs_on() {
 
 GraphExec capture_workload(Workload& workload, const std::byte* window, std::byte* out, cudaStream_t stream,
                            std::string& why) {
+  return capture_graph([&] { workload.run_into(window, out); }, stream, why);
+}
+
+GraphExec capture_graph(const std::function<void()>& enqueue, cudaStream_t stream, std::string& why) {
   // Thread-local: another thread's CUDA calls meanwhile (another queue's pipeline) neither break
   // this capture nor are refused because of it.
   cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
@@ -29,7 +33,7 @@ GraphExec capture_workload(Workload& workload, const std::byte* window, std::byt
     return {};
   }
   try {
-    workload.run_into(window, out);
+    enqueue();
   } catch (const CudaError& refused) {  // the call failed under capture; the capture still ends below
     why = refused.what();
   }

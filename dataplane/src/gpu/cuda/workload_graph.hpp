@@ -4,6 +4,7 @@
 // instead of the workload's own launches on the receive thread (cuBLAS and cuFFT do host work of
 // several microseconds per call; at 1 MiB windows a window closes every ~170 us).
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "gpu/cuda/resources.hpp"
@@ -15,6 +16,11 @@ namespace spiral::gpu {
 // window (a benchmark knob: hack/gpu/tcp-gap.sh's W@nograph). Read once; anything else throws
 // BadInput.
 bool workload_graphs_on();
+
+// Captures what `enqueue` puts on `stream` and instantiates it. Where CUDA or a library refuses
+// the capture, returns an empty GraphExec and says why in `why`; the stream is usable again and
+// nothing was enqueued on it.
+GraphExec capture_graph(const std::function<void()>& enqueue, cudaStream_t stream, std::string& why);
 
 // Captures workload.run_into(window, out) on `stream` (the workload's own) and instantiates it.
 // Where CUDA or the library refuses the capture, returns an empty GraphExec and says why in
