@@ -14,18 +14,15 @@
 #include "gpu/cuda/check.hpp"
 #include "memory/region.hpp"
 #include "transports/gpucopy/cuda/local_engine.hpp"
+#include "support/check_report.hpp"
 
 using namespace spiral;
 using namespace spiral::gpucopy;
 
 namespace {
 
-int failures = 0;
-
-void report(bool ok, const std::string& what) {
-  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) ++failures;
-}
+using spiral::testing::failures;
+using spiral::testing::report;
 
 constexpr uint64_t kBytes = (8ull << 20) + 48;  // not a whole number of blocks x threads x unroll
 

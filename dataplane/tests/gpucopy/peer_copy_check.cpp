@@ -12,18 +12,15 @@
 #include "gpu/cuda/check.hpp"
 #include "memory/region.hpp"
 #include "transports/gpucopy/cuda/peer_engine.hpp"
+#include "support/check_report.hpp"
 
 using namespace spiral;
 using namespace spiral::gpucopy;
 
 namespace {
 
-int failures = 0;
-
-void report(bool ok, const std::string& what) {
-  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) ++failures;
-}
+using spiral::testing::failures;
+using spiral::testing::report;
 
 unsigned char pattern(size_t gpu, size_t i) { return static_cast<unsigned char>((i * 131 + gpu * 17 + i / 4093) & 0xff); }
 

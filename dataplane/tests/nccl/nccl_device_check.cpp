@@ -15,18 +15,15 @@
 #include "transports/nccl/cuda/buffers_check.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_engine.hpp"
+#include "support/check_report.hpp"
 
 using namespace spiral;
 using namespace spiral::nccl;
 
 namespace {
 
-int failures = 0;
-
-void report(bool ok, const std::string& what) {
-  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) ++failures;
-}
+using spiral::testing::failures;
+using spiral::testing::report;
 
 void check_operation(Collective c, ElementType t, ReduceOp op, const UniqueId& id) {
   SweepSpec spec;

@@ -13,18 +13,15 @@
 #include "transports/nccl/features.hpp"
 #include "transports/nccl/nccl_engine.hpp"
 #include "transports/nccl/nccl_options.hpp"
+#include "support/check_report.hpp"
 
 using namespace spiral;
 using namespace spiral::nccl;
 
 namespace {
 
-int failures = 0;
-
-void report(bool ok, const std::string& what) {
-  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) ++failures;
-}
+using spiral::testing::failures;
+using spiral::testing::report;
 
 SweepSpec small(Collective c, ElementType t = ElementType::float32) {
   SweepSpec s;
