@@ -5,6 +5,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/spiralbench/spiralbench/pkg/rendezvous"
+	"net"
 	"os"
 	"strings"
 	"time"
@@ -56,6 +58,8 @@ func main() {
 	flag.StringVar(&allowedImages, "allowed-images", os.Getenv("SPIRALBENCH_ALLOWED_IMAGES"), "comma-separated images cell pods may run besides --dataplane-image's repository: a repository (any tag), a reference with tag or digest (that one), a prefix ending in / (every repository below it), or *; empty allows the default image's repository only ($SPIRALBENCH_ALLOWED_IMAGES)")
 	flag.StringVar(&allowedPriorityClasses, "allowed-priority-classes", os.Getenv("SPIRALBENCH_ALLOWED_PRIORITY_CLASSES"), "comma-separated priority classes spec.priorityClassName may name, or *; empty allows any class not named system-* ($SPIRALBENCH_ALLOWED_PRIORITY_CLASSES)")
 	flag.StringVar(&privilegedNamespaces, "privileged-namespaces", os.Getenv("SPIRALBENCH_PRIVILEGED_NAMESPACES"), "comma-separated namespaces whose benches may run privileged or host-network pods, besides namespaces labelled spiralbench.io/privileged=true ($SPIRALBENCH_PRIVILEGED_NAMESPACES)")
+	var rendezvousBind string
+	flag.StringVar(&rendezvousBind, "rendezvous-bind-address", envOr("SPIRALBENCH_RENDEZVOUS_BIND_ADDRESS", "0"), "address the rendezvous binds to, where rank 0 of a cell on the pod network announces its address so the other ranks start beside it (chart: rendezvous.enabled); cell pods reach it at $POD_IP and this port; 0 disables it: the other ranks then start once the kubelet reports rank 0's IP ($SPIRALBENCH_RENDEZVOUS_BIND_ADDRESS)")
 	var referenceCatalog string
 	flag.StringVar(&referenceCatalog, "reference-catalog", os.Getenv("SPIRALBENCH_REFERENCE_CATALOG"), "file of the reference catalog fleets judge nodes against (chart: the ConfigMap spiralbench-reference-catalog); empty uses the one compiled in ($SPIRALBENCH_REFERENCE_CATALOG)")
 	flag.IntVar(&benchWorkers, "bench-workers", 1, "benches reconciled at once; a fleet of hundreds of parallel benches needs several, since each reconcile waits on the apiserver")
@@ -163,6 +167,14 @@ func main() {
 		log.Error(err, "bad flag")
 		os.Exit(1)
 	}
+	rdv, err := newRendezvous(rendezvousBind, os.Getenv("POD_IP"))
+	if err == nil && rdv != nil {
+		err = mgr.Add(rdv)
+	}
+	if err != nil {
+		log.Error(err, "cannot set up the rendezvous")
+		os.Exit(1)
+	}
 	if err := (&benchctrl.Reconciler{
 		Client:         mgr.GetClient(),
 		APIReader:      mgr.GetAPIReader(),
@@ -181,6 +193,7 @@ func main() {
 		AllowedPriorityClasses: priorityClasses,
 		PrivilegedNamespaces:   privileged,
 		Workers:                benchWorkers,
+		Rendezvous:             rdv,
 	}).SetupWithManager(mgr); err != nil {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
@@ -208,6 +221,21 @@ func main() {
 		log.Error(err, "the manager stopped")
 		os.Exit(1)
 	}
+}
+
+// newRendezvous: nil when bind is 0 (off); cell pods reach it at the manager pod's IP.
+func newRendezvous(bind, podIP string) (*rendezvous.Server, error) {
+	if bind == "0" || bind == "" {
+		return nil, nil
+	}
+	_, port, err := net.SplitHostPort(bind)
+	if err != nil {
+		return nil, fmt.Errorf("--rendezvous-bind-address %q: %w", bind, err)
+	}
+	if net.ParseIP(podIP).To4() == nil {
+		return nil, fmt.Errorf("--rendezvous-bind-address %s needs the manager pod's IPv4 address in $POD_IP (the chart sets it), got %q", bind, podIP)
+	}
+	return rendezvous.New(bind, net.JoinHostPort(podIP, port)), nil
 }
 
 func envOr(key, fallback string) string {

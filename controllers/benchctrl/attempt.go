@@ -39,6 +39,9 @@ func (r *Reconciler) deadlineSlack() time.Duration {
 func (r *Reconciler) input(sb *sbv1.SpiralBench, cell plan.Cell, repeat, repeats, attempt int32) (cellpod.Input, error) {
 	in, err := cellpod.NewInput(sb, cell, repeat, repeats, attempt, sb.Status.Nodes)
 	in.DefaultImage, in.PullPolicy = r.DefaultImage, r.PullPolicy
+	if r.Rendezvous != nil {
+		in.Rendezvous = r.Rendezvous.Advertise
+	}
 	return in, err
 }
 
@@ -169,6 +172,11 @@ func (r *Reconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, c
 		wait = retry // look again when its grace ends; wait stays above 0 before the deadline
 	}
 	missing, present := peersMissing(in.Ranks, pods)
+	// Every rank exists and the attempt is over: all ended, or one failed and the rest cannot help.
+	ended := len(missing) == 0 && (allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods) || anyRefused(pods)))
+	if msg := r.confirmRendezvous(in, rendezvous, ended); msg != "" {
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: msg})
+	}
 	switch {
 	case unschedulable != "":
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: unschedulable})
@@ -178,7 +186,7 @@ func (r *Reconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, c
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: deadlineReason(in, present...)})
 	case len(missing) > 0:
 		return r.startPeers(ctx, sb, in, rendezvous, wait)
-	case allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods) || anyRefused(pods)):
+	case ended:
 		// A running pod of several repeats that lost its peer ends on its own soon (its control
 		// connection breaks) with the repeats it finished in its summary: wait for it. Not after
 		// a refusal (exit 2, before any traffic): its peer may wait a minute for a connection
@@ -224,6 +232,11 @@ func (r *Reconciler) startPeers(ctx context.Context, sb *sbv1.SpiralBench, in ce
 		return 0, err
 	}
 	in.PeersFirst = addr != ""
+	if !in.PeersFirst && in.ViaRendezvous() {
+		// Rank 0 announces its address to the manager's rendezvous once it listens; the other
+		// ranks start now and wait there for it (pkg/rendezvous).
+		in.PeersFirst, in.RendezvousKey = true, string(rendezvous.UID)
+	}
 	if !in.PeersFirst {
 		if !containerStarted(rendezvous) {
 			return wait, nil
@@ -253,7 +266,10 @@ func (r *Reconciler) startPeers(ctx context.Context, sb *sbv1.SpiralBench, in ce
 		return wait, nil
 	}
 	how := "runs at"
-	if in.PeersFirst {
+	switch {
+	case in.RendezvousKey != "":
+		how, addr = "will announce its address to the rendezvous at", in.Rendezvous
+	case in.PeersFirst:
 		how = "will listen at"
 	}
 	r.Recorder.Eventf(sb, rendezvous, corev1.EventTypeNormal, "PeersStarted", "Start", "%s %s %s %s; started %s",

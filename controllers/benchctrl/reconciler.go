@@ -13,6 +13,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/policy"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
+	"github.com/spiralbench/spiralbench/pkg/rendezvous"
 )
 
 // queuedRetry is how often a queued bench looks at its node again.
@@ -59,6 +60,10 @@ type Reconciler struct {
 	// one. Node exclusivity does not rest on it: the per-node Leases are taken through the
 	// apiserver's resourceVersion check.
 	Workers int
+	// Rendezvous, when set, lets rank 0 on the pod network announce its address to the manager
+	// and the other ranks start beside it (pkg/rendezvous); nil starts them once the kubelet
+	// reports rank 0's IP.
+	Rendezvous *rendezvous.Server
 	// takenNow are the nodes whose lease this reconcile created or took over (set on the
 	// reconcile's own copy): their hold starts now, so the attempt need not renew it.
 	takenNow map[string]bool

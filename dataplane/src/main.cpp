@@ -13,6 +13,7 @@
 #include "output/environment_message.hpp"
 #include "output/summary.hpp"
 #include "run/outcome.hpp"
+#include "run/rendezvous.hpp"
 #include "run/roles.hpp"
 #include "sys/affinity.hpp"
 
@@ -101,6 +102,13 @@ int main(int argc, char** argv) {
   } catch (const BadInput& e) {
     std::cerr << "spiral-dataplane: " << e.what() << "\n";
     return kExitBadInput;
+  }
+  try {
+    resolve_rendezvous(cell);  // the other ranks: rank 0's address, once it announced it
+  } catch (const std::exception& e) {
+    std::cerr << "spiral-dataplane: run failed: " << e.what() << "\n";
+    spiral::emit_outputs(cell, spiral::failed_result(cell, e.what()), std::cout, 0);
+    return ended(cell, kExitFailure);
   }
 
   // Each repeat reconnects on the control connection (the client retries while the server

@@ -68,6 +68,9 @@ func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 		if in.PeersFirst {
 			connectMs = strconv.FormatInt(in.Deadline()*1000, 10)
 		}
+		if in.RendezvousKey != "" { // rank 0's address comes from the manager's rendezvous
+			return []string{"--rendezvous", in.Rendezvous, "--rendezvous-key", in.RendezvousKey, "--connect-timeout-ms", connectMs}
+		}
 		a := []string{"--server-address", addresses[0], "--connect-timeout-ms", connectMs}
 		if len(addresses) > 1 {
 			a = append(a, "--server-addresses", rendezvous)
@@ -77,6 +80,9 @@ func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	var env []string
 	if NeedsEnvironment(in.Bench) {
 		env = []string{"--environment", "--environment-file", environmentFile}
+	}
+	if in.ViaRendezvous() { // the kubelet expands $(VAR) from the container's env (pod.go)
+		env = append(env, "--rendezvous", in.Rendezvous, "--rendezvous-key", "$("+envPodUID+")", "--announce-address", "$("+envPodIP+")")
 	}
 	if len(in.Ranks) <= 1 {
 		return append([]string{"--ready-file", readyFile}, env...)

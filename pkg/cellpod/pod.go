@@ -41,6 +41,8 @@ const (
 	readyDir    = "/run/spiral"
 	readyFile   = readyDir + "/ready"
 	summaryPath = "/dev/termination-log"
+	envPodIP    = "SPIRAL_POD_IP"
+	envPodUID   = "SPIRAL_POD_UID"
 )
 
 // StartupAllowanceSeconds is added to warm-up + measured seconds for the default cell
@@ -68,6 +70,23 @@ type Input struct {
 	// it listens (its image still pulling): they retry their connect for as long as the attempt
 	// may last instead of 30 s.
 	PeersFirst bool
+	// Rendezvous is the manager's rendezvous (pkg/rendezvous), host:port; "" without one. Where
+	// it applies (ViaRendezvous), rank 0 announces its address there once it listens, and the
+	// other ranks start beside it and wait there, instead of after the kubelet reports its IP.
+	Rendezvous string
+	// RendezvousKey is rank 0's pod UID, the key the other ranks wait on; set once rank 0 exists.
+	RendezvousKey string
+}
+
+// ViaRendezvous: rank 0 has peers and runs on the pod network with nothing that fixes its
+// address in advance (no address, host network, secondary network or several links), and the
+// manager runs a rendezvous.
+func (in Input) ViaRendezvous() bool {
+	if in.Rendezvous == "" || len(in.Ranks) < 2 {
+		return false
+	}
+	side := in.Ranks[0].Sides[0].Spec(&in.Bench.Spec)
+	return side.Address == "" && !side.HostNetwork && len(side.Networks) == 0 && in.Bench.Spec.Topology.Links <= 1
 }
 
 // Name is the deterministic pod name of a rank (by its name): a restarted controller finds its pods by it.
@@ -167,6 +186,12 @@ func Build(in Input, rank benchkind.Rank, rendezvous string) *corev1.Pod {
 			ProbeHandler:  corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"cat", readyFile}}},
 			PeriodSeconds: 1, FailureThreshold: 1,
 		}
+	}
+	if rank.Index == 0 && in.ViaRendezvous() {
+		// What rank 0 announces (rendezvousArgs): its pod's IP and UID, from the kubelet at its start.
+		c.Env = append(c.Env,
+			corev1.EnvVar{Name: envPodIP, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "status.podIP"}}},
+			corev1.EnvVar{Name: envPodUID, ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.uid"}}})
 	}
 	addHugepages(pod, &c, sb, rank)
 	pod.Spec.Containers = []corev1.Container{c}

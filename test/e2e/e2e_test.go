@@ -14,6 +14,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -131,6 +132,21 @@ func TestSweepsRunToCompletionWithResultsInStatusAndBucket(t *testing.T) {
 		if c.BoundBy == "" || strings.HasPrefix(c.BoundBy, "unknown") {
 			t.Errorf("tcp cell %d: bound %q", c.Index, c.BoundBy)
 		}
+	}
+	// On the pod network each client started beside its server, which told it its address
+	// through the manager's rendezvous (docs/operator.md, "One attempt"), and the cells passed.
+	var events eventsv1.EventList
+	if err := k8s.List(context.Background(), &events, client.InNamespace(ns)); err != nil {
+		t.Fatal(err)
+	}
+	viaRendezvous := 0
+	for _, e := range events.Items {
+		if e.Reason == "PeersStarted" && e.Regarding.Name == "tcp" && strings.Contains(e.Note, "will announce its address to the rendezvous") {
+			viaRendezvous++
+		}
+	}
+	if viaRendezvous == 0 {
+		t.Errorf("no PeersStarted event of tcp says its client waited at the rendezvous")
 	}
 	// TCP is flow-controlled: what left arrived.
 	for _, c := range tcp.Status.CellResults {

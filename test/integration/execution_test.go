@@ -65,8 +65,8 @@ func TestSweepRunsCellByCellToCompletion(t *testing.T) {
 	}}
 	sb = k.runUntil(60*time.Second, sbv1.PhaseCompleted)
 
-	if k.clientBeforeRunning != 0 {
-		t.Errorf("%d client pods were created before their server's container ran", k.clientBeforeRunning)
+	if k.clientBeforeAddress != 0 {
+		t.Errorf("%d client pods were created before their server's container ran, without the rendezvous", k.clientBeforeAddress)
 	}
 	if sb.Status.Cells.Total != 2 || sb.Status.Cells.Succeeded != 2 || sb.Status.Progress != "2/2" || sb.Status.BestRxMbps != 2000 {
 		t.Errorf("counts %+v progress %s best %d", sb.Status.Cells, sb.Status.Progress, sb.Status.BestRxMbps)

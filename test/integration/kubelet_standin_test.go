@@ -35,8 +35,11 @@ type kubeletStandIn struct {
 	summary func(cell, repeat int, role string) string
 	// clientArgs are the data plane flags of the last client pod it ran.
 	clientArgs []string
-	// clientBeforeRunning counts clients created while their server's container did not run.
-	clientBeforeRunning int
+	// clientBeforeAddress counts clients created while their server's container did not run
+	// and nothing was to tell them its address (no rendezvous key).
+	clientBeforeAddress int
+	// podIP is the IP a pod gets when it starts; "" is 10.244.0.7.
+	podIP string
 	// rankPods, when set, makes it run kinds whose pods are ranks (NCCL): each pod is set
 	// Running and Ready, and once rankPods pods of an attempt run, all end together with
 	// summary(cell, repeat, role). rankArgs keeps each role's data plane flags.
@@ -136,8 +139,8 @@ func (k *kubeletStandIn) step() {
 		if role == cellpod.RoleClient {
 			k.clientArgs = p.Spec.Containers[0].Args
 			server := byName[cellpod.Name(k.bench, int32(cell), int32(attempt), cellpod.RoleServer)]
-			if server == nil || !isRunning(server) {
-				k.clientBeforeRunning++
+			if (server == nil || !isRunning(server)) && argOf(k.clientArgs, "--rendezvous-key") == "" {
+				k.clientBeforeAddress++
 			}
 			// A pod of several repeats (--repeats) ends with a summary line per repeat.
 			repeats, _ := strconv.Atoi(argOf(p.Spec.Containers[0].Args, "--repeats"))
@@ -228,7 +231,7 @@ func (k *kubeletStandIn) setRunning(p *corev1.Pod) {
 	}
 	now := metav1.Now()
 	p.Status.Phase = corev1.PodRunning
-	p.Status.PodIP = "10.244.0.7"
+	p.Status.PodIP = k.ip()
 	p.Status.StartTime = &now
 	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now}}
 	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}}}
@@ -237,8 +240,19 @@ func (k *kubeletStandIn) setRunning(p *corev1.Pod) {
 	}
 }
 
+// ip is the IP its pods get: a pod that ran has one in its status, even once it ended.
+func (k *kubeletStandIn) ip() string {
+	if k.podIP == "" {
+		return "10.244.0.7"
+	}
+	return k.podIP
+}
+
 func (k *kubeletStandIn) end(p *corev1.Pod, exitCode int32, message string) {
 	now := metav1.Now()
+	if p.Status.PodIP == "" {
+		p.Status.PodIP = k.ip()
+	}
 	p.Status.Phase = corev1.PodSucceeded
 	if exitCode != 0 {
 		p.Status.Phase = corev1.PodFailed

@@ -33,6 +33,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
+	"github.com/spiralbench/spiralbench/pkg/rendezvous"
 	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
@@ -46,6 +47,8 @@ var (
 	repoRoot         = filepath.Join("..", "..")
 	// managerKey is the install's provenance key: every manager of it reads the same Secret.
 	managerKey = provenance.RandomKey()
+	// rendezvousServer is the manager's rendezvous, on a loopback port.
+	rendezvousServer *rendezvous.Server
 )
 
 func TestMain(m *testing.M) {
@@ -102,10 +105,20 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
 	}
+	// The rendezvous, as the chart runs it by default: cell pods on the pod network start together.
+	rendezvousAddr, err := freeAddr()
+	if err == nil {
+		rendezvousServer = rendezvous.New(rendezvousAddr, rendezvousAddr)
+		err = mgr.Add(rendezvousServer)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "cannot start the rendezvous:", err)
+		return 1
+	}
 	if err := (&benchctrl.Reconciler{
 		Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Recorder: mgr.GetEventRecorder("spiralbench-controller"),
 		DefaultImage: "spiralbench/dataplane:test", LeaseNamespace: "default", Uploader: bucket.MinIO{}, Provenance: managerKey,
-		DeadlineSlack: time.Second, AllowedEndpoints: allowedEndpoints,
+		DeadlineSlack: time.Second, AllowedEndpoints: allowedEndpoints, Rendezvous: rendezvousServer,
 	}).SetupWithManager(mgr); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
 		return 1

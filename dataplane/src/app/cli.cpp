@@ -141,6 +141,10 @@ std::optional<json> parse_command_line(int argc, const char* const* argv, std::o
   flags.add<int64_t>("--repeats", "repeats", "runs back to back in this process, one summary line each (1..4)");
   flags.add<std::string>("--server-address", "server_address", "where the client connects");
   flags.add<std::string>("--bind-address", "bind_address", "where the server listens");
+  flags.add<std::string>("--rendezvous", "rendezvous",
+                         "the operator's rendezvous host:port: rank 0 announces --announce-address there, the others wait there for it");
+  flags.add<std::string>("--rendezvous-key", "rendezvous_key", "rank 0's pod UID, the rendezvous' key");
+  flags.add<std::string>("--announce-address", "announce_address", "rank 0: its own address (the pod IP), announced once it listens");
   flags.add_strings("--server-addresses", "server_addresses",
                     "client: several links, pair i connects to list[i % n], e.g. 10.0.1.2,10.0.2.2");
   flags.add_strings("--netdevs", "netdevs", "this side's interface per link, for PHY counters (default: by address)");

@@ -61,6 +61,12 @@ struct Cell {
   // Also write the capture, gzip+base64 in at most 4096 bytes, to this file (the operator's
   // relay container carries it in its own termination message: output/environment_message.hpp).
   std::string environment_file;
+  // The operator's rendezvous (run/rendezvous.hpp), host:port; empty: none. rendezvous_key is
+  // rank 0's pod UID; announce_address is rank 0's own address, which it announces once it
+  // listens. The other ranks, without announce_address, wait there for it.
+  std::string rendezvous;
+  std::string rendezvous_key;
+  std::string announce_address;
   uint16_t base_port = 5201;        // pair i uses base_port + i
   uint16_t control_port = 5200;     // default base_port - 1
   uint32_t connect_timeout_ms = 10000;

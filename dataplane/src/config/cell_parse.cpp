@@ -120,7 +120,7 @@ const std::set<std::string> kCommonKeys = {
     "grace_ms", "cores", "batch", "workload",
     "gemm_n", "fft_length", "workload_batch_bytes", "sync_interval", "max_in_flight", "ready_file",
     "summary_file", "csv", "csv_file", "labels", "search", "server_addresses", "netdevs", "environment",
-    "environment_file"};
+    "environment_file", "rendezvous", "rendezvous_key", "announce_address"};
 
 }  // namespace
 
@@ -243,6 +243,16 @@ Cell parse_cell(const json& j) {
   c.environment = r.boolean("environment", false);
   c.environment_file = r.text("environment_file", 4096, "");
   require_ipv4("bind_address", c.bind_address);
+  c.rendezvous = r.text("rendezvous", 262, "");
+  c.rendezvous_key = r.text("rendezvous_key", 64, "");
+  c.announce_address = r.text("announce_address", 15, "");
+  if (!c.announce_address.empty()) require_ipv4("announce_address", c.announce_address);
+  if (c.rendezvous.empty() && (!c.rendezvous_key.empty() || !c.announce_address.empty()))
+    refuse_key(c.rendezvous_key.empty() ? "announce_address" : "rendezvous_key", "needs rendezvous, the operator's host:port");
+  if (!c.rendezvous.empty() && c.rendezvous_key.empty())
+    refuse_key("rendezvous_key", "must name rank 0's pod UID when rendezvous is given");
+  if (!c.rendezvous.empty() && c.rendezvous.find(':') == std::string::npos)
+    refuse_key("rendezvous", "must be host:port");
   c.base_port = static_cast<uint16_t>(r.integer("base_port", 1, 65535, c.base_port));
   if (r.has("control_port")) {
     c.control_port = static_cast<uint16_t>(r.integer("control_port", 1, 65535, 0));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "run/rendezvous.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral {
@@ -21,6 +22,7 @@ void announce_ready(const Cell& cell, std::ostream& out) {
                                .dump();
   out << line << std::endl;  // flushed: a supervisor may be reading the pipe
   if (!cell.ready_file.empty()) write_ready_file(cell.ready_file, line);
+  announce_to_rendezvous(cell);
 }
 
 void write_ready_file(const std::string& path, const std::string& line) {

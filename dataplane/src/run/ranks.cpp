@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "output/ready.hpp"
+#include "run/rendezvous.hpp"
 #include "run/roles.hpp"
 #include "sys/errors.hpp"
 #include "sys/fd.hpp"
@@ -23,6 +24,7 @@ namespace spiral {
 namespace {
 
 void announce_ready(const Cell& cell) {
+  announce_to_rendezvous(cell);
   if (cell.ready_file.empty()) return;
   write_ready_file(cell.ready_file,
                    nlohmann::json{{"event", "ready"}, {"transport", cell.kind->name}, {"pid", ::getpid()}}.dump());

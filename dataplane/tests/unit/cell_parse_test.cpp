@@ -116,6 +116,25 @@ TEST(CellParse, RefusesValuesOutOfRange) {
   EXPECT_EQ(refusal(with(contract_cell(), "server_address", "")), "cell: \"server_address\" must not be empty");
 }
 
+// The operator's rendezvous (run/rendezvous.hpp): rank 0 announces a literal IPv4 address under
+// its pod UID; neither key means anything without the rendezvous' host:port.
+TEST(CellParse, RendezvousNeedsItsAddressAndAKey) {
+  json rank0 = with(with(with(contract_cell(), "rendezvous", "10.0.0.9:9445"), "rendezvous_key", "5f0c1d2e"),
+                    "announce_address", "10.244.0.7");
+  Cell c = parse_cell(rank0);
+  EXPECT_EQ(c.rendezvous, "10.0.0.9:9445");
+  EXPECT_EQ(c.rendezvous_key, "5f0c1d2e");
+  EXPECT_EQ(c.announce_address, "10.244.0.7");
+  EXPECT_EQ(refusal(with(rank0, "announce_address", "$(POD_IP)")),
+            "cell: \"announce_address\" must be an IPv4 address, got \"$(POD_IP)\"");
+  EXPECT_EQ(refusal(with(contract_cell(), "rendezvous_key", "5f0c1d2e")),
+            "cell: \"rendezvous_key\" needs rendezvous, the operator's host:port");
+  EXPECT_EQ(refusal(with(contract_cell(), "rendezvous", "10.0.0.9:9445")),
+            "cell: \"rendezvous_key\" must name rank 0's pod UID when rendezvous is given");
+  EXPECT_EQ(refusal(with(with(contract_cell(), "rendezvous", "manager"), "rendezvous_key", "k")),
+            "cell: \"rendezvous\" must be host:port");
+}
+
 TEST(CellParse, RefusesUdpPayloadOutsideOneDatagram) {
   json udp = with(contract_cell(), "transport", "udp");
   EXPECT_EQ(refusal(with(udp, "payload_bytes", 65508)),
