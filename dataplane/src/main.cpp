@@ -13,7 +13,7 @@
 #include "output/environment_message.hpp"
 #include "output/summary.hpp"
 #include "run/outcome.hpp"
-#include "run/rendezvous.hpp"
+#include "control/rendezvous.hpp"
 #include "run/roles.hpp"
 #include "sys/affinity.hpp"
 

@@ -3,7 +3,7 @@
 // apiserver only with the kubelet's next status report after its container starts (a relist
 // every second), so the operator could start the other ranks only then. With the rendezvous
 // they start beside rank 0 and wait here; rank 0 announces its address once it listens
-// (dataplane/src/run/rendezvous.hpp has the protocol: the control connection's newline-delimited
+// (dataplane/src/control/rendezvous.hpp has the protocol: the control connection's newline-delimited
 // JSON, one request and one reply per connection).
 //
 // Trust: an announcement is taken only from the address it announces (the connection's source),

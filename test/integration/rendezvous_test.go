@@ -20,7 +20,7 @@ import (
 )
 
 // rendezvousAsk sends one request to the manager's rendezvous from the local address from,
-// as the data plane does (dataplane/src/run/rendezvous.cpp), and returns the reply.
+// as the data plane does (dataplane/src/control/rendezvous.cpp), and returns the reply.
 func rendezvousAsk(t *testing.T, from string, request map[string]string) map[string]string {
 	t.Helper()
 	d := net.Dialer{Timeout: 2 * time.Second, LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}

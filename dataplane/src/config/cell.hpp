@@ -61,7 +61,7 @@ struct Cell {
   // Also write the capture, gzip+base64 in at most 4096 bytes, to this file (the operator's
   // relay container carries it in its own termination message: output/environment_message.hpp).
   std::string environment_file;
-  // The operator's rendezvous (run/rendezvous.hpp), host:port; empty: none. rendezvous_key is
+  // The operator's rendezvous (control/rendezvous.hpp), host:port; empty: none. rendezvous_key is
   // rank 0's pod UID; announce_address is rank 0's own address, which it announces once it
   // listens. The other ranks, without announce_address, wait there for it.
   std::string rendezvous;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "run/rendezvous.hpp"
+#include "control/rendezvous.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "output/ready.hpp"
-#include "run/rendezvous.hpp"
+#include "control/rendezvous.hpp"
 #include "run/roles.hpp"
 #include "sys/errors.hpp"
 #include "sys/fd.hpp"

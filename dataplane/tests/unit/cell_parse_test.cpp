@@ -116,7 +116,7 @@ TEST(CellParse, RefusesValuesOutOfRange) {
   EXPECT_EQ(refusal(with(contract_cell(), "server_address", "")), "cell: \"server_address\" must not be empty");
 }
 
-// The operator's rendezvous (run/rendezvous.hpp): rank 0 announces a literal IPv4 address under
+// The operator's rendezvous (control/rendezvous.hpp): rank 0 announces a literal IPv4 address under
 // its pod UID; neither key means anything without the rendezvous' host:port.
 TEST(CellParse, RendezvousNeedsItsAddressAndAKey) {
   json rank0 = with(with(with(contract_cell(), "rendezvous", "10.0.0.9:9445"), "rendezvous_key", "5f0c1d2e"),

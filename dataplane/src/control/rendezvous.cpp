@@ -1,4 +1,4 @@
-#include "run/rendezvous.hpp"
+#include "control/rendezvous.hpp"
 
 #include <atomic>
 #include <iostream>
