@@ -174,7 +174,7 @@ func (r *Reconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, c
 	missing, present := peersMissing(in.Ranks, pods)
 	// Every rank exists and the attempt is over: all ended, or one failed and the rest cannot help.
 	ended := len(missing) == 0 && (allEnded(pods) || anyFailed(pods) && (in.Repeats <= 1 || wait <= 0 || !anyRunning(pods) || anyRefused(pods)))
-	if msg := r.confirmRendezvous(in, rendezvous, ended); msg != "" {
+	if msg := r.confirmRendezvous(in, rendezvous); msg != "" {
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: msg})
 	}
 	switch {
@@ -191,7 +191,11 @@ func (r *Reconciler) observeAttempt(ctx context.Context, sb *sbv1.SpiralBench, c
 		// connection breaks) with the repeats it finished in its summary: wait for it. Not after
 		// a refusal (exit 2, before any traffic): its peer may wait a minute for a connection
 		// that never comes, and no retry can help.
-		return 0, r.finishAttempt(ctx, sb, cell, judge(in.Ranks, pods, a, in.Echo()))
+		o := judge(in.Ranks, pods, a, in.Echo())
+		if msg := unconfirmedRendezvous(in, rendezvous); msg != "" && len(o.results) > 0 {
+			o = outcome{reason: msg} // measured, but against an address nobody confirmed
+		}
+		return 0, r.finishAttempt(ctx, sb, cell, o)
 	case wait <= 0:
 		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: deadlineReason(in, pods...)})
 	}

@@ -38,7 +38,8 @@ type kubeletStandIn struct {
 	// clientBeforeAddress counts clients created while their server's container did not run
 	// and nothing was to tell them its address (no rendezvous key).
 	clientBeforeAddress int
-	// podIP is the IP a pod gets when it starts; "" is 10.244.0.7.
+	// podIP is the IP a pod gets when it starts; "" is 10.244.0.7, "none" none at all (what no
+	// kubelet does for a pod that ran on the pod network).
 	podIP string
 	// rankPods, when set, makes it run kinds whose pods are ranks (NCCL): each pod is set
 	// Running and Ready, and once rankPods pods of an attempt run, all end together with
@@ -142,6 +143,10 @@ func (k *kubeletStandIn) step() {
 			if (server == nil || !isRunning(server)) && argOf(k.clientArgs, "--rendezvous-key") == "" {
 				k.clientBeforeAddress++
 			}
+			if server != nil && (server.Status.Phase == "" || server.Status.Phase == corev1.PodPending) &&
+				argOf(k.clientArgs, "--rendezvous-key") != "" {
+				continue // it waits at the rendezvous until its server has started
+			}
 			// A pod of several repeats (--repeats) ends with a summary line per repeat.
 			repeats, _ := strconv.Atoi(argOf(p.Spec.Containers[0].Args, "--repeats"))
 			message := func(role string) string {
@@ -231,7 +236,9 @@ func (k *kubeletStandIn) setRunning(p *corev1.Pod) {
 	}
 	now := metav1.Now()
 	p.Status.Phase = corev1.PodRunning
-	p.Status.PodIP = k.ip()
+	if k.podIP != "none" {
+		p.Status.PodIP = k.ip()
+	}
 	p.Status.StartTime = &now
 	p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: now}}
 	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "dataplane", Ready: true, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}}}
@@ -250,7 +257,7 @@ func (k *kubeletStandIn) ip() string {
 
 func (k *kubeletStandIn) end(p *corev1.Pod, exitCode int32, message string) {
 	now := metav1.Now()
-	if p.Status.PodIP == "" {
+	if p.Status.PodIP == "" && k.podIP != "none" {
 		p.Status.PodIP = k.ip()
 	}
 	p.Status.Phase = corev1.PodSucceeded

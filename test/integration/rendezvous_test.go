@@ -121,3 +121,21 @@ func TestAnAnnouncementFromAnotherPodFailsTheAttempt(t *testing.T) {
 		t.Errorf("cell %s: %q, want Failed naming both addresses", cell.State, cell.Message)
 	}
 }
+
+// Repeats measured through the rendezvous are judged only once the kubelet has reported rank 0's
+// IP, against which the address the client got is checked: without it they are not.
+func TestMeasuredRepeatsWithoutRankZerosIPAreNotJudged(t *testing.T) {
+	requireEnv(t)
+	ns := newNamespace(t)
+	testNode(t, "rendezvous-node-3")
+	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("rdv-noip", ns).Transport(sbv1.TransportTCP).Payloads(8000), 1, 0).Obj(), "rendezvous-node-3")
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	k := &kubeletStandIn{t: t, ns: ns, bench: "rdv-noip", podIP: "none"}
+	done := k.runUntil(30*time.Second, sbv1.PhaseCompleted, sbv1.PhaseFailed)
+	cell := done.Status.CellResults[0]
+	if cell.State != sbv1.CellFailed || !strings.Contains(cell.Message, "no IP in its status") || len(cell.RepeatResults) != 0 {
+		t.Errorf("cell %s with %d repeats: %q, want Failed, nothing measured, saying why", cell.State, len(cell.RepeatResults), cell.Message)
+	}
+}
