@@ -56,16 +56,24 @@ func pendingPod(t *testing.T, ns, bench, role string) *corev1.Pod {
 	return p
 }
 
+// startTCPBench creates a one-cell TCP bench on the pod network, on a node of its own, and
+// returns its namespace.
+func startTCPBench(t *testing.T, name string) string {
+	t.Helper()
+	ns := newNamespace(t)
+	testNode(t, name+"-node")
+	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench(name, ns).Transport(sbv1.TransportTCP).Payloads(8000), 1, 0).Obj(), name+"-node")
+	if err := k8sClient.Create(context.Background(), sb); err != nil {
+		t.Fatal(err)
+	}
+	return ns
+}
+
 // On the pod network the client starts beside the server, before any kubelet reports the
 // server running, and learns the server's address from what the server announced.
 func TestTheClientStartsBesideTheServerAndLearnsItsAddressFromIt(t *testing.T) {
 	requireEnv(t)
-	ns := newNamespace(t)
-	testNode(t, "rendezvous-node-1")
-	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("rdv", ns).Transport(sbv1.TransportTCP).Payloads(8000), 1, 0).Obj(), "rendezvous-node-1")
-	if err := k8sClient.Create(context.Background(), sb); err != nil {
-		t.Fatal(err)
-	}
+	ns := startTCPBench(t, "rdv")
 	server := pendingPod(t, ns, "rdv", cellpod.RoleServer)
 	if got := argOf(server.Spec.Containers[0].Args, "--announce-address"); got != "$(SPIRAL_POD_IP)" {
 		t.Fatalf("server args %v: it must announce its pod IP", server.Spec.Containers[0].Args)
@@ -100,12 +108,7 @@ func TestTheClientStartsBesideTheServerAndLearnsItsAddressFromIt(t *testing.T) {
 // is not judged on what the client measured.
 func TestAnAnnouncementFromAnotherPodFailsTheAttempt(t *testing.T) {
 	requireEnv(t)
-	ns := newNamespace(t)
-	testNode(t, "rendezvous-node-2")
-	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("rdv-forged", ns).Transport(sbv1.TransportTCP).Payloads(8000), 1, 0).Obj(), "rendezvous-node-2")
-	if err := k8sClient.Create(context.Background(), sb); err != nil {
-		t.Fatal(err)
-	}
+	ns := startTCPBench(t, "rdv-forged")
 	server := pendingPod(t, ns, "rdv-forged", cellpod.RoleServer)
 	if r := rendezvousAsk(t, "127.0.0.2", map[string]string{"type": "announce", "key": string(server.UID), "address": "127.0.0.2"}); r["type"] != "announced" {
 		t.Fatalf("forged announce: %v", r)
@@ -126,12 +129,7 @@ func TestAnAnnouncementFromAnotherPodFailsTheAttempt(t *testing.T) {
 // IP, against which the address the client got is checked: without it they are not.
 func TestMeasuredRepeatsWithoutRankZerosIPAreNotJudged(t *testing.T) {
 	requireEnv(t)
-	ns := newNamespace(t)
-	testNode(t, "rendezvous-node-3")
-	sb := onTestNode(shortRun(sbtesting.MakeSpiralBench("rdv-noip", ns).Transport(sbv1.TransportTCP).Payloads(8000), 1, 0).Obj(), "rendezvous-node-3")
-	if err := k8sClient.Create(context.Background(), sb); err != nil {
-		t.Fatal(err)
-	}
+	ns := startTCPBench(t, "rdv-noip")
 	k := &kubeletStandIn{t: t, ns: ns, bench: "rdv-noip", podIP: "none"}
 	done := k.runUntil(30*time.Second, sbv1.PhaseCompleted, sbv1.PhaseFailed)
 	cell := done.Status.CellResults[0]

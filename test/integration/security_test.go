@@ -225,7 +225,14 @@ func TestABenchOverItsGPUQuotaWaitsWithoutItsNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	setQuotaStatus(t, q, room)
-	eventually(t, 30*time.Second, "gpu's pod once the quota has room", func() (bool, string) {
-		return len(podsOf(t, ns, "gpu")) == 1, fmt.Sprintf("%d pods", len(podsOf(t, ns, "gpu")))
+	eventually(t, 30*time.Second, "gpu's server pod once the quota has room", func() (bool, string) {
+		var names []string
+		for _, p := range podsOf(t, ns, "gpu") {
+			if p.Labels[cellpod.LabelRole] == cellpod.RoleServer {
+				return true, ""
+			}
+			names = append(names, p.Name)
+		}
+		return false, fmt.Sprintf("pods %v", names)
 	})
 }

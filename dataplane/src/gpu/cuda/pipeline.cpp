@@ -4,26 +4,19 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
-#include <string_view>
 #include <thread>
 
 #include "gpu/cuda/ring_drain.hpp"
+#include "sys/env_switch.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral::gpu {
 
 bool one_launch_on() {
-  static const bool on = [] {
-    const char* v = std::getenv("SPIRAL_GPU_ONE_LAUNCH");
-    const std::string_view text = v ? v : "";
-    if (text.empty() || text == "on") return true;
-    if (text == "off") return false;
-    throw BadInput("SPIRAL_GPU_ONE_LAUNCH: expected \"on\" or \"off\", got \"" + std::string(text) + "\"");
-  }();
+  static const bool on = env_switch("SPIRAL_GPU_ONE_LAUNCH", true);
   return on;
 }
 

@@ -9,6 +9,7 @@
 #include <regex>
 #include <thread>
 
+#include "sys/env_switch.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral::gpu {
@@ -54,13 +55,7 @@ RingShape parse_ring_shape(const std::string& text) {
 RingShape stream_ring_shape() {
   const char* v = std::getenv("SPIRAL_GPU_STREAM_RING");
   RingShape s = !v || !*v ? (stream_wait_value() ? kDefaultShape : RingShape{}) : parse_ring_shape(v);
-  const char* m = std::getenv("SPIRAL_GPU_RING_MEMORY");
-  const std::string memory = m ? m : "";
-  if (memory == "wc") {
-    s.write_combined = true;
-  } else if (!memory.empty() && memory != "cached") {
-    throw BadInput("SPIRAL_GPU_RING_MEMORY: expected \"cached\" or \"wc\", got \"" + memory + "\"");
-  }
+  s.write_combined = env_switch("SPIRAL_GPU_RING_MEMORY", false, "wc", "cached");
   return s;
 }
 

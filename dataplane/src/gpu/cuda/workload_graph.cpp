@@ -1,20 +1,12 @@
 #include "gpu/cuda/workload_graph.hpp"
 
-#include <cstdlib>
-#include <string_view>
-
+#include "sys/env_switch.hpp"
 #include "sys/errors.hpp"
 
 namespace spiral::gpu {
 
 bool workload_graphs_on() {
-  static const bool on = [] {
-    const char* v = std::getenv("SPIRAL_GPU_GRAPH");
-    const std::string_view text = v ? v : "";
-    if (text.empty() || text == "on") return true;
-    if (text == "off") return false;
-    throw BadInput("SPIRAL_GPU_GRAPH: expected \"on\" or \"off\", got \"" + std::string(text) + "\"");
-  }();
+  static const bool on = env_switch("SPIRAL_GPU_GRAPH", true);
   return on;
 }
 
