@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/spiralbench/spiralbench/pkg/rendezvous"
 	"net"
 	"os"
 	"strings"
@@ -33,6 +32,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/policy"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
+	"github.com/spiralbench/spiralbench/pkg/rendezvous"
 )
 
 func main() {
