@@ -251,8 +251,13 @@ Cell parse_cell(const json& j) {
     refuse_key(c.rendezvous_key.empty() ? "announce_address" : "rendezvous_key", "needs rendezvous, the operator's host:port");
   if (!c.rendezvous.empty() && c.rendezvous_key.empty())
     refuse_key("rendezvous_key", "must name rank 0's pod UID when rendezvous is given");
-  if (!c.rendezvous.empty() && c.rendezvous.find(':') == std::string::npos)
-    refuse_key("rendezvous", "must be host:port");
+  if (!c.rendezvous.empty()) {
+    const auto colon = c.rendezvous.rfind(':');
+    const std::string port = colon == std::string::npos ? "" : c.rendezvous.substr(colon + 1);
+    if (colon == 0 || port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(port) < 1 || std::stoi(port) > 65535)
+      refuse_key("rendezvous", "must be host:port with a port in 1..65535");
+  }
   c.base_port = static_cast<uint16_t>(r.integer("base_port", 1, 65535, c.base_port));
   if (r.has("control_port")) {
     c.control_port = static_cast<uint16_t>(r.integer("control_port", 1, 65535, 0));

@@ -131,8 +131,10 @@ TEST(CellParse, RendezvousNeedsItsAddressAndAKey) {
             "cell: \"rendezvous_key\" needs rendezvous, the operator's host:port");
   EXPECT_EQ(refusal(with(contract_cell(), "rendezvous", "10.0.0.9:9445")),
             "cell: \"rendezvous_key\" must name rank 0's pod UID when rendezvous is given");
-  EXPECT_EQ(refusal(with(with(contract_cell(), "rendezvous", "manager"), "rendezvous_key", "k")),
-            "cell: \"rendezvous\" must be host:port");
+  for (const char* bad : {"manager", "manager:", ":9445", "manager:port", "manager:70000"})
+    EXPECT_EQ(refusal(with(with(contract_cell(), "rendezvous", bad), "rendezvous_key", "k")),
+              "cell: \"rendezvous\" must be host:port with a port in 1..65535")
+        << bad;
 }
 
 TEST(CellParse, RefusesUdpPayloadOutsideOneDatagram) {
