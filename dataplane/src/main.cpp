@@ -51,6 +51,13 @@ spiral::Cell nth_repeat(const spiral::Cell& cell, uint32_t index) {
   return one;
 }
 
+// A run that failed before it had a result: the reason on stderr and as the summary's line `index`.
+int run_failed(const spiral::Cell& cell, const std::string& reason, uint32_t index) {
+  std::cerr << "spiral-dataplane: run failed: " << reason << "\n";
+  spiral::emit_outputs(cell, spiral::failed_result(cell, reason), std::cout, index);
+  return kExitFailure;
+}
+
 // One run and its outputs; the summary's line `index`. A failed run ends the repeats.
 int run_once(const spiral::Cell& cell, uint32_t index) {
   using namespace spiral;
@@ -65,9 +72,7 @@ int run_once(const spiral::Cell& cell, uint32_t index) {
     write_summary(cell, failed_result(cell, std::string("bad input: ") + e.what()), index);
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "spiral-dataplane: run failed: " << e.what() << "\n";
-    emit_outputs(cell, failed_result(cell, e.what()), std::cout, index);
-    return kExitFailure;
+    return run_failed(cell, e.what(), index);
   }
 }
 
@@ -106,9 +111,7 @@ int main(int argc, char** argv) {
   try {
     resolve_rendezvous(cell);  // the other ranks: rank 0's address, once it announced it
   } catch (const std::exception& e) {
-    std::cerr << "spiral-dataplane: run failed: " << e.what() << "\n";
-    spiral::emit_outputs(cell, spiral::failed_result(cell, e.what()), std::cout, 0);
-    return ended(cell, kExitFailure);
+    return ended(cell, run_failed(cell, e.what(), 0));
   }
 
   // Each repeat reconnects on the control connection (the client retries while the server

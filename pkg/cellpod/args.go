@@ -63,7 +63,6 @@ func Args(in Input, rank benchkind.Rank, rendezvous string) []string {
 // host's environment until one capture is recorded (--environment, NeedsEnvironment).
 func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 	if rank.Index > 0 {
-		addresses := strings.Split(rendezvous, ",")
 		connectMs := "30000"
 		if in.PeersFirst {
 			connectMs = strconv.FormatInt(in.Deadline()*1000, 10)
@@ -71,6 +70,7 @@ func rendezvousArgs(in Input, rank benchkind.Rank, rendezvous string) []string {
 		if in.RendezvousKey != "" { // rank 0's address comes from the manager's rendezvous
 			return []string{"--rendezvous", in.Rendezvous, "--rendezvous-key", in.RendezvousKey, "--connect-timeout-ms", connectMs}
 		}
+		addresses := strings.Split(rendezvous, ",")
 		a := []string{"--server-address", addresses[0], "--connect-timeout-ms", connectMs}
 		if len(addresses) > 1 {
 			a = append(a, "--server-addresses", rendezvous)

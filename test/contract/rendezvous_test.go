@@ -115,3 +115,31 @@ func readSummary(t *testing.T, path string) summary.Summary {
 	}
 	return s
 }
+
+// A rank whose rendezvous never answers fails at its connect timeout with a summary that says
+// where it waited and what to change, not a hang or an empty message.
+func TestARankWhoseRendezvousNeverAnswersFailsSayingWhy(t *testing.T) {
+	binary := dataplaneBinary(t)
+	summaryFile := filepath.Join(t.TempDir(), "summary")
+	dead := "127.0.0.1:" + strconv.Itoa(freePort(t)) // nothing listens there
+	out, err := exec.Command(binary, "client", "--transport", "tcp", "--seconds", "1", "--rendezvous", dead,
+		"--rendezvous-key", "5f0c1d2e-0000-4000-8000-000000000002", "--connect-timeout-ms", "600",
+		"--summary-file", summaryFile).CombinedOutput()
+	if code := exitCode(err); code != 1 {
+		t.Fatalf("exit %d (%v), want 1, a run failure\n%s", code, err, out)
+	}
+	s := readSummary(t, summaryFile)
+	if s.State != "Failed" || !strings.Contains(s.Reason, "rendezvous "+dead) || !strings.Contains(s.Reason, "rendezvous.enabled=false") {
+		t.Errorf("summary %s %q: want Failed naming the rendezvous and the chart value", s.State, s.Reason)
+	}
+}
+
+func exitCode(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
