@@ -74,7 +74,7 @@ func Foreign(key *provenance.Key, o client.Object) error {
 	if key == nil {
 		return errNoKey
 	}
-	return key.Verify(o, contentOf(o))
+	return key.VerifyStored(o, func() any { return contentOf(o) })
 }
 
 // Trusted says o was created by this manager.

@@ -99,17 +99,19 @@ func (r *Reconciler) ownedBy(o client.Object, owner metav1.Object) bool {
 }
 
 // createMarked creates a bench or check pod with the manager's mark. A bench's mark covers its
-// spec as the apiserver stores it, defaults included, so a server-side dry run gives the spec
-// first (no write; one request). An object already there is kept if the manager made it, else
-// noted as foreign for the next step.
+// spec as the apiserver stores it, defaults included (storedSpec). An object already there is
+// kept if the manager made it, else noted as foreign for the next step.
 func (r *Reconciler) createMarked(ctx context.Context, f *sbv1.SpiralBenchFleet, o client.Object) error {
 	marked := o
 	if sb, ok := o.(*sbv1.SpiralBench); ok {
-		dry := sb.DeepCopy()
-		if err := r.Create(ctx, dry, client.DryRunAll); err != nil && !apierrors.IsAlreadyExists(err) {
+		stored, err := r.storedSpec(ctx, sb)
+		if err != nil {
 			return err
-		} else if err == nil {
-			marked = dry
+		}
+		if stored != nil {
+			withDefaults := sb.DeepCopy()
+			withDefaults.Spec = *stored
+			marked = withDefaults
 		}
 	}
 	if err := benchstate.Mark(r.Provenance, marked); err != nil {

@@ -62,6 +62,8 @@ type Reconciler struct {
 	stepTime sync.Map
 	// foreign remembers the objects found in the way of a fleet's creates (fleetctrl/foreign.go).
 	foreign foreignObjects
+	// specs are the stored specs of the fleet's bench shapes (stored_spec.go).
+	specs storedSpecs
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets,verbs=get;list;watch

@@ -38,6 +38,8 @@ const (
 type Key struct {
 	mark   []byte
 	signer ed25519.PrivateKey
+	// verified are the stored object versions whose marks checked out (verified.go).
+	verified verifiedSet
 }
 
 // NewKey derives both keys from a seed of at least 32 bytes.
