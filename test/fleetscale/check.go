@@ -56,7 +56,7 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 	for i := range benches.Items {
 		sb := &benches.Items[i]
 		if data, err := json.Marshal(sb); err == nil && len(data) > res.LargestBenchJSON {
-			res.LargestBenchJSON = len(data)
+			res.LargestBenchJSON, res.LargestBench = len(data), data
 		}
 		if p := sb.Spec.Topology.Placement; p != nil {
 			perNode[p.NodeName+stepSuffix(sb)]++

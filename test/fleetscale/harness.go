@@ -81,8 +81,13 @@ type Result struct {
 	APIRequests      float64
 	CPUSeconds       float64 // user + system, both lives
 	PeakRSSBytes     int64   // the larger life's peak
-	LargestFleetJSON int     // bytes of the fleet object as the apiserver returns it
-	LargestBenchJSON int
+	// PeakAnonBytes and FileAtPeakBytes are that life's largest anonymous RSS (sampled every
+	// 2 s) and its file-backed RSS then: what the peak is made of.
+	PeakAnonBytes, FileAtPeakBytes int64
+	LargestFleetJSON               int // bytes of the fleet object as the apiserver returns it
+	LargestBenchJSON               int
+	// LargestBench is that bench's JSON, to see what a bench of the round holds.
+	LargestBench []byte
 	// LargestResultJSON is the largest SpiralBenchNodeResult of the round.
 	LargestResultJSON int
 	Verdicts          map[string]int

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -27,6 +28,40 @@ type manager struct {
 	reconcileSeconds map[string]float64
 	requests         float64
 	pprof            string // base URL of the manager's /debug/pprof
+	// peakAnon is the largest anonymous RSS (Go's heap and runtime) seen by sampleRSS, and
+	// fileAtPeak the file-backed RSS (the binary's pages) at that sample.
+	peakAnon, fileAtPeak atomic.Int64
+}
+
+// sampleRSS reads the process's anonymous and file-backed RSS every two seconds until it
+// exits: VmHWM says how high RSS went, not what it was made of.
+func (m *manager) sampleRSS() {
+	path := fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid)
+	for {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return
+		}
+		var anon, file int64
+		for _, line := range strings.Split(string(data), "\n") {
+			if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+				anon = kibibytes(rest)
+			} else if rest, ok := strings.CutPrefix(line, "RssFile:"); ok {
+				file = kibibytes(rest)
+			}
+		}
+		if anon > m.peakAnon.Load() {
+			m.peakAnon.Store(anon)
+			m.fileAtPeak.Store(file)
+		}
+		time.Sleep(2 * time.Second)
+	}
+}
+
+// kibibytes reads a /proc/<pid>/status size ("  1234 kB") in bytes.
+func kibibytes(field string) int64 {
+	kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(field), " kB"), 10, 64)
+	return kb * 1024
 }
 
 // profile writes a CPU profile of the next seconds (30 when 0) of the manager to file.
@@ -93,6 +128,7 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 		return nil, err
 	}
 	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), pprof: fmt.Sprintf("http://127.0.0.1:%d/debug/pprof", pprofPort)}
+	go m.sampleRSS()
 	for i := 0; i < 100; i++ {
 		if _, err := m.scrape(); err == nil {
 			return m, nil
@@ -119,7 +155,9 @@ func (m *manager) stop(kill bool) {
 // account adds this life's readings to the result.
 func (m *manager) account(r *Result) {
 	r.CPUSeconds += m.cpuSeconds
-	r.PeakRSSBytes = max(r.PeakRSSBytes, m.peakRSS)
+	if m.peakRSS > r.PeakRSSBytes {
+		r.PeakRSSBytes, r.PeakAnonBytes, r.FileAtPeakBytes = m.peakRSS, m.peakAnon.Load(), m.fileAtPeak.Load()
+	}
 	r.APIRequests += m.requests
 	for k, v := range m.reconciles {
 		r.Reconciles[k] += v
@@ -145,8 +183,7 @@ func (m *manager) read() {
 		s := bufio.NewScanner(f)
 		for s.Scan() {
 			if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
-				kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-				m.peakRSS = kb * 1024
+				m.peakRSS = kibibytes(rest)
 			}
 		}
 		_ = f.Close()
