@@ -15,6 +15,7 @@
 #include "transports/nccl/cuda/buffers_check.hpp"
 #include "transports/nccl/element_types.hpp"
 #include "transports/nccl/nccl_engine.hpp"
+#include "device_check_opening.hpp"
 #include "support/check_report.hpp"
 
 using namespace spiral;
@@ -83,13 +84,7 @@ void copy_bench_runs() {
 }  // namespace
 
 int main() {
-  std::string why;
-  const auto device = gpu::probe_device(why);
-  if (!device) {
-    std::printf("SKIP no GPU: %s\n", why.c_str());
-    return 77;
-  }
-  std::printf("device: %s, NCCL %s\n", device->name.c_str(), library_version().c_str());
+  if (!spiral::testing::opens_on_a_gpu()) return 77;
   try {
     negative_control();
     for (const auto& c : collectives()) check_operation(c.id, ElementType::float32, ReduceOp::sum, new_unique_id());

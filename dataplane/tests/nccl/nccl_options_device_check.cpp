@@ -13,6 +13,7 @@
 #include "transports/nccl/features.hpp"
 #include "transports/nccl/nccl_engine.hpp"
 #include "transports/nccl/nccl_options.hpp"
+#include "device_check_opening.hpp"
 #include "support/check_report.hpp"
 
 using namespace spiral;
@@ -55,13 +56,7 @@ void expect_right(const SweepSpec& s, const std::string& what) {
 }  // namespace
 
 int main() {
-  std::string why;
-  const auto device = gpu::probe_device(why);
-  if (!device) {
-    std::printf("SKIP no GPU: %s\n", why.c_str());
-    return 77;
-  }
-  std::printf("device: %s, NCCL %s\n", device->name.c_str(), library_version().c_str());
+  if (!spiral::testing::opens_on_a_gpu()) return 77;
   for (const auto& c : collectives()) {
     SweepSpec s = small(c.id);
     s.unalign = 1;  // 4 bytes off: no longer 16-byte aligned
