@@ -159,6 +159,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBenchNodeResult{}, resultIndex, indexResult); err != nil {
 		return err
 	}
+	r.cache = mgr.GetCache()
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
 		Watches(&sbv1.SpiralBench{}, r.ownerFleet(), builder.WithPredicates(benchPhase)).

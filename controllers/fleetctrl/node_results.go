@@ -68,14 +68,13 @@ func (o *resultOverlay) put(r *sbv1.SpiralBenchNodeResult) {
 
 // merge returns the newest of each result: the cache's, or this manager's own write that
 // the cache has not shown yet. Entries the cache has caught up with are dropped.
-func (o *resultOverlay) merge(key string, cached []sbv1.SpiralBenchNodeResult) []*sbv1.SpiralBenchNodeResult {
+func (o *resultOverlay) merge(key string, cached []*sbv1.SpiralBenchNodeResult) []*sbv1.SpiralBenchNodeResult {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	own := o.m[key]
 	out := make([]*sbv1.SpiralBenchNodeResult, 0, len(cached)+len(own))
 	seen := make(map[string]bool, len(own))
-	for i := range cached {
-		c := &cached[i]
+	for _, c := range cached {
 		if w, ok := own[c.Name]; ok {
 			seen[c.Name] = true
 			if olderThan(c.ResourceVersion, w.ResourceVersion) {
@@ -120,12 +119,18 @@ func (o *resultOverlay) forgetBefore(ns, fleetName string, round int32) {
 // loadRows reads the round's rows of the fleet (cache and overlay) into the view.
 func (r *Reconciler) loadRows(ctx context.Context, v *fleetView) error {
 	f := v.f
-	var list sbv1.SpiralBenchNodeResultList
 	key := resultIndexKey(f.Namespace, f.Name, f.Status.Round)
-	if err := r.List(ctx, &list, client.InNamespace(f.Namespace), client.MatchingFields{resultIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
-		return err
+	cached, ok := inPlace(ctx, r.cache, &sbv1.SpiralBenchNodeResult{}, f.Namespace, func(res *sbv1.SpiralBenchNodeResult) bool {
+		return res.Fleet == f.Name && res.Round == f.Status.Round
+	})
+	if !ok {
+		var list sbv1.SpiralBenchNodeResultList
+		if err := r.List(ctx, &list, client.InNamespace(f.Namespace), client.MatchingFields{resultIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
+			return err
+		}
+		cached = pointers(list.Items)
 	}
-	for _, res := range r.overlay.merge(key, list.Items) {
+	for _, res := range r.overlay.merge(key, cached) {
 		if !r.ownedBy(res, f) {
 			continue // someone else's row is never read; writeResult says so
 		}

@@ -53,7 +53,7 @@ func TestResultOverlayReadsOwnWritesUntilTheCacheCatchesUp(t *testing.T) {
 		Fleet: "pool", Round: 1, Result: sbv1.FleetNode{Name: "a", Verdict: sbv1.NodeRunning}}
 	o.put(mine)
 	key := resultIndexKey("ns", "pool", 1)
-	cached := []sbv1.SpiralBenchNodeResult{*mine.DeepCopy()}
+	cached := []*sbv1.SpiralBenchNodeResult{mine.DeepCopy()}
 	cached[0].ResourceVersion, cached[0].Result.Verdict = "10", sbv1.NodePending
 	if got := o.merge(key, cached); len(got) != 1 || got[0].Result.Verdict != sbv1.NodeRunning {
 		t.Fatalf("an older cache hid this manager's write: %+v", got)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/events"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
@@ -64,6 +65,9 @@ type Reconciler struct {
 	foreign foreignObjects
 	// specs are the stored specs of the fleet's bench shapes (stored_spec.go).
 	specs storedSpecs
+	// cache is the manager's informer cache, read in place by a step (cache_in_place.go); nil
+	// (a Reconciler built without a manager) lists through Client.
+	cache cache.Cache
 }
 
 // +kubebuilder:rbac:groups=spiralbench.io,resources=spiralbenchfleets,verbs=get;list;watch

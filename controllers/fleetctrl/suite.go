@@ -194,7 +194,7 @@ func (r *Reconciler) walkBench(ctx context.Context, v *fleetView, row *sbv1.Flee
 // outcome in out. A bench past the step's deadline is ended here (StepDeadlineExceeded).
 func (r *Reconciler) benchEnded(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench, step fleet.Step, out *fleet.StepOutcome, w *suiteWalk) bool {
 	if !benchstate.Finished(sb) && step.Deadline > 0 && r.now().After(sb.CreationTimestamp.Add(step.Deadline)) {
-		r.endAtDeadline(ctx, v, sb)
+		sb = r.endAtDeadline(ctx, v, sb)
 	}
 	if sb.Annotations[sbv1.AnnotationFleetDeadlineExceeded] != "" {
 		out.State, out.Reason = fleet.StepDeadlineExceededState, "ran past deadlineSeconds "+strconv.Itoa(int(step.Deadline.Seconds()))
@@ -244,7 +244,9 @@ func (r *Reconciler) refuseCheck(v *fleetView, node string, step fleet.Step) *po
 // (StepDeadlineExceeded) is read back from the bench after a restart. The mark makes the bench
 // stop its running attempt at once (stopsNow): its pods are deleted and its node leases
 // released once they have left, within their grace period; the bench stays until the next round.
-func (r *Reconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) {
+// It returns the bench as this step should see it: marked, once the patch is written (sb itself
+// is the cache's object and is not changed).
+func (r *Reconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.SpiralBench) *sbv1.SpiralBench {
 	patch := client.MergeFrom(sb.DeepCopy())
 	marked := sb.DeepCopy()
 	if marked.Annotations == nil {
@@ -254,9 +256,11 @@ func (r *Reconciler) endAtDeadline(ctx context.Context, v *fleetView, sb *sbv1.S
 	marked.Spec.Suspend = ptr.To(true)
 	if err := r.Patch(ctx, marked, patch); err != nil {
 		r.event(v.f, true, "DeadlineFailed", "suspend bench %s at its step's deadline: %v", sb.Name, err)
-		return
+		return sb
 	}
-	sb.Annotations = marked.Annotations // this step reads the mark at once
+	seen := *sb
+	seen.Annotations = marked.Annotations // this step reads the mark at once
+	return &seen
 }
 
 // objectExists reads past the cache: a bench or check created by the last step may not be cached yet.

@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -30,13 +31,13 @@ func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleet
 	if err != nil {
 		return nil, err
 	}
-	var nodes corev1.NodeList
-	if err := r.List(ctx, &nodes, client.MatchingLabelsSelector{Selector: sel}, client.UnsafeDisableDeepCopy); err != nil {
+	nodes, err := r.poolNodesNow(ctx, sel)
+	if err != nil {
 		return nil, err
 	}
-	for i := range nodes.Items {
-		if nodes.Items[i].DeletionTimestamp == nil {
-			v.pool[nodes.Items[i].Name] = &nodes.Items[i]
+	for _, n := range nodes {
+		if n.DeletionTimestamp == nil {
+			v.pool[n.Name] = n
 		}
 	}
 	if err := r.loadRows(ctx, v); err != nil {
@@ -47,12 +48,11 @@ func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleet
 			v.busyNodes[name] = true // its bench may not be in the cache yet
 		}
 	}
-	var benches sbv1.SpiralBenchList
-	if err := r.List(ctx, &benches, client.InNamespace(f.Namespace), client.MatchingLabels{sbv1.LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+	benches, err := r.fleetBenches(ctx, f)
+	if err != nil {
 		return nil, err
 	}
-	for i := range benches.Items {
-		sb := &benches.Items[i]
+	for _, sb := range benches {
 		if !metav1.IsControlledBy(sb, f) {
 			continue
 		}
@@ -113,4 +113,39 @@ func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
 		}
 	}
 	return nil
+}
+
+// poolNodesNow are the nodes sel selects, read in place from the cache (cache_in_place.go).
+func (r *Reconciler) poolNodesNow(ctx context.Context, sel labels.Selector) ([]*corev1.Node, error) {
+	if nodes, ok := inPlace(ctx, r.cache, &corev1.Node{}, "", func(n *corev1.Node) bool { return sel.Matches(labels.Set(n.Labels)) }); ok {
+		return nodes, nil
+	}
+	var list corev1.NodeList
+	if err := r.List(ctx, &list, client.MatchingLabelsSelector{Selector: sel}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// fleetBenches are the benches labelled with f's name in its namespace, read in place.
+func (r *Reconciler) fleetBenches(ctx context.Context, f *sbv1.SpiralBenchFleet) ([]*sbv1.SpiralBench, error) {
+	if benches, ok := inPlace(ctx, r.cache, &sbv1.SpiralBench{}, f.Namespace, func(sb *sbv1.SpiralBench) bool {
+		return sb.Labels[sbv1.LabelFleet] == f.Name
+	}); ok {
+		return benches, nil
+	}
+	var list sbv1.SpiralBenchList
+	if err := r.List(ctx, &list, client.InNamespace(f.Namespace), client.MatchingLabels{sbv1.LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	return pointers(list.Items), nil
+}
+
+// pointers are the addresses of a list's items.
+func pointers[T any](items []T) []*T {
+	out := make([]*T, len(items))
+	for i := range items {
+		out[i] = &items[i]
+	}
+	return out
 }
