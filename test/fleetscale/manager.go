@@ -31,6 +31,8 @@ type manager struct {
 	// peakAnon is the largest anonymous RSS (Go's heap and runtime) seen by sampleRSS, and
 	// fileAtPeak the file-backed RSS (the binary's pages) at that sample.
 	peakAnon, fileAtPeak atomic.Int64
+	// exited closes when the process has been reaped: its pid may then be another process's.
+	exited chan struct{}
 }
 
 // sampleRSS reads the process's anonymous and file-backed RSS every two seconds until it
@@ -50,11 +52,20 @@ func (m *manager) sampleRSS() {
 				file = kibibytes(rest)
 			}
 		}
+		select {
+		case <-m.exited:
+			return // read after the exit: not this process's figures
+		default:
+		}
 		if anon > m.peakAnon.Load() {
 			m.peakAnon.Store(anon)
 			m.fileAtPeak.Store(file)
 		}
-		time.Sleep(2 * time.Second)
+		select {
+		case <-m.exited:
+			return
+		case <-time.After(2 * time.Second):
+		}
 	}
 }
 
@@ -127,7 +138,8 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), pprof: fmt.Sprintf("http://127.0.0.1:%d/debug/pprof", pprofPort)}
+	m := &manager{cmd: cmd, metrics: fmt.Sprintf("http://127.0.0.1:%d/metrics", port), pprof: fmt.Sprintf("http://127.0.0.1:%d/debug/pprof", pprofPort),
+		exited: make(chan struct{})}
 	go m.sampleRSS()
 	for i := 0; i < 100; i++ {
 		if _, err := m.scrape(); err == nil {
@@ -150,6 +162,7 @@ func (m *manager) stop(kill bool) {
 	}
 	_ = m.cmd.Process.Signal(sig)
 	_ = m.cmd.Wait()
+	close(m.exited)
 }
 
 // account adds this life's readings to the result.
