@@ -3,6 +3,8 @@ package fleetctrl
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -12,14 +14,37 @@ import (
 // thousands of objects, every step. A cached List, even without deep copies, copies each
 // object's struct into the list's items (a SpiralBench is 1.2 KB before any of its maps or
 // slices): about 90 MB of garbage a step at 10,000 Quick-suite nodes, which made the collector
-// the manager's largest cost and its heap's peak. inPlace reads the informer's store instead:
+// the manager's largest cost and its heap's peak. cachedObjects reads the informer's store instead:
 // pointers to the cache's own objects, no copies. They are the cache's: read them, never
 // write them (the same rule as client.UnsafeDisableDeepCopy).
 
-// inPlace lists the cached objects of kind's type in one namespace ("": every object of a cluster-scoped
-// kind) that keep accepts, or says false when the cache cannot be read in place (no cache,
-// as in unit tests with a fake client; an informer that is not client-go's): List then.
-func inPlace[T client.Object](ctx context.Context, c cache.Cache, kind T, namespace string, keep func(T) bool) ([]T, bool) {
+// cachedObjects are the objects of kind's type in namespace ("": every object of a
+// cluster-scoped kind) that keep accepts, read in place from the informer's store. Where the cache
+// cannot be read in place (a Reconciler built without a manager, as in unit tests; an informer
+// that is not client-go's) they are listed through the client into list and kept the same way.
+func cachedObjects[T client.Object](ctx context.Context, r *Reconciler, kind T, list client.ObjectList, namespace string,
+	keep func(T) bool) ([]T, error) {
+	var out []T
+	add := func(o any) {
+		if t, ok := o.(T); ok && keep(t) {
+			out = append(out, t)
+		}
+	}
+	if items, ok := inPlace(ctx, r.cache, kind, namespace); ok {
+		for _, item := range items {
+			add(item)
+		}
+		return out, nil
+	}
+	if err := r.List(ctx, list, client.InNamespace(namespace), client.UnsafeDisableDeepCopy); err != nil {
+		return nil, err
+	}
+	return out, meta.EachListItem(list, func(o runtime.Object) error { add(o); return nil })
+}
+
+// inPlace is the informer store's objects of kind's type in namespace (all of them for ""), or
+// false when the cache cannot be read in place.
+func inPlace(ctx context.Context, c cache.Cache, kind client.Object, namespace string) ([]any, bool) {
 	if c == nil {
 		return nil, false
 	}
@@ -32,17 +57,9 @@ func inPlace[T client.Object](ctx context.Context, c cache.Cache, kind T, namesp
 		return nil, false
 	}
 	store := shared.GetIndexer()
-	var items []any
 	if namespace == "" {
-		items = store.List()
-	} else if items, err = store.ByIndex(toolscache.NamespaceIndex, namespace); err != nil {
-		return nil, false
+		return store.List(), true
 	}
-	out := make([]T, 0, len(items))
-	for _, item := range items {
-		if o, ok := item.(T); ok && keep(o) {
-			out = append(out, o)
-		}
-	}
-	return out, true
+	items, err := store.ByIndex(toolscache.NamespaceIndex, namespace)
+	return items, err == nil
 }

@@ -9,8 +9,10 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 )
 
 // storeCache is a cache.Cache whose informers are client-go's shared informers, as the
@@ -47,28 +49,33 @@ func filled(t *testing.T, proto client.Object, objs ...client.Object) toolscache
 }
 
 // A step reads the cache's own objects, without copies: one namespace's (or a cluster-scoped
-// kind's every) object that the filter keeps; without a client-go informer it says so, and the
-// step lists instead.
-func TestInPlaceReadsTheCachesOwnObjects(t *testing.T) {
+// kind's every) object that the filter keeps; without a client-go informer it lists through the
+// client and keeps the same ones.
+func TestCachedObjectsAreTheCachesOwn(t *testing.T) {
 	mine := &sbv1.SpiralBench{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "lab", Labels: map[string]string{sbv1.LabelFleet: "f"}}}
 	other := &sbv1.SpiralBench{ObjectMeta: metav1.ObjectMeta{Name: "b", Namespace: "lab"}}
 	elsewhere := &sbv1.SpiralBench{ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: "other", Labels: map[string]string{sbv1.LabelFleet: "f"}}}
 	n1, n2 := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}, &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n2"}}
-	c := storeCache{informers: map[string]toolscache.SharedIndexInformer{
+	r := &Reconciler{cache: storeCache{informers: map[string]toolscache.SharedIndexInformer{
 		"bench": filled(t, &sbv1.SpiralBench{}, mine, other, elsewhere),
 		"node":  filled(t, &corev1.Node{}, n1, n2),
-	}}
+	}}}
 	ctx := context.Background()
+	ofFleet := func(sb *sbv1.SpiralBench) bool { return sb.Labels[sbv1.LabelFleet] == "f" }
 
-	got, ok := inPlace(ctx, c, &sbv1.SpiralBench{}, "lab", func(sb *sbv1.SpiralBench) bool { return sb.Labels[sbv1.LabelFleet] == "f" })
-	if !ok || len(got) != 1 || got[0] != mine {
-		t.Fatalf("lab's benches of fleet f: ok %v, %v; want the cache's own object %p", ok, got, mine)
+	got, err := cachedObjects(ctx, r, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, "lab", ofFleet)
+	if err != nil || len(got) != 1 || got[0] != mine {
+		t.Fatalf("lab's benches of fleet f: %v, %v; want the cache's own object %p", err, got, mine)
 	}
-	nodes, ok := inPlace(ctx, c, &corev1.Node{}, "", func(*corev1.Node) bool { return true })
-	if !ok || len(nodes) != 2 {
-		t.Fatalf("every node: ok %v, %d nodes", ok, len(nodes))
+	nodes, err := cachedObjects(ctx, r, &corev1.Node{}, &corev1.NodeList{}, "", func(*corev1.Node) bool { return true })
+	if err != nil || len(nodes) != 2 {
+		t.Fatalf("every node: %v, %d nodes", err, len(nodes))
 	}
-	if _, ok := inPlace(ctx, nil, &corev1.Node{}, "", func(*corev1.Node) bool { return true }); ok {
-		t.Fatal("no cache, yet read in place")
+
+	listed := &Reconciler{Client: fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).
+		WithObjects(mine.DeepCopy(), other.DeepCopy(), elsewhere.DeepCopy()).Build()}
+	got, err = cachedObjects(ctx, listed, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, "lab", ofFleet)
+	if err != nil || len(got) != 1 || got[0].Namespace != "lab" || got[0].Name != "a" {
+		t.Fatalf("without a cache to read in place, lab's benches of fleet f: %v, %v", err, got)
 	}
 }

@@ -156,9 +156,6 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	checkPhase := predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
 		return e.ObjectOld.(*corev1.Pod).Status.Phase != e.ObjectNew.(*corev1.Pod).Status.Phase
 	}}
-	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &sbv1.SpiralBenchNodeResult{}, resultIndex, indexResult); err != nil {
-		return err
-	}
 	r.cache = mgr.GetCache()
 	return ctrl.NewControllerManagedBy(mgr).
 		For(&sbv1.SpiralBenchFleet{}, builder.WithPredicates(predicate.Or[client.Object](predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).

@@ -25,22 +25,15 @@ import (
 // small write, not a rewrite of every row. The step reads them from the informer cache; what
 // this manager wrote and the cache has not shown yet comes from resultOverlay.
 
-// resultIndex indexes results by "namespace/fleet/round".
-const resultIndex = "fleetRound"
-
 // keptRounds is how many rounds' results a fleet keeps; older ones go when a round starts.
 const keptRounds = 5
 
 // resultWorkers write a step's results in parallel (a round's start writes one per node).
 const resultWorkers = 8
 
+// resultIndexKey names a fleet's round ("namespace/fleet/round") in resultOverlay.
 func resultIndexKey(ns, fleetName string, round int32) string {
 	return ns + "/" + fleetName + "/" + strconv.Itoa(int(round))
-}
-
-func indexResult(o client.Object) []string {
-	r := o.(*sbv1.SpiralBenchNodeResult)
-	return []string{resultIndexKey(r.Namespace, r.Fleet, r.Round)}
 }
 
 // resultOverlay holds the results this manager wrote until the cache shows them: the
@@ -120,15 +113,10 @@ func (o *resultOverlay) forgetBefore(ns, fleetName string, round int32) {
 func (r *Reconciler) loadRows(ctx context.Context, v *fleetView) error {
 	f := v.f
 	key := resultIndexKey(f.Namespace, f.Name, f.Status.Round)
-	cached, ok := inPlace(ctx, r.cache, &sbv1.SpiralBenchNodeResult{}, f.Namespace, func(res *sbv1.SpiralBenchNodeResult) bool {
-		return res.Fleet == f.Name && res.Round == f.Status.Round
-	})
-	if !ok {
-		var list sbv1.SpiralBenchNodeResultList
-		if err := r.List(ctx, &list, client.InNamespace(f.Namespace), client.MatchingFields{resultIndex: key}, client.UnsafeDisableDeepCopy); err != nil {
-			return err
-		}
-		cached = pointers(list.Items)
+	cached, err := cachedObjects(ctx, r, &sbv1.SpiralBenchNodeResult{}, &sbv1.SpiralBenchNodeResultList{}, f.Namespace,
+		func(res *sbv1.SpiralBenchNodeResult) bool { return res.Fleet == f.Name && res.Round == f.Status.Round })
+	if err != nil {
+		return err
 	}
 	for _, res := range r.overlay.merge(key, cached) {
 		if !r.ownedBy(res, f) {

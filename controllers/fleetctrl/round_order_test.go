@@ -27,7 +27,6 @@ func TestARoundIsFinishedOnlyAfterItsLastResultIsWritten(t *testing.T) {
 	base := fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).
 		WithStatusSubresource(&sbv1.SpiralBenchFleet{}, &sbv1.SpiralBench{}).
 		WithIndex(&sbv1.SpiralBenchAttemptResult{}, attempts.BenchIndex, attempts.IndexBench).
-		WithIndex(&sbv1.SpiralBenchNodeResult{}, resultIndex, indexResult).
 		WithIndex(&corev1.Pod{}, podNodeIndex, func(o client.Object) []string { return []string{o.(*corev1.Pod).Spec.NodeName} }).
 		WithObjects(node, f).Build()
 	var finishes int

@@ -117,35 +117,12 @@ func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
 
 // poolNodesNow are the nodes sel selects, read in place from the cache (cache_in_place.go).
 func (r *Reconciler) poolNodesNow(ctx context.Context, sel labels.Selector) ([]*corev1.Node, error) {
-	if nodes, ok := inPlace(ctx, r.cache, &corev1.Node{}, "", func(n *corev1.Node) bool { return sel.Matches(labels.Set(n.Labels)) }); ok {
-		return nodes, nil
-	}
-	var list corev1.NodeList
-	if err := r.List(ctx, &list, client.MatchingLabelsSelector{Selector: sel}, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, err
-	}
-	return pointers(list.Items), nil
+	return cachedObjects(ctx, r, &corev1.Node{}, &corev1.NodeList{}, "", func(n *corev1.Node) bool { return sel.Matches(labels.Set(n.Labels)) })
 }
 
 // fleetBenches are the benches labelled with f's name in its namespace, read in place.
 func (r *Reconciler) fleetBenches(ctx context.Context, f *sbv1.SpiralBenchFleet) ([]*sbv1.SpiralBench, error) {
-	if benches, ok := inPlace(ctx, r.cache, &sbv1.SpiralBench{}, f.Namespace, func(sb *sbv1.SpiralBench) bool {
+	return cachedObjects(ctx, r, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, f.Namespace, func(sb *sbv1.SpiralBench) bool {
 		return sb.Labels[sbv1.LabelFleet] == f.Name
-	}); ok {
-		return benches, nil
-	}
-	var list sbv1.SpiralBenchList
-	if err := r.List(ctx, &list, client.InNamespace(f.Namespace), client.MatchingLabels{sbv1.LabelFleet: f.Name}, client.UnsafeDisableDeepCopy); err != nil {
-		return nil, err
-	}
-	return pointers(list.Items), nil
-}
-
-// pointers are the addresses of a list's items.
-func pointers[T any](items []T) []*T {
-	out := make([]*T, len(items))
-	for i := range items {
-		out[i] = &items[i]
-	}
-	return out
+	})
 }

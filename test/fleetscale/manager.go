@@ -38,20 +38,12 @@ type manager struct {
 // sampleRSS reads the process's anonymous and file-backed RSS every two seconds until it
 // exits: VmHWM says how high RSS went, not what it was made of.
 func (m *manager) sampleRSS() {
-	path := fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid)
 	for {
-		data, err := os.ReadFile(path)
+		sizes, err := statusSizes(m.cmd.Process.Pid)
 		if err != nil {
 			return
 		}
-		var anon, file int64
-		for _, line := range strings.Split(string(data), "\n") {
-			if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
-				anon = kibibytes(rest)
-			} else if rest, ok := strings.CutPrefix(line, "RssFile:"); ok {
-				file = kibibytes(rest)
-			}
-		}
+		anon, file := sizes["RssAnon"], sizes["RssFile"]
 		select {
 		case <-m.exited:
 			return // read after the exit: not this process's figures
@@ -69,10 +61,21 @@ func (m *manager) sampleRSS() {
 	}
 }
 
-// kibibytes reads a /proc/<pid>/status size ("  1234 kB") in bytes.
-func kibibytes(field string) int64 {
-	kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(field), " kB"), 10, 64)
-	return kb * 1024
+// statusSizes are the sizes /proc/<pid>/status gives ("VmHWM:   1234 kB"), in bytes, by name.
+func statusSizes(pid int) (map[string]int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return nil, err
+	}
+	sizes := map[string]int64{}
+	for _, line := range strings.Split(string(data), "\n") {
+		name, value, ok := strings.Cut(line, ":")
+		if v, kb := strings.CutSuffix(strings.TrimSpace(value), " kB"); ok && kb {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			sizes[name] = n * 1024
+		}
+	}
+	return sizes, nil
 }
 
 // profile writes a CPU profile of the next seconds (30 when 0) of the manager to file.
@@ -192,14 +195,8 @@ func (m *manager) read() {
 		st, _ := strconv.ParseFloat(fields[12], 64)
 		m.cpuSeconds = (ut + st) / 100 // USER_HZ is 100 on Linux
 	}
-	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
-		s := bufio.NewScanner(f)
-		for s.Scan() {
-			if rest, ok := strings.CutPrefix(s.Text(), "VmHWM:"); ok {
-				m.peakRSS = kibibytes(rest)
-			}
-		}
-		_ = f.Close()
+	if sizes, err := statusSizes(pid); err == nil {
+		m.peakRSS = sizes["VmHWM"]
 	}
 	if text, err := m.scrape(); err == nil {
 		m.reconciles, m.reconcileSeconds, m.requests = map[string]float64{}, map[string]float64{}, 0
