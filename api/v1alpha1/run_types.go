@@ -28,7 +28,7 @@ type RunSpec struct {
 	// +optional
 	Repeats int32 `json:"repeats,omitempty"`
 
-	// noisySpreadPercent flags a cell as noisy (status cellResults[].spread.noisy, a NoisyCell
+	// noisySpreadPercent flags a cell as noisy (status cellResults[].noisy, a NoisyCell
 	// Warning event) when its headline figure's coefficient of variation over the Valid repeats
 	// (sample standard deviation / mean) exceeds this many percent. A flag only: the verdict
 	// ignores it unless a rule bounds RxMbpsCVMilliPercent. 10 because a steady cell repeats

@@ -15,8 +15,4 @@ type CellSpread struct {
 	// Valid repeats, in thousandths of a percent (84000 = 84 %), rounded.
 	// +kubebuilder:validation:Minimum=0
 	CVMilliPercent int32 `json:"cvMilliPercent"`
-	// noisy is true when cvMilliPercent exceeds spec.run.noisySpreadPercent: the mean is too
-	// uncertain to compare. The cell is not failed for it.
-	// +optional
-	Noisy bool `json:"noisy,omitempty"`
 }

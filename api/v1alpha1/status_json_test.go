@@ -3,24 +3,25 @@ package v1alpha1
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
-// Unknown shares and usual parameters are absent from the JSON, and read back as they were:
-// -1 stays unknown, 0 stays a measured 0.
+// Usual parameters are absent from a cell's JSON, and so are the figures a bench does not
+// store (derived from the repeats on read); unknown busy shares are absent from a repeat's
+// JSON. Each reads back as it was: -1 stays unknown, 0 stays a measured 0.
 func TestCellJSONLeavesOutPlaceholders(t *testing.T) {
 	cell := CellResult{Index: 2, State: CellValid,
-		Parameters: CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: QueueCell{TX: 1, RX: 1}, Workload: WorkloadNone},
-		CPU:        &CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 0, RXMilliPercent: 93000},
-		GPU:        &GPUBusy{SMMilliPercent: 41000, MemoryMilliPercent: -1}}
-	b, err := json.Marshal(cell)
+		Parameters: CellParameters{PayloadBytes: 8000, Batch: 1, Pairs: 4, Queues: QueueCell{TX: 1, RX: 1}, Workload: WorkloadNone}}
+	derived := cell
+	derived.TXMbps, derived.LossPPM = &Statistic{Mean: 9000}, 12
+	derived.CPU = &CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 0, RXMilliPercent: 93000}
+	b, err := json.Marshal(derived)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"index":2,"parameters":{"payloadBytes":8000,"pairs":4},"state":"Valid","repeats":0,"attempts":0,` +
-		`"cpu":{"txMilliPercent":0,"rxMilliPercent":93000},"gpu":{"smMilliPercent":41000}}`
-	if string(b) != want {
-		t.Errorf("JSON\n got %s\nwant %s", b, want)
+	if want := `{"index":2,"parameters":{"payloadBytes":8000,"pairs":4},"state":"Valid","repeats":0,"attempts":0}`; string(b) != want {
+		t.Errorf("cell JSON\n got %s\nwant %s", b, want)
 	}
 	var back CellResult
 	if err := json.Unmarshal(b, &back); err != nil {
@@ -28,6 +29,24 @@ func TestCellJSONLeavesOutPlaceholders(t *testing.T) {
 	}
 	if !reflect.DeepEqual(back, cell) {
 		t.Errorf("read back %+v, want %+v", back, cell)
+	}
+
+	rr := RepeatResult{State: CellValid, RXMbps: 9000,
+		CPU: &CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 0, RXMilliPercent: 93000},
+		GPU: &GPUBusy{SMMilliPercent: 41000, MemoryMilliPercent: -1}}
+	b, err = json.Marshal(rr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"cpu":{"txMilliPercent":0,"rxMilliPercent":93000},"gpu":{"smMilliPercent":41000}`; !strings.Contains(string(b), want) {
+		t.Errorf("repeat JSON\n got %s\nwant it to hold %s", b, want)
+	}
+	var backRR RepeatResult
+	if err := json.Unmarshal(b, &backRR); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(backRR, rr) {
+		t.Errorf("read back %+v, want %+v", backRR, rr)
 	}
 }
 

@@ -209,19 +209,15 @@ type CellResult struct {
 	// completionTime is when the cell finished.
 	// +optional
 	CompletionTime *metav1.Time `json:"completionTime,omitempty"`
-	// txMbps is the sender's application throughput.
-	// +optional
-	TXMbps *Statistic `json:"txMbps,omitempty"`
 	// rxMbps is the receiver's application throughput (goodput).
 	// +optional
 	RXMbps *Statistic `json:"rxMbps,omitempty"`
-	// packetsPerSecond at the receiver.
+	// noisy is true when the headline figure's coefficient of variation over the Valid repeats
+	// exceeds spec.run.noisySpreadPercent: the mean is too uncertain to compare. The cell is not
+	// failed for it (a NoisyCell event names the spread; acceptance rules on
+	// RxMbpsCVMilliPercent bound it).
 	// +optional
-	PacketsPerSecond *Statistic `json:"packetsPerSecond,omitempty"`
-	// spread of the headline figure over the Valid repeats, and whether it is noisy
-	// (spec.run.noisySpreadPercent); absent with fewer than two Valid repeats.
-	// +optional
-	Spread *CellSpread `json:"spread,omitempty"`
+	Noisy bool `json:"noisy,omitempty"`
 	// drops summed over repeats.
 	// +optional
 	Drops int64 `json:"drops,omitempty"`
@@ -230,15 +226,6 @@ type CellResult struct {
 	// +kubebuilder:validation:MaxLength=64
 	// +optional
 	DropsKind string `json:"dropsKind,omitempty"`
-	// lossPPM is the application loss (TX - RX) / TX in parts per million, mean over repeats.
-	// +optional
-	LossPPM int64 `json:"lossPPM,omitempty"`
-	// cpu busy per role, mean over repeats.
-	// +optional
-	CPU *CPUBusy `json:"cpu,omitempty"`
-	// gpu utilisation, mean over repeats.
-	// +optional
-	GPU *GPUBusy `json:"gpu,omitempty"`
 	// latency percentiles (RoCE, TCP and UDP latency mode) over the repeats: the lowest minimum,
 	// the median of the medians, the highest p99, p99.9 and maximum.
 	// +optional
@@ -254,6 +241,25 @@ type CellResult struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Message string `json:"message,omitempty"`
+	// The cell's secondary figures are not stored in the bench either: `kubectl describe sb`
+	// prints every field of status on a line of its own, and they made up a third of a cell's
+	// lines. They are computed from the repeats (pkg/aggregate.Derive) wherever the repeats are
+	// attached, so the controller's judge, fleets, sbctl, the metrics and the uploaded files
+	// all have them; a bench read without its attempt results has only the stored figures.
+
+	// TXMbps is the sender's application throughput.
+	TXMbps *Statistic `json:"-"`
+	// PacketsPerSecond at the receiver.
+	PacketsPerSecond *Statistic `json:"-"`
+	// LossPPM is the application loss (TX - RX) / TX in parts per million, mean over repeats.
+	LossPPM int64 `json:"-"`
+	// CPU busy per role, mean over repeats.
+	CPU *CPUBusy `json:"-"`
+	// GPU utilisation, mean over repeats.
+	GPU *GPUBusy `json:"-"`
+	// Spread of the headline figure over the Valid repeats; nil with fewer than two.
+	Spread *CellSpread `json:"-"`
+
 	// RepeatResults are the measurements of each repeat, in attempt order. They are not
 	// stored in the bench (its status would grow by a screen per repeat): each attempt's
 	// repeats are a SpiralBenchAttemptResult, which the controller, sbctl and fleets attach

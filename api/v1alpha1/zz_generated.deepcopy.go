@@ -245,24 +245,29 @@ func (in *CellResult) DeepCopyInto(out *CellResult) {
 		in, out := &in.CompletionTime, &out.CompletionTime
 		*out = (*in).DeepCopy()
 	}
-	if in.TXMbps != nil {
-		in, out := &in.TXMbps, &out.TXMbps
+	if in.RXMbps != nil {
+		in, out := &in.RXMbps, &out.RXMbps
 		*out = new(Statistic)
 		**out = **in
 	}
-	if in.RXMbps != nil {
-		in, out := &in.RXMbps, &out.RXMbps
+	if in.Latency != nil {
+		in, out := &in.Latency, &out.Latency
+		*out = new(Latency)
+		**out = **in
+	}
+	if in.Search != nil {
+		in, out := &in.Search, &out.Search
+		*out = new(SearchStatistics)
+		(*in).DeepCopyInto(*out)
+	}
+	if in.TXMbps != nil {
+		in, out := &in.TXMbps, &out.TXMbps
 		*out = new(Statistic)
 		**out = **in
 	}
 	if in.PacketsPerSecond != nil {
 		in, out := &in.PacketsPerSecond, &out.PacketsPerSecond
 		*out = new(Statistic)
-		**out = **in
-	}
-	if in.Spread != nil {
-		in, out := &in.Spread, &out.Spread
-		*out = new(CellSpread)
 		**out = **in
 	}
 	if in.CPU != nil {
@@ -275,15 +280,10 @@ func (in *CellResult) DeepCopyInto(out *CellResult) {
 		*out = new(GPUBusy)
 		**out = **in
 	}
-	if in.Latency != nil {
-		in, out := &in.Latency, &out.Latency
-		*out = new(Latency)
+	if in.Spread != nil {
+		in, out := &in.Spread, &out.Spread
+		*out = new(CellSpread)
 		**out = **in
-	}
-	if in.Search != nil {
-		in, out := &in.Search, &out.Search
-		*out = new(SearchStatistics)
-		(*in).DeepCopyInto(*out)
 	}
 	if in.RepeatResults != nil {
 		in, out := &in.RepeatResults, &out.RepeatResults

@@ -198,7 +198,7 @@ func main() {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
 	}
-	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient()))
+	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), key)))
 	if err := (&fleetctrl.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),

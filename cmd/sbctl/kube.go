@@ -79,12 +79,18 @@ func (k *kube) get(ctx context.Context, arg string) (*sbv1.SpiralBench, error) {
 		return nil, err
 	}
 	sb.APIVersion, sb.Kind = sbv1.GroupVersion.String(), "SpiralBench"
-	// Per-repeat detail lives in the bench's attempt results; without them (not allowed to
-	// read them, or deleted) the cells' aggregates still tell the bench's story.
-	if err := attempts.Load(ctx, c, sb, attempts.Owned(sb)); err != nil {
-		fmt.Fprintf(os.Stderr, "warning: per-repeat detail left out: %v\n", err)
-	}
+	attachAttempts(ctx, c, sb)
 	return sb, nil
+}
+
+// attachAttempts reads the bench's attempt results into its cells, which gives them their
+// repeats and the figures derived from them (TX, packet rate, loss, busy shares, spread);
+// without them (not allowed to read them, or deleted) the stored figures still tell the
+// bench's story, and a warning says what is left out.
+func attachAttempts(ctx context.Context, c client.Reader, sb *sbv1.SpiralBench) {
+	if err := attempts.Load(ctx, c, sb, attempts.Owned(sb)); err != nil {
+		fmt.Fprintf(os.Stderr, "warning: per-repeat detail and the figures derived from it left out: %v\n", err)
+	}
 }
 
 // benchNames completes a NAME argument with the benches of the namespace.

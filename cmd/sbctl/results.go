@@ -96,17 +96,24 @@ type benchResults struct {
 	Artifacts   *sbv1.Artifacts    `json:"artifacts,omitempty"`
 }
 
-// cellResults is a cell with its repeats, which the API type leaves out of JSON (the bench
-// stores them in its attempt results, not its status).
+// cellResults is a cell with its repeats and the figures derived from them, which the API type
+// leaves out of JSON (the bench stores its repeats in its attempt results, not its status).
 type cellResults struct {
 	sbv1.CellResult
-	RepeatResults []sbv1.RepeatResult `json:"repeatResults,omitempty"`
+	TXMbps           *sbv1.Statistic     `json:"txMbps,omitempty"`
+	PacketsPerSecond *sbv1.Statistic     `json:"packetsPerSecond,omitempty"`
+	LossPPM          int64               `json:"lossPPM,omitempty"`
+	CPU              *sbv1.CPUBusy       `json:"cpu,omitempty"`
+	GPU              *sbv1.GPUBusy       `json:"gpu,omitempty"`
+	Spread           *sbv1.CellSpread    `json:"spread,omitempty"`
+	RepeatResults    []sbv1.RepeatResult `json:"repeatResults,omitempty"`
 }
 
 func resultsOf(sb *sbv1.SpiralBench) benchResults {
 	cells := make([]cellResults, len(sb.Status.CellResults))
 	for i, c := range sb.Status.CellResults {
-		cells[i] = cellResults{CellResult: c, RepeatResults: c.RepeatResults}
+		cells[i] = cellResults{CellResult: c, TXMbps: c.TXMbps, PacketsPerSecond: c.PacketsPerSecond, LossPPM: c.LossPPM,
+			CPU: c.CPU, GPU: c.GPU, Spread: c.Spread, RepeatResults: c.RepeatResults}
 	}
 	return benchResults{Bench: sb.Name, Namespace: sb.Namespace, RunID: report.RunID(sb), Transport: sb.Spec.Transport,
 		Phase: sb.Status.Phase, Cells: sb.Status.Cells, Conditions: sb.Status.Conditions, CellResults: cells,

@@ -117,6 +117,7 @@ func follow(ctx context.Context, w io.Writer, c client.Client, key client.Object
 		}
 		if sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed {
 			sb.APIVersion, sb.Kind = sbv1.GroupVersion.String(), "SpiralBench"
+			attachAttempts(ctx, c, sb)
 			return sb, nil
 		}
 		select {

@@ -91,7 +91,7 @@ func TestFractionRuleDecidesTheVerdict(t *testing.T) {
 // repeats) breaks it.
 func TestARuleBoundsTheSpread(t *testing.T) {
 	c := cell(0, true, 8000, 1, 1600, 0, sbv1.CellValid)
-	c.Spread = &sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 84000, Noisy: true}
+	c.Spread, c.Noisy = &sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 84000}, true
 	steady := sbv1.AcceptanceRule{Name: "steady", Metric: sbv1.MetricRxMbpsCVMilliPercent, Operator: sbv1.OperatorLessThanOrEqual, Value: 10000}
 	if v := Judge(nil, []sbv1.AcceptanceRule{steady}, []sbv1.CellResult{c}); v.Passed || !strings.Contains(v.Message, "RxMbpsCVMilliPercent = 84000, want <= 10000") {
 		t.Errorf("84 %% spread: %+v", v)

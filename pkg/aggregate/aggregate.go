@@ -35,16 +35,11 @@ func Stat(xs []int64) sbv1.Statistic {
 
 // Fill sets a cell's aggregates and state from its repeat results. Valid repeats make the
 // numbers; any Invalid repeat makes the cell Invalid and its message says how many and why.
-// Its spread is left unflagged: FlagNoisy judges it against the spec's threshold.
+// It leaves the cell unflagged: FlagNoisy judges its spread against the spec's threshold.
 func Fill(cell *sbv1.CellResult) {
-	var valid []sbv1.RepeatResult
-	var firstInvalid *sbv1.RepeatResult
-	invalid := 0
+	invalid, firstInvalid := 0, (*sbv1.RepeatResult)(nil)
 	for i := range cell.RepeatResults {
-		r := &cell.RepeatResults[i]
-		if r.State == sbv1.CellValid {
-			valid = append(valid, *r)
-		} else {
+		if r := &cell.RepeatResults[i]; r.State != sbv1.CellValid {
 			invalid++
 			if firstInvalid == nil {
 				firstInvalid = r
@@ -52,36 +47,23 @@ func Fill(cell *sbv1.CellResult) {
 		}
 	}
 	cell.Repeats = int32(len(cell.RepeatResults))
-	pick := valid
-	if len(pick) == 0 {
-		pick = cell.RepeatResults // report what an all-invalid cell measured, marked Invalid
-	}
-	col := func(f func(sbv1.RepeatResult) int64) []int64 {
-		out := make([]int64, len(pick))
-		for i, r := range pick {
-			out[i] = f(r)
-		}
-		return out
-	}
-	if len(pick) > 0 {
-		tx := Stat(col(func(r sbv1.RepeatResult) int64 { return r.TXMbps }))
-		rx := Stat(col(func(r sbv1.RepeatResult) int64 { return r.RXMbps }))
-		pps := Stat(col(func(r sbv1.RepeatResult) int64 { return r.PacketsPerSecond }))
-		cell.TXMbps, cell.RXMbps, cell.PacketsPerSecond = &tx, &rx, &pps
-		cell.LossPPM = Stat(col(func(r sbv1.RepeatResult) int64 { return r.LossPPM })).Mean
+	if pick := measured(cell); len(pick) > 0 {
+		rx := Stat(column(pick, func(r sbv1.RepeatResult) int64 { return r.RXMbps }))
+		cell.RXMbps = &rx
 		cell.Drops, cell.DropsKind = 0, ""
 		for _, r := range pick {
 			cell.Drops += r.Drops
-			if r.DropsKind != "" {
+			// A raw, NCCL or copy repeat names the counters that were not zero, "none" if none:
+			// no kind of drops, as absent as the drops themselves.
+			if r.DropsKind != "" && r.DropsKind != "none" {
 				cell.DropsKind = r.DropsKind
 			}
 		}
-		cell.CPU = meanCPU(pick)
-		cell.GPU = meanGPU(pick)
 		cell.Latency = combineLatency(pick)
 		cell.Search = searchStats(pick)
 	}
-	fillSpread(cell)
+	Derive(cell)
+	cell.Noisy = false
 	cell.Wire = ""
 	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
 		if r.Wire != nil {
@@ -95,6 +77,49 @@ func Fill(cell *sbv1.CellResult) {
 	default:
 		cell.State = sbv1.CellValid
 	}
+}
+
+// Derive sets the figures a bench does not store (sbv1.CellResult's TXMbps to Spread) from the
+// cell's repeat results, the same way Fill does; with no repeats attached they are unknown.
+func Derive(cell *sbv1.CellResult) {
+	ClearDerived(cell)
+	if pick := measured(cell); len(pick) > 0 {
+		tx := Stat(column(pick, func(r sbv1.RepeatResult) int64 { return r.TXMbps }))
+		pps := Stat(column(pick, func(r sbv1.RepeatResult) int64 { return r.PacketsPerSecond }))
+		cell.TXMbps, cell.PacketsPerSecond = &tx, &pps
+		cell.LossPPM = Stat(column(pick, func(r sbv1.RepeatResult) int64 { return r.LossPPM })).Mean
+		cell.CPU = meanCPU(pick)
+		cell.GPU = meanGPU(pick)
+	}
+	fillSpread(cell)
+}
+
+// ClearDerived makes the figures Derive sets unknown.
+func ClearDerived(cell *sbv1.CellResult) {
+	cell.TXMbps, cell.PacketsPerSecond, cell.LossPPM, cell.CPU, cell.GPU, cell.Spread = nil, nil, 0, nil, nil, nil
+}
+
+// measured are the repeats a cell's figures are made of: the Valid ones, or, where none is,
+// every repeat (an all-invalid cell reports what it measured, marked Invalid).
+func measured(cell *sbv1.CellResult) []sbv1.RepeatResult {
+	var valid []sbv1.RepeatResult
+	for _, r := range cell.RepeatResults {
+		if r.State == sbv1.CellValid {
+			valid = append(valid, r)
+		}
+	}
+	if len(valid) == 0 {
+		return cell.RepeatResults
+	}
+	return valid
+}
+
+func column(rs []sbv1.RepeatResult, f func(sbv1.RepeatResult) int64) []int64 {
+	out := make([]int64, len(rs))
+	for i, r := range rs {
+		out[i] = f(r)
+	}
+	return out
 }
 
 func meanCPU(rs []sbv1.RepeatResult) *sbv1.CPUBusy {

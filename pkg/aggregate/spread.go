@@ -41,14 +41,11 @@ func fillSpread(cell *sbv1.CellResult) {
 	}
 }
 
-// FlagNoisy marks the cell's spread noisy when it exceeds percent (run.noisySpreadPercent;
+// FlagNoisy marks the cell noisy when its spread exceeds percent (run.noisySpreadPercent;
 // 0, an undefaulted spec, is the default). It reports whether the cell is noisy.
 func FlagNoisy(cell *sbv1.CellResult, percent int32) bool {
-	if cell.Spread == nil {
-		return false
-	}
-	cell.Spread.Noisy = int64(cell.Spread.CVMilliPercent) > int64(NoisyPercent(percent))*1000
-	return cell.Spread.Noisy
+	cell.Noisy = cell.Spread != nil && int64(cell.Spread.CVMilliPercent) > int64(NoisyPercent(percent))*1000
+	return cell.Noisy
 }
 
 // NoisyPercent is run.noisySpreadPercent, or its default where a spec was not defaulted.

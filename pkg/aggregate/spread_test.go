@@ -58,10 +58,10 @@ func TestFillSpreadAndTheNoisyFlagAtTheThreshold(t *testing.T) {
 	} {
 		cell := rxCell(c.rx...)
 		Fill(&cell)
-		if cell.Spread == nil || cell.Spread.Figure != "RxMbps" || cell.Spread.CVMilliPercent != c.cv || cell.Spread.Noisy {
+		if cell.Spread == nil || cell.Spread.Figure != "RxMbps" || cell.Spread.CVMilliPercent != c.cv || cell.Noisy {
 			t.Fatalf("%v: spread %+v, want RxMbps %d unflagged", c.rx, cell.Spread, c.cv)
 		}
-		if got := FlagNoisy(&cell, c.percent); got != c.noisy || cell.Spread.Noisy != c.noisy {
+		if got := FlagNoisy(&cell, c.percent); got != c.noisy || cell.Noisy != c.noisy {
 			t.Errorf("%v at %d %%: noisy %v (%+v), want %v", c.rx, c.percent, got, cell.Spread, c.noisy)
 		}
 	}

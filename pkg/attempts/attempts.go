@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/aggregate"
 )
 
 // BenchIndex is the cache's field index of attempt results by "namespace/bench" (the
@@ -44,9 +45,10 @@ func New(sb *sbv1.SpiralBench, cell, attempt int32, repeats []sbv1.RepeatResult,
 }
 
 // Attach puts the repeats of the attempts the bench's status has counted (attempt numbers
-// below each cell's attempts) into its cell results, in attempt order; attempts written but
-// not yet counted (their status write failed) are left out, so the step that counts them
-// adds them once. Only records under their own name that trust accepts are read: the
+// below each cell's attempts) into its cell results, in attempt order, and derives from them
+// the figures the bench does not store (aggregate.Derive); a cell missing an attempt gets
+// none of those, never figures of part of its repeats. Attempts written but not yet counted
+// (their status write failed) are left out, so the step that counts them adds them once. Only records under their own name that trust accepts are read: the
 // manager passes its provenance check, a client the owner check (Owned). It reports the
 // attempts status counts that items lack: a cache that has not seen the latest write yet,
 // attempts deleted by hand, or records trust refused.
@@ -71,6 +73,11 @@ func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult, trust f
 			}
 		}
 		missing += int(c.Attempts) - len(seen)
+		if len(seen) == int(c.Attempts) {
+			aggregate.Derive(c)
+		} else {
+			aggregate.ClearDerived(c)
+		}
 	}
 	return missing
 }

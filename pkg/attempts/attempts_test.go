@@ -65,6 +65,32 @@ func TestAttachCountsTheAttemptsItLacks(t *testing.T) {
 
 func all(*sbv1.SpiralBenchAttemptResult) bool { return true }
 
+// The figures a bench does not store come from the attached repeats; a cell missing one of
+// its attempts gets none, not the figures of part of its repeats.
+func TestAttachDerivesTheFiguresABenchDoesNotStore(t *testing.T) {
+	sb := bench(2, 2)
+	measured := func(cell, attempt int32, tx ...int64) sbv1.SpiralBenchAttemptResult {
+		var rs []sbv1.RepeatResult
+		for i, v := range tx {
+			rs = append(rs, sbv1.RepeatResult{Repeat: int32(i), Attempt: attempt, State: sbv1.CellValid, RXMbps: v, TXMbps: v + 10,
+				LossPPM: 5, CPU: &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 50000, RXMilliPercent: 70000}})
+		}
+		return *New(sb, cell, attempt, rs, "", false)
+	}
+	items := []sbv1.SpiralBenchAttemptResult{measured(0, 0, 900), measured(0, 1, 1100), measured(1, 0, 1000)}
+	if missing := Attach(sb, items, all); missing != 1 {
+		t.Fatalf("missing %d, want 1 (cell 1's attempt 1)", missing)
+	}
+	whole := sb.Status.CellResults[0]
+	if whole.TXMbps == nil || whole.TXMbps.Mean != 1010 || whole.LossPPM != 5 || whole.CPU == nil || whole.CPU.RXMilliPercent != 70000 ||
+		whole.Spread == nil || whole.Spread.Figure != "RxMbps" || whole.Spread.CVMilliPercent != 14142 {
+		t.Errorf("cell 0 derived tx %+v loss %d cpu %+v spread %+v; want 1010, 5, rx 70000, RxMbps 14142", whole.TXMbps, whole.LossPPM, whole.CPU, whole.Spread)
+	}
+	if part := sb.Status.CellResults[1]; part.TXMbps != nil || part.CPU != nil || part.Spread != nil || part.LossPPM != 0 {
+		t.Errorf("cell 1 lacks an attempt but derived tx %+v cpu %+v spread %+v loss %d", part.TXMbps, part.CPU, part.Spread, part.LossPPM)
+	}
+}
+
 func TestAttachReadsOnlyTrustedRecordsUnderTheirOwnName(t *testing.T) {
 	sb := bench(1)
 	renamed := record(sb, 0, 0, 5)

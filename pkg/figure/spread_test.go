@@ -19,7 +19,7 @@ func TestRxCVReadsTheCellsRxSpread(t *testing.T) {
 		want   float64
 		ok     bool
 	}{
-		{&sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 81250, Noisy: true}, 81250, true},
+		{&sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 81250}, 81250, true},
 		{&sbv1.CellSpread{Figure: "RxMbps", CVMilliPercent: 0}, 0, true},
 		{&sbv1.CellSpread{Figure: "NCCLBusbwMBps", CVMilliPercent: 9091}, 0, false},
 		{nil, 0, false},

@@ -16,7 +16,7 @@ func spread(c *sbv1.CellResult) (text, title string, noisy bool) {
 	if c.Spread == nil {
 		return missing, "", false
 	}
-	return report.Spread(c, missing), "coefficient of variation of " + c.Spread.Figure + " over the Valid repeats", c.Spread.Noisy
+	return report.Spread(c, missing), "coefficient of variation of " + c.Spread.Figure + " over the Valid repeats", c.Noisy
 }
 
 // noisyNote names the noisy cells and says what the flag means and how a rule bounds it.
@@ -24,7 +24,7 @@ func noisyNote(sb *sbv1.SpiralBench) string {
 	var cells []string
 	rx := false // a rule can bound only an RX spread
 	for _, c := range sb.Status.CellResults {
-		if c.Spread != nil && c.Spread.Noisy {
+		if c.Spread != nil && c.Noisy {
 			cells = append(cells, fmt.Sprint(c.Index))
 			rx = rx || c.Spread.Figure == figure.Rx.Name
 		}

@@ -21,6 +21,9 @@ import (
 // with `kubectl get` and vanish with the bench. docs/metrics.md documents every series.
 type benchCollector struct {
 	reader client.Reader
+	// attach puts a bench's attempt results into its cells, which derives the figures the bench
+	// does not store (TX, loss, CPU and GPU busy); nil reads status alone.
+	attach func(ctx context.Context, sb *sbv1.SpiralBench)
 	now    func() time.Time
 }
 
@@ -64,9 +67,10 @@ var (
 )
 
 // RegisterBenchCollector adds the status-derived series of benches and fleets to the manager's registry; the
-// manager's cache-backed client is the reader, so a scrape costs no API call.
-func RegisterBenchCollector(reader client.Reader) error {
-	if err := ctrlmetrics.Registry.Register(&benchCollector{reader: reader, now: time.Now}); err != nil {
+// manager's cache-backed client is the reader, and attach reads a bench's attempt results
+// from the same cache, so a scrape costs no API call.
+func RegisterBenchCollector(reader client.Reader, attach func(ctx context.Context, sb *sbv1.SpiralBench)) error {
+	if err := ctrlmetrics.Registry.Register(&benchCollector{reader: reader, attach: attach, now: time.Now}); err != nil {
 		return err
 	}
 	// The fleets' series (fleets.go) come from the same cache, at the same scrape.
@@ -88,6 +92,9 @@ func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	for i := range list.Items {
+		if c.attach != nil {
+			c.attach(ctx, &list.Items[i])
+		}
 		c.collectBench(ch, &list.Items[i])
 	}
 }

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
@@ -22,7 +24,7 @@ func TestCollectorDerivesSeriesFromStatus(t *testing.T) {
 	tcp, wl := fixture.TCPSweep("tcp", 1, true), fixture.UDPWorkloads("wl")
 	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(tcp, wl).WithStatusSubresource(tcp, wl).Build()
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(&benchCollector{reader: c, now: time.Now})
+	reg.MustRegister(&benchCollector{reader: c, attach: attachRecords(tcp, wl), now: time.Now})
 
 	want := `
 # HELP spiralbench_bench_cells Cells of a bench's plan by state: Pending (not yet run), Running, Valid, Invalid, Failed.
@@ -57,6 +59,37 @@ spiralbench_bench_verdict{name="wl",namespace="bench",transport="UDP",verdict="P
 	}
 	if n := testutil.CollectAndCount(reg, "spiralbench_bench_duration_seconds"); n != 2 {
 		t.Errorf("%d duration series", n)
+	}
+
+	// Status alone stores no busy shares: without the attempt results there is no CPU series,
+	// rather than a made-up one.
+	bare := prometheus.NewPedanticRegistry()
+	bare.MustRegister(&benchCollector{reader: c, now: time.Now})
+	if n := testutil.CollectAndCount(bare, "spiralbench_cell_cpu_busy_percent"); n != 0 {
+		t.Errorf("%d CPU series from status alone, want none", n)
+	}
+	if n := testutil.CollectAndCount(bare, "spiralbench_cell_rx_mbps"); n != 8+4 {
+		t.Errorf("%d rx series from status alone, want 12 (the headline figure is stored)", n)
+	}
+}
+
+// attachRecords stands in for the manager's attach from its cache: the fixtures' repeats, as
+// the attempt results the controller writes, put into the cells through pkg/attempts.
+func attachRecords(benches ...*sbv1.SpiralBench) func(context.Context, *sbv1.SpiralBench) {
+	records := map[string][]sbv1.SpiralBenchAttemptResult{}
+	for _, b := range benches {
+		for _, c := range b.Status.CellResults {
+			byAttempt := map[int32][]sbv1.RepeatResult{}
+			for _, rr := range c.RepeatResults {
+				byAttempt[rr.Attempt] = append(byAttempt[rr.Attempt], rr)
+			}
+			for a := int32(0); a < c.Attempts; a++ {
+				records[b.Name] = append(records[b.Name], *attempts.New(b, c.Index, a, byAttempt[a], "", true))
+			}
+		}
+	}
+	return func(_ context.Context, sb *sbv1.SpiralBench) {
+		attempts.Attach(sb, records[sb.Name], func(*sbv1.SpiralBenchAttemptResult) bool { return true })
 	}
 }
 

@@ -15,7 +15,7 @@ func Spread(c *sbv1.CellResult, none string) string {
 		return none
 	}
 	out := figure.MilliPercent.Format(float64(c.Spread.CVMilliPercent))
-	if c.Spread.Noisy {
+	if c.Noisy {
 		out += " noisy"
 	}
 	return out
@@ -23,7 +23,7 @@ func Spread(c *sbv1.CellResult, none string) string {
 
 // NoisyNote says under a table what a noisy cell's flag means; "" for a cell not flagged.
 func NoisyNote(sb *sbv1.SpiralBench, c *sbv1.CellResult) string {
-	if c.Spread == nil || !c.Spread.Noisy {
+	if c.Spread == nil || !c.Noisy {
 		return ""
 	}
 	note := fmt.Sprintf("noisy: %s spreads more than run.noisySpreadPercent (%d %%) over the Valid repeats, so its mean is uncertain; a flag, not a failure",

@@ -29,6 +29,7 @@ import (
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers/benchctrl"
+	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
@@ -123,7 +124,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
 		return 1
 	}
-	if err := metrics.RegisterBenchCollector(mgr.GetClient()); err != nil {
+	if err := metrics.RegisterBenchCollector(mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), managerKey)); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot register the bench collector:", err)
 		return 1
 	}
