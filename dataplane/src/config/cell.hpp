@@ -63,8 +63,11 @@ struct Cell {
   std::string environment_file;
   // The operator's rendezvous (control/rendezvous.hpp), host:port; empty: none. rendezvous_key is
   // rank 0's pod UID; announce_address is rank 0's own address, which it announces once it
-  // listens. The other ranks, without announce_address, wait there for it.
+  // listens. The other ranks, without announce_address, wait there for it. The parser splits
+  // rendezvous into rendezvous_host and rendezvous_port once, having checked it.
   std::string rendezvous;
+  std::string rendezvous_host;
+  uint16_t rendezvous_port = 0;
   std::string rendezvous_key;
   std::string announce_address;
   uint16_t base_port = 5201;        // pair i uses base_port + i

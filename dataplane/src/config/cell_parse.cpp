@@ -257,6 +257,8 @@ Cell parse_cell(const json& j) {
     if (colon == 0 || port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
         std::stoi(port) < 1 || std::stoi(port) > 65535)
       refuse_key("rendezvous", "must be host:port with a port in 1..65535");
+    c.rendezvous_host = c.rendezvous.substr(0, colon);
+    c.rendezvous_port = static_cast<uint16_t>(std::stoi(port));
   }
   c.base_port = static_cast<uint16_t>(r.integer("base_port", 1, 65535, c.base_port));
   if (r.has("control_port")) {

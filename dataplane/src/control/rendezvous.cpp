@@ -14,12 +14,9 @@ namespace {
 
 constexpr Millis kAnnounceWait{2000};
 
+// The parser checked and split the rendezvous' host:port (config/cell_parse.cpp).
 sockaddr_in rendezvous_at(const Cell& cell, Clock::time_point deadline) {
-  const std::string& at = cell.rendezvous;
-  const auto colon = at.rfind(':');
-  if (colon == std::string::npos) throw BadInput("rendezvous \"" + at + "\" is not host:port");
-  const int port = std::stoi(at.substr(colon + 1));
-  return resolve_ipv4_until(at.substr(0, colon), static_cast<uint16_t>(port), deadline);
+  return resolve_ipv4_until(cell.rendezvous_host, cell.rendezvous_port, deadline);
 }
 
 }  // namespace

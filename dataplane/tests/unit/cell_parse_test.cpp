@@ -123,6 +123,8 @@ TEST(CellParse, RendezvousNeedsItsAddressAndAKey) {
                     "announce_address", "10.244.0.7");
   Cell c = parse_cell(rank0);
   EXPECT_EQ(c.rendezvous, "10.0.0.9:9445");
+  EXPECT_EQ(c.rendezvous_host, "10.0.0.9");
+  EXPECT_EQ(c.rendezvous_port, 9445);
   EXPECT_EQ(c.rendezvous_key, "5f0c1d2e");
   EXPECT_EQ(c.announce_address, "10.244.0.7");
   EXPECT_EQ(refusal(with(rank0, "announce_address", "$(POD_IP)")),
