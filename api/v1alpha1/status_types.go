@@ -241,9 +241,9 @@ type CellResult struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Message string `json:"message,omitempty"`
-	// The cell's secondary figures are not stored in the bench either: `kubectl describe sb`
-	// prints every field of status on a line of its own, and they made up a third of a cell's
-	// lines. They are computed from the repeats (pkg/aggregate.Derive) wherever the repeats are
+	// Like its repeats (below), the cell's secondary figures are not stored in the bench:
+	// `kubectl describe sb` prints every field of status on a line of its own, and they made up
+	// a third of a cell's lines. They are computed from the repeats (pkg/aggregate.Derive) wherever the repeats are
 	// attached, so the controller's judge, fleets, sbctl, the metrics and the uploaded files
 	// all have them; a bench read without its attempt results has only the stored figures.
 

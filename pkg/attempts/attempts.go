@@ -48,8 +48,9 @@ func New(sb *sbv1.SpiralBench, cell, attempt int32, repeats []sbv1.RepeatResult,
 // below each cell's attempts) into its cell results, in attempt order, and derives from them
 // the figures the bench does not store (aggregate.Derive); a cell missing an attempt gets
 // none of those, never figures of part of its repeats. Attempts written but not yet counted
-// (their status write failed) are left out, so the step that counts them adds them once. Only records under their own name that trust accepts are read: the
-// manager passes its provenance check, a client the owner check (Owned). It reports the
+// (their status write failed) are left out, so the step that counts them adds them once.
+// Only records under their own name that trust accepts are read: the manager passes its
+// provenance check, a client the owner check (Owned). It reports the
 // attempts status counts that items lack: a cache that has not seen the latest write yet,
 // attempts deleted by hand, or records trust refused.
 func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult, trust func(*sbv1.SpiralBenchAttemptResult) bool) (missing int) {
