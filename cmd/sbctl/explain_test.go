@@ -19,7 +19,11 @@ func TestExplainPrintsCeilingsAndBounds(t *testing.T) {
 	veth := fixture.TCPSweep("veth", 1, false)
 	veth.Spec.Topology.Server.Cores = &sbv1.CoreMap{Pollers: []int32{3}}
 	veth.Status.Environment.NICs = []sbv1.NICEnvironment{{Interface: "eth0", Driver: "veth", SpeedMbps: 10000, MTU: 1500}}
-	veth.Status.CellResults[0].CPU = &sbv1.CPUBusy{MasterMilliPercent: 2000, TXMilliPercent: 60000, RXMilliPercent: 99000}
+	// The busy shares are derived from the repeats (the bench does not store them): cell 0's
+	// repeats measured its RX core busy.
+	for i := range veth.Status.CellResults[0].RepeatResults {
+		veth.Status.CellResults[0].RepeatResults[i].CPU = &sbv1.CPUBusy{MasterMilliPercent: 2000, TXMilliPercent: 60000, RXMilliPercent: 99000}
+	}
 	create(t, ns, veth)
 	bare := fixture.TCPSweep("bare", 1, false)
 	bare.Status.Environment = nil
