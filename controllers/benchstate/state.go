@@ -57,8 +57,13 @@ func PodFailed(p *corev1.Pod) bool {
 // AttachCached attaches the bench's attempt results as the manager's cache has them and says
 // how many of the attempts its status counts the cache lacks.
 func AttachCached(ctx context.Context, c client.Reader, key *provenance.Key, sb *sbv1.SpiralBench) (int, error) {
+	return attachCached(ctx, c, key, sb)
+}
+
+func attachCached(ctx context.Context, c client.Reader, key *provenance.Key, sb *sbv1.SpiralBench, opts ...client.ListOption) (int, error) {
 	var list sbv1.SpiralBenchAttemptResultList
-	if err := c.List(ctx, &list, client.InNamespace(sb.Namespace), client.MatchingFields{attempts.BenchIndex: sb.Namespace + "/" + sb.Name}); err != nil {
+	opts = append(opts, client.InNamespace(sb.Namespace), client.MatchingFields{attempts.BenchIndex: sb.Namespace + "/" + sb.Name})
+	if err := c.List(ctx, &list, opts...); err != nil {
 		return 0, err
 	}
 	return attempts.Attach(sb, list.Items, OwnAttempt(key, sb)), nil
@@ -66,8 +71,12 @@ func AttachCached(ctx context.Context, c client.Reader, key *provenance.Key, sb 
 
 // CachedAttacher attaches a bench's attempt results from the cache for a reader that only
 // shows them (the metrics): a cell whose records the cache lacks shows the stored figures.
+// It reads the cache's own records, not copies: a scrape attaches every bench's, and nothing
+// it feeds writes them (the repeats are copied into the cells; what they point to is read).
 func CachedAttacher(c client.Reader, key *provenance.Key) func(context.Context, *sbv1.SpiralBench) {
-	return func(ctx context.Context, sb *sbv1.SpiralBench) { _, _ = AttachCached(ctx, c, key, sb) }
+	return func(ctx context.Context, sb *sbv1.SpiralBench) {
+		_, _ = attachCached(ctx, c, key, sb, client.UnsafeDisableDeepCopy)
+	}
 }
 
 // OwnAttempt trusts the records this manager wrote for sb.
