@@ -171,6 +171,10 @@ func TestResultsOutputFormats(t *testing.T) {
 		strings.Contains(out, "managedFields") || len(fromJSON.CellResults[0].RepeatResults) == 0 {
 		t.Errorf("-o json: %v bench %q cells %d, the first one's repeats from its attempt results\n%s", err, fromJSON.Bench, len(fromJSON.CellResults), out)
 	}
+	// The figures the bench does not store, derived from those repeats, are printed too.
+	if c := fromJSON.CellResults[0]; c.TXMbps == nil || c.TXMbps.Mean <= 0 || c.PacketsPerSecond == nil || c.CPU == nil || c.Spread == nil {
+		t.Errorf("-o json: cell 0 lacks a derived figure: tx %+v pps %+v cpu %+v spread %+v", c.TXMbps, c.PacketsPerSecond, c.CPU, c.Spread)
+	}
 	out, err = sbctl(t, ns, "results", "tcp-sweep", "-o", "yaml")
 	var fromYAML benchResults
 	if err != nil || yaml.Unmarshal([]byte(out), &fromYAML) != nil || fromYAML.Bench != "tcp-sweep" || fromYAML.Namespace != ns {
