@@ -212,12 +212,6 @@ type CellResult struct {
 	// rxMbps is the receiver's application throughput (goodput).
 	// +optional
 	RXMbps *Statistic `json:"rxMbps,omitempty"`
-	// noisy is true when the headline figure's coefficient of variation over the Valid repeats
-	// exceeds spec.run.noisySpreadPercent: the mean is too uncertain to compare. The cell is not
-	// failed for it (a NoisyCell event names the spread; acceptance rules on
-	// RxMbpsCVMilliPercent bound it).
-	// +optional
-	Noisy bool `json:"noisy,omitempty"`
 	// drops summed over repeats.
 	// +optional
 	Drops int64 `json:"drops,omitempty"`
@@ -234,9 +228,6 @@ type CellResult struct {
 	// +optional
 	Search *SearchStatistics `json:"search,omitempty"`
 
-	// wire is the worst wire verdict of the cell's repeats (wire_types.go).
-	// +optional
-	Wire WireVerdict `json:"wire,omitempty"`
 	// message explains an Invalid or Failed state.
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
@@ -259,6 +250,14 @@ type CellResult struct {
 	GPU *GPUBusy `json:"-"`
 	// Spread of the headline figure over the Valid repeats; nil with fewer than two.
 	Spread *CellSpread `json:"-"`
+	// Noisy is true when Spread exceeds spec.run.noisySpreadPercent: the mean is too uncertain
+	// to compare. The cell is not failed for it (a NoisyCell event names the cell and its
+	// spread; acceptance rules on RxMbpsCVMilliPercent bound it). The bench stores the count,
+	// status.cells.noisy.
+	Noisy bool `json:"-"`
+	// Wire is the worst wire verdict of the cell's repeats (wire_types.go); the bench stores
+	// the worst of every cell's, status.wire.
+	Wire WireVerdict `json:"-"`
 
 	// RepeatResults are the measurements of each repeat, in attempt order. They are not
 	// stored in the bench (its status would grow by a screen per repeat): each attempt's
@@ -405,6 +404,10 @@ type CellCounts struct {
 	// +kubebuilder:default=0
 	// +optional
 	Invalid int32 `json:"invalid"`
+	// noisy cells: finished with a headline figure whose repeats spread beyond
+	// spec.run.noisySpreadPercent (the NoisyCell events name them).
+	// +optional
+	Noisy int32 `json:"noisy,omitempty"`
 }
 
 // Environment is what results are comparable on.
@@ -485,6 +488,12 @@ type SpiralBenchStatus struct {
 	// bestRxMbps is the highest mean RX throughput of any valid cell.
 	// +optional
 	BestRxMbps int64 `json:"bestRxMbps,omitempty"`
+
+	// wire is the worst wire verdict of the finished cells (wire_types.go): Crossed only when
+	// every cell's bytes were seen on the cable; empty where the kind does not check. Each
+	// cell's own is in `sbctl results`, the report and runs.csv.
+	// +optional
+	Wire WireVerdict `json:"wire,omitempty"`
 
 	// nodes this bench holds a lease on while it runs (one bench per node at a time).
 	// +listType=atomic

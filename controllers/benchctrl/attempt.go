@@ -336,8 +336,9 @@ func (r *Reconciler) cellFinished(sb *sbv1.SpiralBench, res *sbv1.CellResult) {
 	if res.Repeats > 0 {
 		res.BoundBy = clip(explain.Cell(sb, res).Short(), 160)
 	}
+	noisy := aggregate.FlagNoisy(res, sb.Spec.Run.NoisySpreadPercent)
 	updateCounts(sb)
-	if aggregate.FlagNoisy(res, sb.Spec.Run.NoisySpreadPercent) {
+	if noisy {
 		// A flag, not a failure: the verdict bounds the spread only where a rule says so.
 		r.Recorder.Eventf(sb, nil, corev1.EventTypeWarning, "NoisyCell", "Run", "cell %d: %s spreads %s %% over its repeats (coefficient of variation), above run.noisySpreadPercent %d %%",
 			res.Index, res.Spread.Figure, figure.MilliPercent.Format(float64(res.Spread.CVMilliPercent)), aggregate.NoisyPercent(sb.Spec.Run.NoisySpreadPercent))

@@ -165,3 +165,34 @@ func TestCountAndCellsSummary(t *testing.T) {
 		t.Errorf("%q", sb.Status.CellsSummary)
 	}
 }
+
+// The bench says once what its cells share: how many are noisy and the worst wire verdict.
+// A cell read without its repeats (its records deleted) keeps what was counted before.
+func TestCountSummarisesNoisyCellsAndTheWorstWire(t *testing.T) {
+	sb := finished(3, nil)
+	for i := range sb.Status.CellResults {
+		c := &sb.Status.CellResults[i]
+		c.Repeats, c.RepeatResults = 1, []sbv1.RepeatResult{{State: sbv1.CellValid}}
+		c.Wire = sbv1.WireCrossed
+	}
+	sb.Status.CellResults[1].Wire, sb.Status.CellResults[1].Noisy = sbv1.WireUnverified, true
+	sb.Status.CellResults[2].Noisy = true
+	Count(&sb.Status)
+	if st := sb.Status; st.Cells.Noisy != 2 || st.Wire != sbv1.WireUnverified || st.CellsSummary != "3/3 ok, 2 noisy" {
+		t.Errorf("noisy %d wire %q summary %q; want 2, Unverified, \"3/3 ok, 2 noisy\"", st.Cells.Noisy, st.Wire, st.CellsSummary)
+	}
+	for i := range sb.Status.CellResults { // read back without the attempt results
+		c := &sb.Status.CellResults[i]
+		c.RepeatResults, c.Noisy, c.Wire = nil, false, ""
+	}
+	Count(&sb.Status)
+	if st := sb.Status; st.Cells.Noisy != 2 || st.Wire != sbv1.WireUnverified {
+		t.Errorf("without the repeats: noisy %d wire %q; want what was counted, 2 and Unverified", st.Cells.Noisy, st.Wire)
+	}
+	sb.Status.CellResults[0].RepeatResults = []sbv1.RepeatResult{{State: sbv1.CellValid}}
+	sb.Status.CellResults[0].Wire = sbv1.WireDidNotCross
+	Count(&sb.Status)
+	if sb.Status.Wire != sbv1.WireDidNotCross {
+		t.Errorf("wire %q; a cell that did not cross makes the bench's DidNotCross", sb.Status.Wire)
+	}
+}

@@ -63,13 +63,6 @@ func Fill(cell *sbv1.CellResult) {
 		cell.Search = searchStats(pick)
 	}
 	Derive(cell)
-	cell.Noisy = false
-	cell.Wire = ""
-	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
-		if r.Wire != nil {
-			cell.Wire = summary.WorseWire(cell.Wire, r.Wire.Verdict)
-		}
-	}
 	switch {
 	case invalid > 0:
 		cell.State = sbv1.CellInvalid
@@ -92,11 +85,17 @@ func Derive(cell *sbv1.CellResult) {
 		cell.GPU = meanGPU(pick)
 	}
 	fillSpread(cell)
+	for _, r := range cell.RepeatResults { // every repeat: one that never crossed decides
+		if r.Wire != nil {
+			cell.Wire = summary.WorseWire(cell.Wire, r.Wire.Verdict)
+		}
+	}
 }
 
-// ClearDerived makes the figures Derive sets unknown.
+// ClearDerived makes the figures Derive sets unknown, and the cell unflagged.
 func ClearDerived(cell *sbv1.CellResult) {
 	cell.TXMbps, cell.PacketsPerSecond, cell.LossPPM, cell.CPU, cell.GPU, cell.Spread = nil, nil, 0, nil, nil, nil
+	cell.Noisy, cell.Wire = false, ""
 }
 
 // measured are the repeats a cell's figures are made of: the Valid ones, or, where none is,

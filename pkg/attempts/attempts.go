@@ -46,7 +46,8 @@ func New(sb *sbv1.SpiralBench, cell, attempt int32, repeats []sbv1.RepeatResult,
 
 // Attach puts the repeats of the attempts the bench's status has counted (attempt numbers
 // below each cell's attempts) into its cell results, in attempt order, and derives from them
-// the figures the bench does not store (aggregate.Derive); a cell missing an attempt gets
+// the figures the bench does not store (aggregate.Derive, and the noisy flag against the
+// spec's threshold); a cell missing an attempt gets
 // none of those, never figures of part of its repeats. Attempts written but not yet counted
 // (their status write failed) are left out, so the step that counts them adds them once.
 // Only records under their own name that trust accepts are read: the manager passes its
@@ -76,6 +77,7 @@ func Attach(sb *sbv1.SpiralBench, items []sbv1.SpiralBenchAttemptResult, trust f
 		missing += int(c.Attempts) - len(seen)
 		if len(seen) == int(c.Attempts) {
 			aggregate.Derive(c)
+			aggregate.FlagNoisy(c, sb.Spec.Run.NoisySpreadPercent)
 		} else {
 			aggregate.ClearDerived(c)
 		}

@@ -73,7 +73,8 @@ func TestAttachDerivesTheFiguresABenchDoesNotStore(t *testing.T) {
 		var rs []sbv1.RepeatResult
 		for i, v := range tx {
 			rs = append(rs, sbv1.RepeatResult{Repeat: int32(i), Attempt: attempt, State: sbv1.CellValid, RXMbps: v, TXMbps: v + 10,
-				LossPPM: 5, CPU: &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 50000, RXMilliPercent: 70000}})
+				LossPPM: 5, CPU: &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: 50000, RXMilliPercent: 70000},
+				Wire: &sbv1.WireProof{Verdict: sbv1.WireUnverified}})
 		}
 		return *New(sb, cell, attempt, rs, "", false)
 	}
@@ -86,8 +87,16 @@ func TestAttachDerivesTheFiguresABenchDoesNotStore(t *testing.T) {
 		whole.Spread == nil || whole.Spread.Figure != "RxMbps" || whole.Spread.CVMilliPercent != 14142 {
 		t.Errorf("cell 0 derived tx %+v loss %d cpu %+v spread %+v; want 1010, 5, rx 70000, RxMbps 14142", whole.TXMbps, whole.LossPPM, whole.CPU, whole.Spread)
 	}
-	if part := sb.Status.CellResults[1]; part.TXMbps != nil || part.CPU != nil || part.Spread != nil || part.LossPPM != 0 {
-		t.Errorf("cell 1 lacks an attempt but derived tx %+v cpu %+v spread %+v loss %d", part.TXMbps, part.CPU, part.Spread, part.LossPPM)
+	if !whole.Noisy || whole.Wire != sbv1.WireUnverified {
+		t.Errorf("cell 0 noisy %v wire %q; want noisy (14.1 %% over the default 10 %%) and Unverified", whole.Noisy, whole.Wire)
+	}
+	if part := sb.Status.CellResults[1]; part.TXMbps != nil || part.CPU != nil || part.Spread != nil || part.LossPPM != 0 || part.Noisy || part.Wire != "" {
+		t.Errorf("cell 1 lacks an attempt but derived tx %+v cpu %+v spread %+v loss %d noisy %v wire %q", part.TXMbps, part.CPU, part.Spread, part.LossPPM, part.Noisy, part.Wire)
+	}
+	sb.Spec.Run.NoisySpreadPercent = 20
+	Attach(sb, items, all)
+	if sb.Status.CellResults[0].Noisy {
+		t.Errorf("cell 0 flagged noisy at 14.1 %% against the spec's 20 %%")
 	}
 }
 

@@ -79,6 +79,7 @@ func Observe(sb *sbv1.SpiralBench) Observation {
 		}
 	}
 	seenLink, seenTransport := map[string]bool{}, map[string]bool{}
+	o.WireNotCrossed = sb.Status.Wire == sbv1.WireDidNotCross // stored: holds without the repeats
 	for _, c := range sb.Status.CellResults {
 		if c.Wire == sbv1.WireDidNotCross {
 			o.WireNotCrossed = true

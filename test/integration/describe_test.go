@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/acceptance"
+	"github.com/spiralbench/spiralbench/pkg/aggregate"
 	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
@@ -39,7 +42,7 @@ func TestDescribeBenchIsShort(t *testing.T) {
 		{demoSweep(ns), 15},
 		{withBoundBy(fixture.RawQueueCounted("raw-queue-scaling"), ns), 15},
 	} {
-		section := describeCells(t, kubectl, kubeconfig, c.done)
+		section, whole := describeCells(t, kubectl, kubeconfig, c.done)
 		cells := len(c.done.Status.CellResults)
 		text := strings.Join(section, "\n")
 		t.Logf("%s: Cell Results %d lines for %d cells", c.done.Name, len(section), cells)
@@ -58,12 +61,23 @@ func TestDescribeBenchIsShort(t *testing.T) {
 				t.Errorf("%s: %q appears %d times, want once for each of %d cells", c.done.Name, want, n, cells)
 			}
 		}
+		// What every cell shares is said once, for the bench: its wire verdict and how many
+		// cells are noisy (the NoisyCell events name them).
+		if w := c.done.Status.Wire; w != "" {
+			line := regexp.MustCompile(`(?m)^  Wire:\s+` + string(w) + `$`)
+			if n := strings.Count(whole, "Wire:"); n != 1 || !line.MatchString(whole) {
+				t.Errorf("%s: want the bench's wire verdict %s on one line of status, found %d lines with Wire:", c.done.Name, w, n)
+			}
+		}
+		if noisy := c.done.Status.Cells.Noisy; noisy > 0 && !regexp.MustCompile(fmt.Sprintf(`(?m)^\s+Noisy:\s+%d$`, noisy)).MatchString(whole) {
+			t.Errorf("%s: want the count of %d noisy cells in the bench's cells", c.done.Name, noisy)
+		}
 	}
 }
 
 // describeCells creates done's bench (suspended), writes done's status and returns the lines
 // under "Cell Results:" of kubectl describe.
-func describeCells(t *testing.T, kubectl, kubeconfig string, done *sbv1.SpiralBench) []string {
+func describeCells(t *testing.T, kubectl, kubeconfig string, done *sbv1.SpiralBench) (section []string, whole string) {
 	t.Helper()
 	sb := done.DeepCopy()
 	sb.ResourceVersion, sb.UID, sb.Status = "", "", sbv1.SpiralBenchStatus{}
@@ -71,7 +85,6 @@ func describeCells(t *testing.T, kubectl, kubeconfig string, done *sbv1.SpiralBe
 	if err := k8sClient.Create(context.Background(), sb); err != nil {
 		t.Fatal(err)
 	}
-	var section []string
 	eventually(t, 30*time.Second, "kubectl describe sb "+sb.Name, func() (bool, string) {
 		cur := &sbv1.SpiralBench{}
 		if err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(sb), cur); err != nil {
@@ -87,19 +100,35 @@ func describeCells(t *testing.T, kubectl, kubeconfig string, done *sbv1.SpiralBe
 			return false, string(b)
 		}
 		t.Logf("kubectl describe sb %s: %d lines", sb.Name, strings.Count(string(b), "\n"))
-		section = cellResultsSection(string(b))
+		section, whole = cellResultsSection(string(b)), string(b)
 		return len(section) > 0, string(b)
 	})
-	return section
+	return section, whole
 }
 
-// demoSweep is the demo's tcp-sweep as it finishes on a node that lacks the sample's pinned
-// cores: the fixture's numbers, each busy share unknown (-1, as the data plane reports a core
-// it cannot read) and boundBy as the controller writes it.
+// demoSweep is the demo's tcp-sweep as it finishes on the local cluster: the fixture's
+// numbers, each busy share unknown (-1, as the data plane reports a core it cannot read), no
+// repeat's bytes verifiable on the wire (the pod network's veth has no PHY counters), the
+// 1000 B cells' repeats spread beyond the noisy threshold, and boundBy as the controller
+// writes it.
 func demoSweep(ns string) *sbv1.SpiralBench {
 	sb := fixture.TCPSweep("tcp-sweep", 1, false)
 	for i := range sb.Status.CellResults {
-		sb.Status.CellResults[i].CPU = &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: -1, RXMilliPercent: -1}
+		c := &sb.Status.CellResults[i]
+		for j := range c.RepeatResults {
+			r := &c.RepeatResults[j]
+			r.CPU = &sbv1.CPUBusy{MasterMilliPercent: -1, TXMilliPercent: -1, RXMilliPercent: -1}
+			r.Wire = &sbv1.WireProof{Verdict: sbv1.WireUnverified, Note: "eth0: no tx_bytes_phy"}
+			if c.Parameters.PayloadBytes == 1000 {
+				r.RXMbps = r.RXMbps * int64(2+j) / 3 // 67 %, 100 %, 133 %: a 33 % spread
+			}
+		}
+		aggregate.Fill(c)
+		aggregate.FlagNoisy(c, sb.Spec.Run.NoisySpreadPercent)
+	}
+	acceptance.Count(&sb.Status)
+	if sb.Status.Wire != sbv1.WireUnverified || sb.Status.Cells.Noisy != 3 {
+		panic(fmt.Sprintf("demoSweep: wire %q, %d noisy cells; want Unverified and 3", sb.Status.Wire, sb.Status.Cells.Noisy))
 	}
 	return withBoundBy(sb, ns)
 }
