@@ -19,6 +19,8 @@
 #
 # MANAGER_GOMEMLIMIT=460MiB runs the manager with that soft memory limit, which it sets itself
 # in a cluster at 90 % of its container's memory limit (here it runs as a plain process).
+# MANAGER_GODEBUG=gctrace=1 has the manager write a line per collection to its log
+# (manager-1.log, manager-2.log in the logs directory): how often it collects and what it marks.
 # SPIRALBENCH_BENCH_EVENTS=warnings runs the manager with --bench-events=warnings (no Normal
 # events of benches; docs/fleet.md, at scale).
 # SUITE=Quick benches each node with the built-in Quick suite (copy, nccl, tcp: three benches
@@ -40,4 +42,5 @@ echo "machine: $(nproc) CPUs, $(uname -r); load average $(cut -d' ' -f1-3 /proc/
 build/fleet-scale/fleetscale -nodes "$NODES" -max-parallel "$MAX_PARALLEL" -restart-at "$RESTART_AT" \
   -kwok "$kwok" -scheduler "$assets/kube-scheduler" -manager build/fleet-scale/manager \
   -assets "$assets" -crds config/crd/bases -work-dir "$work" -suite "$SUITE" -timeout "$TIMEOUT" -restart-after "$RESTART_AFTER" \
-  -cpu-profile "${CPU_PROFILE:-}" -profile-seconds "${PROFILE_SECONDS:-30}" -heap-profile "${HEAP_PROFILE:-}" -manager-gomemlimit "${MANAGER_GOMEMLIMIT:-}"
+  -cpu-profile "${CPU_PROFILE:-}" -profile-seconds "${PROFILE_SECONDS:-30}" -heap-profile "${HEAP_PROFILE:-}" -manager-gomemlimit "${MANAGER_GOMEMLIMIT:-}" \
+  -manager-godebug "${MANAGER_GODEBUG:-}"

@@ -32,6 +32,7 @@ func main() {
 	flag.DurationVar(&o.Timeout, "timeout", 30*time.Minute, "give up after")
 	flag.StringVar(&o.CPUProfile, "cpu-profile", "", "write a CPU profile of the restarted manager here")
 	flag.StringVar(&o.ManagerGoMemLimit, "manager-gomemlimit", "", "the manager's GOMEMLIMIT (as it derives from a container limit of 10/9 of it)")
+	flag.StringVar(&o.ManagerGoDebug, "manager-godebug", "", "the manager's GODEBUG (gctrace=1: each collection in its log)")
 	flag.StringVar(&o.HeapProfile, "heap-profile", "", "write the manager's live heap here when the run ends")
 	flag.IntVar(&o.ProfileSeconds, "profile-seconds", 30, "length of that profile")
 	suite := flag.String("suite", "", "bench each node with this built-in suite (Quick) instead of one TCP bench")

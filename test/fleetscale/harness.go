@@ -55,6 +55,9 @@ type Options struct {
 	// ManagerGoMemLimit, when set, is the manager's GOMEMLIMIT: what it derives from a
 	// container memory limit (90 % of it) in a cluster; here it runs as a plain process.
 	ManagerGoMemLimit string
+	// ManagerGoDebug, when set, is the manager's GODEBUG (gctrace=1 writes each collection to
+	// its log, manager-N.log in the work directory).
+	ManagerGoDebug string
 	// CPUProfile, when set, is where a CPU profile of the restarted manager's first
 	// ProfileSeconds (default 30) goes (its /debug/pprof endpoint), to see where its time goes.
 	CPUProfile     string

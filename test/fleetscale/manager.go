@@ -136,7 +136,10 @@ func startManager(ctx context.Context, o Options, kubeconfig string, life int) (
 		"--lease-namespace", leaseNS, "--dataplane-image", "spiralbench/dataplane:kwok", "--fleet-node-writes", "--bench-workers", "8", "--zap-log-level", "error")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if o.ManagerGoMemLimit != "" {
-		cmd.Env = append(os.Environ(), "GOMEMLIMIT="+o.ManagerGoMemLimit)
+		cmd.Env = append(cmd.Environ(), "GOMEMLIMIT="+o.ManagerGoMemLimit)
+	}
+	if o.ManagerGoDebug != "" {
+		cmd.Env = append(cmd.Environ(), "GODEBUG="+o.ManagerGoDebug)
 	}
 	if err := cmd.Start(); err != nil {
 		return nil, err
