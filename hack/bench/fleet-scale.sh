@@ -20,7 +20,8 @@
 # MANAGER_GOMEMLIMIT=460MiB runs the manager with that soft memory limit, which it sets itself
 # in a cluster at 90 % of its container's memory limit (here it runs as a plain process).
 # MANAGER_GODEBUG=gctrace=1 has the manager write a line per collection to its log
-# (manager-1.log, manager-2.log in the logs directory): how often it collects and what it marks.
+# (manager-1.log, manager-2.log in the logs directory): how often it collects and what it marks;
+# hack/bench/gctrace_summary.py sums them up.
 # SPIRALBENCH_BENCH_EVENTS=warnings runs the manager with --bench-events=warnings (no Normal
 # events of benches; docs/fleet.md, at scale).
 # SUITE=Quick benches each node with the built-in Quick suite (copy, nccl, tcp: three benches
