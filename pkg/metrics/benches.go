@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"time"
 
@@ -86,16 +87,22 @@ func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Without deep copies: a scrape of a 10,000-node manager listed some 30,000 benches, and
+	// their copies (about 330 MB) took its heap far over its limit (docs/benchmarks/fleet.md).
+	// The items share their maps and slices with the cache; only the cell list, which attach
+	// writes into, is the scrape's own.
 	var list sbv1.SpiralBenchList
-	if err := c.reader.List(ctx, &list); err != nil {
+	if err := c.reader.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
 		ch <- prometheus.NewInvalidMetric(descCells, err)
 		return
 	}
 	for i := range list.Items {
+		sb := &list.Items[i]
 		if c.attach != nil {
-			c.attach(ctx, &list.Items[i])
+			sb.Status.CellResults = slices.Clone(sb.Status.CellResults)
+			c.attach(ctx, sb)
 		}
-		c.collectBench(ch, &list.Items[i])
+		c.collectBench(ch, sb)
 	}
 }
 

@@ -8,10 +8,13 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/pkg/aggregate"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
@@ -125,5 +128,41 @@ func TestCeilingFractionSeriesOnlyWhereTheCeilingIsKnown(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no ceiling-fraction series for the bench with a 100 Gb/s NIC")
+	}
+}
+
+// cacheLike lists its benches as the informer cache does without deep copies: each item a
+// struct copy sharing its slices and maps with the stored object.
+type cacheLike struct {
+	client.Reader
+	stored []*sbv1.SpiralBench
+}
+
+func (c cacheLike) List(_ context.Context, list client.ObjectList, _ ...client.ListOption) error {
+	l := list.(*sbv1.SpiralBenchList)
+	for _, sb := range c.stored {
+		l.Items = append(l.Items, *sb)
+	}
+	return nil
+}
+
+// A scrape lists the cache in place; attaching the attempt results to a bench's cells must not
+// write into the cache's own objects.
+func TestAScrapeLeavesTheCachedBenchesAsTheyAre(t *testing.T) {
+	tcp := fixture.TCPSweep("tcp", 1, false)
+	attach := attachRecords(tcp)
+	for i := range tcp.Status.CellResults { // as stored: no repeats, no derived figures
+		c := &tcp.Status.CellResults[i]
+		c.RepeatResults = nil
+		aggregate.ClearDerived(c)
+	}
+	before := tcp.DeepCopy()
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&benchCollector{reader: cacheLike{stored: []*sbv1.SpiralBench{tcp}}, attach: attach, now: time.Now})
+	if n := testutil.CollectAndCount(reg, "spiralbench_cell_tx_mbps"); n != 9 {
+		t.Errorf("%d tx series, want the 9 cells' (derived from the attached repeats)", n)
+	}
+	if !equality.Semantic.DeepEqual(before, tcp) {
+		t.Errorf("the scrape wrote into the cached bench: cell 0 now has %d repeats, tx %+v", len(tcp.Status.CellResults[0].RepeatResults), tcp.Status.CellResults[0].TXMbps)
 	}
 }
