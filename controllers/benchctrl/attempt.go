@@ -59,9 +59,7 @@ func (r *Reconciler) startAttempt(ctx context.Context, sb *sbv1.SpiralBench, cel
 	pod := cellpod.Build(in, in.Ranks[0], "")
 	existed, err := r.createPod(ctx, sb, pod)
 	if f, ok := benchstate.AsForeign(err); ok {
-		// The attempt ends before it began, the bench still Pending: no event of ours will wake
-		// it (its own status write does not), so the next attempt is taken at once.
-		return time.Millisecond, r.finishAttempt(ctx, sb, cell, outcome{reason: f.Error()})
+		return 0, r.finishAttempt(ctx, sb, cell, outcome{reason: f.Error()})
 	}
 	if err != nil {
 		return r.createRefused(ctx, sb, err)

@@ -66,9 +66,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		r.staleReads.wrote(req.NamespacedName, before.ResourceVersion)
 		fx.flush()
 		ctrl.LoggerFrom(ctx).V(1).Info("status", "phase", sb.Status.Phase, "progress", sb.Status.Progress)
-		if passErr == nil && wait == 0 && (sb.Status.Phase == sbv1.PhaseRunning || benchstate.Finished(&sb)) {
+		if passErr == nil && wait == 0 && (sb.Status.Phase == sbv1.PhaseRunning || benchstate.Finished(&sb) || attemptsOf(before) != attemptsOf(&sb)) {
 			// Progress was made: take the next step at once (our own status writes do not wake us);
-			// a bench that has just finished goes on to its upload without waiting for an event.
+			// a bench that has just finished goes on to its upload without waiting for an event,
+			// and one whose attempt ended before it ran (still Pending: a pod in the way) to its next.
 			return ctrl.Result{RequeueAfter: time.Millisecond}, nil
 		}
 	}
@@ -138,4 +139,12 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		// initial list holds only benches with work left (unsettledAtStart), all due now.
 		WithOptions(controller.Options{MaxConcurrentReconciles: max(r.Workers, 1), UsePriorityQueue: ptr.To(false)}).
 		Complete(r)
+}
+
+// attemptsOf counts the attempts the bench's cells have recorded.
+func attemptsOf(sb *sbv1.SpiralBench) (n int32) {
+	for _, c := range sb.Status.CellResults {
+		n += c.Attempts
+	}
+	return n
 }

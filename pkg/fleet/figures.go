@@ -79,11 +79,8 @@ func Observe(sb *sbv1.SpiralBench) Observation {
 		}
 	}
 	seenLink, seenTransport := map[string]bool{}, map[string]bool{}
-	o.WireNotCrossed = sb.Status.Wire == sbv1.WireDidNotCross // stored: holds without the repeats
+	o.WireNotCrossed = sb.Status.Wire == sbv1.WireDidNotCross // the worst of every cell's, stored
 	for _, c := range sb.Status.CellResults {
-		if c.Wire == sbv1.WireDidNotCross {
-			o.WireNotCrossed = true
-		}
 		for _, rr := range c.RepeatResults {
 			if rr.Copies != nil {
 				for _, l := range rr.Copies.PeerLinks {
