@@ -30,7 +30,8 @@ import (
 // writes finds the round's rows decided and finishes it again.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	began := time.Now()
-	defer func() { r.stepTime.Store(req.NamespacedName, time.Since(began)) }()
+	pool := 0
+	defer func() { r.stepTime.Store(req.NamespacedName, stepCost{took: time.Since(began), pool: pool}) }()
 	var f sbv1.SpiralBenchFleet
 	if err := r.Get(ctx, req.NamespacedName, &f); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -47,7 +48,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	var changed []*sbv1.FleetNode
 	var creates []client.Object
 	if v != nil {
-		changed, creates = v.changedRows(), v.toCreate
+		changed, creates, pool = v.changedRows(), v.toCreate, len(v.pool)
 	}
 	finishesRound := before.Status.RoundCompletionTime == nil && f.Status.RoundCompletionTime != nil
 	if finishesRound {
@@ -95,20 +96,36 @@ func (r *Reconciler) persistResults(ctx context.Context, f *sbv1.SpiralBenchFlee
 }
 
 // batchDelay spaces a fleet's steps when its benches change: an event waits ten times the
-// fleet's last step before waking it (at most maxBatchDelay), and the events arriving
-// meanwhile join the same step. A step reads the whole pool from the cache, so this keeps the
-// fleet controller under about a tenth of a core for any pool, and its work per bench falls as
-// the pool grows rather than rising with it.
+// fleet's last step before waking it, and the events arriving meanwhile join the same step. A
+// step reads the whole pool from the cache, so its cost grows with the pool; spaced by ten
+// times itself, the fleet controller stays under about a tenth of a core. That alone would let
+// its work per node grow with the pool (at 10,000 nodes a step took about a second: a tenth of
+// a core was 25 ms a node, ten times the 1,000-node figure), so the wait is bounded by the
+// pool's size instead of a fixed time: maxBatchDelayPerNode a pool node, at least
+// minBatchDelayCap. A large round then takes about as many steps as a small one, each step's
+// cost is shared by as many more nodes, and a finished bench waits for its fleet's next step at
+// most 2 s up to 2,000 nodes, 10 s at 10,000.
 func (r *Reconciler) batchDelay(key types.NamespacedName) time.Duration {
-	d, ok := r.stepTime.Load(key)
+	c, ok := r.stepTime.Load(key)
 	if !ok {
 		return 0
 	}
-	return min(10*d.(time.Duration), maxBatchDelay)
+	last := c.(stepCost)
+	return min(10*last.took, max(minBatchDelayCap, time.Duration(last.pool)*maxBatchDelayPerNode))
 }
 
-// maxBatchDelay bounds how long a finished bench waits for its fleet's next step.
-const maxBatchDelay = 2 * time.Second
+// stepCost is a fleet's last step: how long it took and how many pool nodes it read.
+type stepCost struct {
+	took time.Duration
+	pool int
+}
+
+const (
+	// minBatchDelayCap bounds a small fleet's wait for its next step.
+	minBatchDelayCap = 2 * time.Second
+	// maxBatchDelayPerNode bounds a large fleet's: 10 s at 10,000 nodes.
+	maxBatchDelayPerNode = time.Millisecond
+)
 
 // ownerFleet enqueues the fleet controlling a bench or check pod, batched by batchDelay.
 func (r *Reconciler) ownerFleet() handler.EventHandler {

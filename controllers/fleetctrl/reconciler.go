@@ -59,7 +59,7 @@ type Reconciler struct {
 
 	// overlay reads this manager's own result writes back until the cache shows them.
 	overlay resultOverlay
-	// stepTime is each fleet's last step's duration, which spaces its steps (see batchDelay).
+	// stepTime is each fleet's last stepCost, which spaces its steps (see batchDelay).
 	stepTime sync.Map
 	// foreign remembers the objects found in the way of a fleet's creates (fleetctrl/foreign.go).
 	foreign foreignObjects

@@ -197,10 +197,11 @@ func shorten(s string, n int) string {
 
 func onlyIdle(f *sbv1.SpiralBenchFleet) bool { return ptr.Deref(f.Spec.OnlyIdleNodes, true) }
 
-// loadedRow is a row as read, to write only what a step changed.
+// loadedRow is a row as read, to write only what a step changed; row is the cache's (or
+// this manager's last write of it): read it, never write it.
 type loadedRow struct {
 	rv  string
-	row sbv1.FleetNode
+	row *sbv1.FleetNode
 }
 
 // fleetBucket is the fleet's bucket: spec.results, else the template's, else the operator's.

@@ -18,15 +18,10 @@ import (
 // the step only reads these objects.
 func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
 	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
-		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(sbv1.MetricRxMbps),
+		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(fleet.HeadlineMetric(&f.Spec)),
 		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{},
 		foreign: map[string]string{}}
 	r.foreign.of(f, v.foreign)
-	if s := f.Spec.Stragglers; s != nil && s.Metric != "" {
-		v.metric = string(s.Metric)
-	} else if b := f.Spec.Baseline; b != nil && b.Metric != "" {
-		v.metric = string(b.Metric)
-	}
 	sel, err := poolSelector(f)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,18 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/figure"
 )
 
+// HeadlineMetric is the metric a fleet compares nodes by and keeps in each row's value:
+// stragglers.metric, else baseline.metric, else RxMbps.
+func HeadlineMetric(spec *sbv1.SpiralBenchFleetSpec) sbv1.FleetMetric {
+	if s := spec.Stragglers; s != nil && s.Metric != "" {
+		return s.Metric
+	}
+	if b := spec.Baseline; b != nil && b.Metric != "" {
+		return b.Metric
+	}
+	return sbv1.FleetMetric(sbv1.MetricRxMbps)
+}
+
 // ReadFigure reads a figure from a bench's headline cell (the first cell when none is marked),
 // only when that cell is Valid.
 func ReadFigure(sb *sbv1.SpiralBench, name string) (float64, bool) {

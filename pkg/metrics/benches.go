@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -62,6 +63,9 @@ var (
 	descGPU = prometheus.NewDesc("spiralbench_cell_gpu_sm_percent",
 		"GPU streaming-multiprocessor utilisation during a finished cell (NVML), mean over its repeats, in percent; absent when unknown.",
 		cellLabels, nil)
+	descBenches = prometheus.NewDesc("spiralbench_benches",
+		"SpiralBenches in the manager's cache by namespace and phase, those a fleet summarises included.",
+		[]string{"namespace", "phase"}, nil)
 	descCeiling = prometheus.NewDesc("spiralbench_cell_ceiling_fraction",
 		"A finished cell's headline figure as a fraction of its physical ceiling (docs/ceilings.md), with the figure and the component that sets the ceiling; absent when the ceiling is unknown.",
 		append(cellLabels, "figure", "component"), nil)
@@ -79,7 +83,7 @@ func RegisterBenchCollector(reader client.Reader, attach func(ctx context.Contex
 }
 
 func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descPhase, descCells, descVerdict, descUploaded, descDuration, descRx, descTx, descDrops, descLoss, descCPU, descGPU, descCeiling} {
+	for _, d := range []*prometheus.Desc{descBenches, descPhase, descCells, descVerdict, descUploaded, descDuration, descRx, descTx, descDrops, descLoss, descCPU, descGPU, descCeiling} {
 		ch <- d
 	}
 }
@@ -96,14 +100,55 @@ func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.NewInvalidMetric(descCells, err)
 		return
 	}
+	type nsPhase struct{ namespace, phase string }
+	counts := map[nsPhase]int{}
 	for i := range list.Items {
 		sb := &list.Items[i]
+		counts[nsPhase{sb.Namespace, string(phaseOf(sb))}]++
+		if summarisedByFleet(sb) {
+			notUploaded(ch, sb)
+			continue
+		}
 		if c.attach != nil {
 			sb.Status.CellResults = slices.Clone(sb.Status.CellResults)
 			c.attach(ctx, sb)
 		}
 		c.collectBench(ch, sb)
 	}
+	for k, n := range counts {
+		ch <- prometheus.MustNewConstMetric(descBenches, prometheus.GaugeValue, float64(n), k.namespace, k.phase)
+	}
+}
+
+// summarisedByFleet: a finished bench a fleet owns has no series of its own. A fleet's round
+// keeps a bench a node and step until the next round (30,000 at 10,000 nodes in three steps),
+// and their series made every scrape of such a manager hold hundreds of megabytes at once
+// (docs/benchmarks/fleet.md); the fleet's node series (verdict, reasons, value) and
+// spiralbench_benches stand for them, and the bench, its report and its bucket keep the rest;
+// only a failing upload stays (notUploaded).
+func summarisedByFleet(sb *sbv1.SpiralBench) bool {
+	return fleetOwned(sb) && (sb.Status.Phase == sbv1.PhaseCompleted || sb.Status.Phase == sbv1.PhaseFailed)
+}
+
+// notUploaded keeps a summarised bench's spiralbench_bench_results_uploaded while its upload
+// fails: the fleet's series do not say it, and an alert watches it.
+func notUploaded(ch chan<- prometheus.Metric, sb *sbv1.SpiralBench) {
+	if u := meta.FindStatusCondition(sb.Status.Conditions, sbv1.ConditionResultsUploaded); u != nil && u.Status == metav1.ConditionFalse {
+		ch <- prometheus.MustNewConstMetric(descUploaded, prometheus.GaugeValue, 0, sb.Namespace, sb.Name, string(sb.Spec.Transport))
+	}
+}
+
+// fleetOwned: a SpiralBenchFleet is the bench's controller.
+func fleetOwned(sb *sbv1.SpiralBench) bool {
+	ref := metav1.GetControllerOfNoCopy(sb)
+	return ref != nil && ref.Kind == "SpiralBenchFleet" && ref.APIVersion == sbv1.GroupVersion.String()
+}
+
+func phaseOf(sb *sbv1.SpiralBench) sbv1.Phase {
+	if sb.Status.Phase == "" {
+		return sbv1.PhasePending
+	}
+	return sb.Status.Phase
 }
 
 func (c *benchCollector) collectBench(ch chan<- prometheus.Metric, sb *sbv1.SpiralBench) {
@@ -111,11 +156,7 @@ func (c *benchCollector) collectBench(ch chan<- prometheus.Metric, sb *sbv1.Spir
 	gauge := func(d *prometheus.Desc, v float64, extra ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, append(append([]string{}, b...), extra...)...)
 	}
-	phase := sb.Status.Phase
-	if phase == "" {
-		phase = sbv1.PhasePending
-	}
-	gauge(descPhase, 1, string(phase))
+	gauge(descPhase, 1, string(phaseOf(sb)))
 	counts := map[sbv1.CellState]int32{sbv1.CellPending: 0, sbv1.CellRunning: 0, sbv1.CellValid: 0, sbv1.CellInvalid: 0, sbv1.CellFailed: 0}
 	for _, r := range sb.Status.CellResults {
 		counts[r.State]++

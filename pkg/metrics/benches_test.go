@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +10,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
@@ -164,5 +168,48 @@ func TestAScrapeLeavesTheCachedBenchesAsTheyAre(t *testing.T) {
 	}
 	if !equality.Semantic.DeepEqual(before, tcp) {
 		t.Errorf("the scrape wrote into the cached bench: cell 0 now has %d repeats, tx %+v", len(tcp.Status.CellResults[0].RepeatResults), tcp.Status.CellResults[0].TXMbps)
+	}
+}
+
+// A fleet's finished benches have no series of their own (the fleet's node series stand for
+// them) but a failing upload, and attach is not called for them; spiralbench_benches still
+// counts every bench by phase. A fleet bench that runs, and a bench no fleet owns, keep theirs.
+func TestAFleetsFinishedBenchesAreSummarisedByTheFleet(t *testing.T) {
+	fleetRef := func(sb *sbv1.SpiralBench) *sbv1.SpiralBench {
+		sb.OwnerReferences = []metav1.OwnerReference{{APIVersion: sbv1.GroupVersion.String(), Kind: "SpiralBenchFleet",
+			Name: "pool", UID: "u", Controller: ptr.To(true)}}
+		return sb
+	}
+	judged := fleetRef(fixture.TCPSweep("judged", 1, true))
+	running := fleetRef(fixture.TCPSweep("running", 1, true))
+	running.Status.Phase = sbv1.PhaseRunning
+	own := fixture.TCPSweep("own", 1, true)
+	unuploaded := fleetRef(fixture.TCPSweep("unuploaded", 1, true))
+	meta.SetStatusCondition(&unuploaded.Status.Conditions, metav1.Condition{Type: sbv1.ConditionResultsUploaded, Status: metav1.ConditionFalse, Reason: "Unreachable"})
+	attached := map[string]bool{}
+	reg := prometheus.NewPedanticRegistry()
+	reg.MustRegister(&benchCollector{reader: cacheLike{stored: []*sbv1.SpiralBench{judged, running, own, unuploaded}},
+		attach: func(_ context.Context, sb *sbv1.SpiralBench) { attached[sb.Name] = true }, now: time.Now})
+	want := fmt.Sprintf(`
+# HELP spiralbench_bench_phase 1 for each SpiralBench, labelled with its phase (Pending, Queued, Running, Suspended, Completed, Failed).
+# TYPE spiralbench_bench_phase gauge
+spiralbench_bench_phase{name="own",namespace="bench",phase="%s",transport="TCP"} 1
+spiralbench_bench_phase{name="running",namespace="bench",phase="Running",transport="TCP"} 1
+# HELP spiralbench_benches SpiralBenches in the manager's cache by namespace and phase, those a fleet summarises included.
+# TYPE spiralbench_benches gauge
+spiralbench_benches{namespace="bench",phase="%s"} 3
+spiralbench_benches{namespace="bench",phase="Running"} 1
+# HELP spiralbench_bench_results_uploaded 1 when the bench's results are in its bucket, 0 while uploading fails; absent without a bucket or before the end.
+# TYPE spiralbench_bench_results_uploaded gauge
+spiralbench_bench_results_uploaded{name="unuploaded",namespace="bench",transport="TCP"} 0
+`, own.Status.Phase, own.Status.Phase)
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "spiralbench_bench_phase", "spiralbench_benches", "spiralbench_bench_results_uploaded"); err != nil {
+		t.Error(err)
+	}
+	if attached["judged"] || !attached["running"] || !attached["own"] {
+		t.Errorf("attached %v: want the running fleet bench and the user's bench, not the judged one", attached)
+	}
+	if n := testutil.CollectAndCount(reg, "spiralbench_cell_rx_mbps"); n != 2*8 {
+		t.Errorf("%d rx series, want the two unsummarised benches' 8 each", n)
 	}
 }

@@ -35,12 +35,15 @@ var (
 	descNodeReason = prometheus.NewDesc("spiralbench_fleet_node_reason",
 		"1 for each reason code of a node's verdict (docs/qualification.md), with the step it concerns.",
 		append(nodeLabels, "code", "step"), nil)
+	descNodeValue = prometheus.NewDesc("spiralbench_fleet_node_value",
+		"A pool node's headline figure this round (the fleet's stragglers or baseline metric, else RxMbps), in the metric's unit; absent before it has one.",
+		append(nodeLabels, "metric"), nil)
 	descNodeValidUntil = prometheus.NewDesc("spiralbench_fleet_node_verdict_valid_until_seconds",
 		"Unix time at which a node's verdict expires (verdicts.validSeconds).", nodeLabels, nil)
 )
 
 func (c *fleetCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descFleetRound, descFleetRoundRunning, descFleetNodes, descNodeVerdict, descNodeReason, descNodeValidUntil} {
+	for _, d := range []*prometheus.Desc{descFleetRound, descFleetRoundRunning, descFleetNodes, descNodeVerdict, descNodeReason, descNodeValue, descNodeValidUntil} {
 		ch <- d
 	}
 }
@@ -85,6 +88,7 @@ func collectFleet(ch chan<- prometheus.Metric, f *sbv1.SpiralBenchFleet, rows []
 		running = 1
 	}
 	gauge(descFleetRoundRunning, running, f.Namespace, f.Name)
+	metric := string(fleet.HeadlineMetric(&f.Spec))
 	counts := map[sbv1.NodeVerdict]int{}
 	for _, v := range []sbv1.NodeVerdict{sbv1.NodePending, sbv1.NodeRunning, sbv1.NodePassed, sbv1.NodeFailed, sbv1.NodeInvalid, sbv1.NodeSkipped, sbv1.NodeLeft, sbv1.NodeExpired} {
 		counts[v] = 0
@@ -95,6 +99,9 @@ func collectFleet(ch chan<- prometheus.Metric, f *sbv1.SpiralBenchFleet, rows []
 		for _, l := range row.Reasons {
 			r := fleet.ParseReason(l)
 			gauge(descNodeReason, 1, f.Namespace, f.Name, row.Name, string(r.Code), r.Step)
+		}
+		if row.Value != nil {
+			gauge(descNodeValue, float64(*row.Value), f.Namespace, f.Name, row.Name, metric)
 		}
 		if row.ValidUntil != nil {
 			gauge(descNodeValidUntil, float64(row.ValidUntil.Unix()), f.Namespace, f.Name, row.Name)
