@@ -17,7 +17,6 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -27,6 +26,7 @@ import (
 	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
+	"github.com/spiralbench/spiralbench/controllers/managercache"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
@@ -126,14 +126,8 @@ func main() {
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme: scheme,
-		// Cached objects without their managedFields, which no controller reads: at 10,000 nodes
-		// the cache holds tens of thousands of benches and results (docs/benchmarks/fleet.md).
-		// Pods not SpiralBench's are cached slim (benchctrl.SlimForeignPods): the fleet's idle
-		// check reads every pod of a node, and a large cluster has hundreds of thousands. Nodes
-		// are cached without what nothing reads (benchctrl.SlimNodes: images, system info).
-		Cache: cache.Options{DefaultTransform: cache.TransformStripManagedFields(),
-			ByObject: map[client.Object]cache.ByObject{&corev1.Pod{}: {Transform: benchctrl.SlimForeignPods},
-				&corev1.Node{}: {Transform: benchctrl.SlimNodes}}},
+		// What the cache keeps of each kind: controllers/managercache.
+		Cache:                  managercache.Options(),
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
 		PprofBindAddress:       pprofAddr,
@@ -198,7 +192,7 @@ func main() {
 		log.Error(err, "cannot set up the SpiralBench controller")
 		os.Exit(1)
 	}
-	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), key)))
+	utilruntime.Must(metrics.RegisterBenchCollector(mgr.GetCache(), mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), key)))
 	if err := (&fleetctrl.Reconciler{
 		Client:        mgr.GetClient(),
 		APIReader:     mgr.GetAPIReader(),

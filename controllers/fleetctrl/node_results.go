@@ -17,6 +17,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/incache"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
 )
 
@@ -113,7 +114,7 @@ func (o *resultOverlay) forgetBefore(ns, fleetName string, round int32) {
 func (r *Reconciler) loadRows(ctx context.Context, v *fleetView) error {
 	f := v.f
 	key := resultIndexKey(f.Namespace, f.Name, f.Status.Round)
-	cached, err := cachedObjects(ctx, r, &sbv1.SpiralBenchNodeResult{}, &sbv1.SpiralBenchNodeResultList{}, f.Namespace,
+	cached, err := incache.Objects(ctx, r.cache, r.Client, &sbv1.SpiralBenchNodeResult{}, &sbv1.SpiralBenchNodeResultList{}, f.Namespace,
 		func(res *sbv1.SpiralBenchNodeResult) bool { return res.Fleet == f.Name && res.Round == f.Status.Round })
 	if err != nil {
 		return err

@@ -65,7 +65,7 @@ type Reconciler struct {
 	foreign foreignObjects
 	// specs are the stored specs of the fleet's bench shapes (stored_spec.go).
 	specs storedSpecs
-	// cache is the manager's informer cache, read in place by a step (cache_in_place.go); nil
+	// cache is the manager's informer cache, read in place by a step (pkg/incache); nil
 	// (a Reconciler built without a manager) lists through Client.
 	cache cache.Cache
 }

@@ -12,6 +12,7 @@ import (
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/pkg/fleet"
+	"github.com/spiralbench/spiralbench/pkg/incache"
 )
 
 // view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
@@ -110,14 +111,14 @@ func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
 	return nil
 }
 
-// poolNodesNow are the nodes sel selects, read in place from the cache (cache_in_place.go).
+// poolNodesNow are the nodes sel selects, read in place from the cache (pkg/incache).
 func (r *Reconciler) poolNodesNow(ctx context.Context, sel labels.Selector) ([]*corev1.Node, error) {
-	return cachedObjects(ctx, r, &corev1.Node{}, &corev1.NodeList{}, "", func(n *corev1.Node) bool { return sel.Matches(labels.Set(n.Labels)) })
+	return incache.Objects(ctx, r.cache, r.Client, &corev1.Node{}, &corev1.NodeList{}, "", func(n *corev1.Node) bool { return sel.Matches(labels.Set(n.Labels)) })
 }
 
 // fleetBenches are the benches labelled with f's name in its namespace, read in place.
 func (r *Reconciler) fleetBenches(ctx context.Context, f *sbv1.SpiralBenchFleet) ([]*sbv1.SpiralBench, error) {
-	return cachedObjects(ctx, r, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, f.Namespace, func(sb *sbv1.SpiralBench) bool {
+	return incache.Objects(ctx, r.cache, r.Client, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, f.Namespace, func(sb *sbv1.SpiralBench) bool {
 		return sb.Labels[sbv1.LabelFleet] == f.Name
 	})
 }

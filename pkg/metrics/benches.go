@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/spiralbench/spiralbench/pkg/benchkind"
 	"github.com/spiralbench/spiralbench/pkg/explain"
 	"github.com/spiralbench/spiralbench/pkg/figure"
+	"github.com/spiralbench/spiralbench/pkg/incache"
 )
 
 // benchCollector derives the dashboard's series from the SpiralBenches' status at each scrape,
@@ -23,6 +25,8 @@ import (
 // with `kubectl get` and vanish with the bench. docs/metrics.md documents every series.
 type benchCollector struct {
 	reader client.Reader
+	// cache is the manager's informer cache, read in place (pkg/incache); nil lists through reader.
+	cache cache.Cache
 	// attach puts a bench's attempt results into its cells, which derives the figures the bench
 	// does not store (TX, loss, CPU and GPU busy); nil reads status alone.
 	attach func(ctx context.Context, sb *sbv1.SpiralBench)
@@ -71,15 +75,16 @@ var (
 		append(cellLabels, "figure", "component"), nil)
 )
 
-// RegisterBenchCollector adds the status-derived series of benches and fleets to the manager's registry; the
-// manager's cache-backed client is the reader, and attach reads a bench's attempt results
-// from the same cache, so a scrape costs no API call.
-func RegisterBenchCollector(reader client.Reader, attach func(ctx context.Context, sb *sbv1.SpiralBench)) error {
-	if err := ctrlmetrics.Registry.Register(&benchCollector{reader: reader, attach: attach, now: time.Now}); err != nil {
+// RegisterBenchCollector adds the status-derived series of benches and fleets to the manager's
+// registry; they read the manager's informer cache in place (the cache-backed client where it
+// cannot be), and attach reads a bench's attempt results from the same cache, so a scrape costs
+// no API call.
+func RegisterBenchCollector(c cache.Cache, reader client.Reader, attach func(ctx context.Context, sb *sbv1.SpiralBench)) error {
+	if err := ctrlmetrics.Registry.Register(&benchCollector{reader: reader, cache: c, attach: attach, now: time.Now}); err != nil {
 		return err
 	}
 	// The fleets' series (fleets.go) come from the same cache, at the same scrape.
-	return ctrlmetrics.Registry.Register(&fleetCollector{benchCollector{reader: reader, now: time.Now}})
+	return ctrlmetrics.Registry.Register(&fleetCollector{benchCollector{reader: reader, cache: c, now: time.Now}})
 }
 
 func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
@@ -91,27 +96,28 @@ func (c *benchCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	// Without deep copies: a scrape of a 10,000-node manager listed some 30,000 benches, and
-	// their copies (about 330 MB) took its heap far over its limit (docs/benchmarks/fleet.md).
-	// The items share their maps and slices with the cache; only the cell list, which attach
-	// writes into, is the scrape's own.
-	var list sbv1.SpiralBenchList
-	if err := c.reader.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
+	// In place: a scrape of a 10,000-node manager read some 30,000 benches, and their copies
+	// (about 330 MB deep, 36 MB as a list's struct copies) took its heap over its limit. A bench
+	// is the cache's; attach writes into a copy of its struct with its own cell list.
+	benches, err := incache.Objects(ctx, c.cache, c.reader, &sbv1.SpiralBench{}, &sbv1.SpiralBenchList{}, "", every[*sbv1.SpiralBench])
+	if err != nil {
 		ch <- prometheus.NewInvalidMetric(descCells, err)
 		return
 	}
 	type nsPhase struct{ namespace, phase string }
 	counts := map[nsPhase]int{}
-	for i := range list.Items {
-		sb := &list.Items[i]
-		counts[nsPhase{sb.Namespace, string(phaseOf(sb))}]++
-		if summarisedByFleet(sb) {
-			notUploaded(ch, sb)
+	for _, cached := range benches {
+		counts[nsPhase{cached.Namespace, string(phaseOf(cached))}]++
+		if summarisedByFleet(cached) {
+			notUploaded(ch, cached)
 			continue
 		}
+		sb := cached
 		if c.attach != nil {
-			sb.Status.CellResults = slices.Clone(sb.Status.CellResults)
-			c.attach(ctx, sb)
+			own := *cached
+			own.Status.CellResults = slices.Clone(cached.Status.CellResults)
+			c.attach(ctx, &own)
+			sb = &own
 		}
 		c.collectBench(ch, sb)
 	}
@@ -119,6 +125,8 @@ func (c *benchCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(descBenches, prometheus.GaugeValue, float64(n), k.namespace, k.phase)
 	}
 }
+
+func every[T any](T) bool { return true }
 
 // summarisedByFleet: a finished bench a fleet owns has no series of its own. A fleet's round
 // keeps a bench a node and step until the next round (30,000 at 10,000 nodes in three steps),

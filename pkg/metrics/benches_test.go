@@ -14,12 +14,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/pkg/aggregate"
 	"github.com/spiralbench/spiralbench/pkg/attempts"
+	sbtesting "github.com/spiralbench/spiralbench/pkg/testing"
 	"github.com/spiralbench/spiralbench/pkg/testing/fixture"
 )
 
@@ -135,19 +137,19 @@ func TestCeilingFractionSeriesOnlyWhereTheCeilingIsKnown(t *testing.T) {
 	}
 }
 
-// cacheLike lists its benches as the informer cache does without deep copies: each item a
-// struct copy sharing its slices and maps with the stored object.
-type cacheLike struct {
-	client.Reader
-	stored []*sbv1.SpiralBench
-}
-
-func (c cacheLike) List(_ context.Context, list client.ObjectList, _ ...client.ListOption) error {
-	l := list.(*sbv1.SpiralBenchList)
-	for _, sb := range c.stored {
-		l.Items = append(l.Items, *sb)
+// informerCache is the manager's cache as the collector reads it: in place, the benches the
+// cache's own objects.
+func informerCache(t *testing.T, benches ...*sbv1.SpiralBench) cache.Cache {
+	t.Helper()
+	var objs []client.Object
+	for _, sb := range benches {
+		objs = append(objs, sb)
 	}
-	return nil
+	c, err := sbtesting.InformerCache(objs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // A scrape lists the cache in place; attaching the attempt results to a bench's cells must not
@@ -162,7 +164,7 @@ func TestAScrapeLeavesTheCachedBenchesAsTheyAre(t *testing.T) {
 	}
 	before := tcp.DeepCopy()
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(&benchCollector{reader: cacheLike{stored: []*sbv1.SpiralBench{tcp}}, attach: attach, now: time.Now})
+	reg.MustRegister(&benchCollector{cache: informerCache(t, tcp), attach: attach, now: time.Now})
 	if n := testutil.CollectAndCount(reg, "spiralbench_cell_tx_mbps"); n != 9 {
 		t.Errorf("%d tx series, want the 9 cells' (derived from the attached repeats)", n)
 	}
@@ -188,7 +190,7 @@ func TestAFleetsFinishedBenchesAreSummarisedByTheFleet(t *testing.T) {
 	meta.SetStatusCondition(&unuploaded.Status.Conditions, metav1.Condition{Type: sbv1.ConditionResultsUploaded, Status: metav1.ConditionFalse, Reason: "Unreachable"})
 	attached := map[string]bool{}
 	reg := prometheus.NewPedanticRegistry()
-	reg.MustRegister(&benchCollector{reader: cacheLike{stored: []*sbv1.SpiralBench{judged, running, own, unuploaded}},
+	reg.MustRegister(&benchCollector{cache: informerCache(t, judged, running, own, unuploaded),
 		attach: func(_ context.Context, sb *sbv1.SpiralBench) { attached[sb.Name] = true }, now: time.Now})
 	want := fmt.Sprintf(`
 # HELP spiralbench_bench_phase 1 for each SpiralBench, labelled with its phase (Pending, Queued, Running, Suspended, Completed, Failed).

@@ -31,6 +31,7 @@ import (
 	"github.com/spiralbench/spiralbench/controllers/benchctrl"
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 	"github.com/spiralbench/spiralbench/controllers/fleetctrl"
+	"github.com/spiralbench/spiralbench/controllers/managercache"
 	"github.com/spiralbench/spiralbench/pkg/bucket"
 	"github.com/spiralbench/spiralbench/pkg/metrics"
 	"github.com/spiralbench/spiralbench/pkg/provenance"
@@ -101,7 +102,8 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot pick a metrics port:", err)
 		return 1
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: metricsAddr}})
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{Scheme: scheme, Metrics: metricsserver.Options{BindAddress: metricsAddr},
+		Cache: managercache.Options()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot create the manager:", err)
 		return 1
@@ -124,7 +126,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "cannot set up the controller:", err)
 		return 1
 	}
-	if err := metrics.RegisterBenchCollector(mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), managerKey)); err != nil {
+	if err := metrics.RegisterBenchCollector(mgr.GetCache(), mgr.GetClient(), benchstate.CachedAttacher(mgr.GetClient(), managerKey)); err != nil {
 		fmt.Fprintln(os.Stderr, "cannot register the bench collector:", err)
 		return 1
 	}
