@@ -1,9 +1,12 @@
 package benchctrl
 
 import (
+	"slices"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
 	"github.com/spiralbench/spiralbench/controllers/benchstate"
 )
 
@@ -12,8 +15,13 @@ import (
 // of thousands of pods that are not SpiralBench's, so those are cached slim: what the idle
 // check and the owner handlers read, nothing else. SpiralBench's own pods are cached whole.
 
+// wholePodLabels mark the pods cached whole: SpiralBench's own (benchstate.OwnPodLabels) and
+// every pod a fleet makes, its facts pods too, whose mark and termination message the fleet
+// reads (slimmed, a fact check between rounds found neither and never judged a node).
+var wholePodLabels = append(slices.Clone(benchstate.OwnPodLabels), sbv1.LabelFleet)
+
 // SlimForeignPods is the pod cache's transform: managedFields go from every pod; a pod without
-// one of ownPodLabels keeps its identity, labels, owners, deletion mark, node, phase and its
+// one of wholePodLabels keeps its identity, labels, owners, deletion mark, node, phase and its
 // containers' names and resources.
 func SlimForeignPods(obj any) (any, error) {
 	p, ok := obj.(*corev1.Pod)
@@ -23,7 +31,7 @@ func SlimForeignPods(obj any) (any, error) {
 	if p.ManagedFields != nil {
 		p.ManagedFields = nil
 	}
-	for _, l := range benchstate.OwnPodLabels {
+	for _, l := range wholePodLabels {
 		if _, ours := p.Labels[l]; ours {
 			return p, nil
 		}

@@ -52,3 +52,12 @@ func TestOwnPodsAreCachedWhole(t *testing.T) {
 		t.Errorf("an own pod loses only its managedFields: %+v", p)
 	}
 }
+
+// A fleet's facts pod is cached whole: the fleet reads its mark and its termination message.
+func TestAFleetsFactsPodIsCachedWhole(t *testing.T) {
+	out, _ := SlimForeignPods(podWithEverything(map[string]string{sbv1.LabelFleet: "pool", sbv1.LabelFleetKind: fleet.KindFacts}))
+	p := out.(*corev1.Pod)
+	if len(p.Annotations) != 1 || p.Spec.Containers[0].Image != "trainer:1" || len(p.Status.Conditions) != 1 {
+		t.Errorf("a facts pod loses only its managedFields: %+v", p)
+	}
+}
