@@ -36,10 +36,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if err := r.Get(ctx, req.NamespacedName, &f); err != nil {
 		if apierrors.IsNotFound(err) {
 			r.foreign.forget(req.NamespacedName)
+			r.reads.forget(req.NamespacedName)
 		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if f.DeletionTimestamp != nil {
+		r.reads.forget(req.NamespacedName)
 		return ctrl.Result{}, nil // the garbage collector removes the owned benches and results
 	}
 	before := f.DeepCopy()

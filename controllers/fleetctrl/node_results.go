@@ -120,11 +120,13 @@ func (r *Reconciler) loadRows(ctx context.Context, v *fleetView) error {
 		return err
 	}
 	merged := r.overlay.merge(key, cached)
-	// The step's own rows, in one allocation: a step reads every row of the round, and a
-	// row apiece was most of a 10,000-node step's garbage. What was read stays the cache's.
-	own := make([]sbv1.FleetNode, 0, len(merged))
+	// The step's own rows, in one buffer kept from step to step: a step reads every row of the
+	// round, and a row apiece was most of a 10,000-node step's garbage. What was read stays the
+	// cache's.
+	own := v.memo.rowBuffer(len(merged))
+	v.rows, v.loaded = make(map[string]*sbv1.FleetNode, len(merged)), make(map[string]loadedRow, len(merged))
 	for _, res := range merged {
-		if !r.ownedBy(res, f) {
+		if !v.memo.ownsRow(r, f, res) {
 			continue // someone else's row is never read; writeResult says so
 		}
 		own = append(own, res.Result)

@@ -63,6 +63,8 @@ type Reconciler struct {
 	stepTime sync.Map
 	// foreign remembers the objects found in the way of a fleet's creates (fleetctrl/foreign.go).
 	foreign foreignObjects
+	// reads are what each fleet's steps derived from the cache's objects (read_memo.go).
+	reads readMemos
 	// specs are the stored specs of the fleet's bench shapes (stored_spec.go).
 	specs storedSpecs
 	// cache is the manager's informer cache, read in place by a step (pkg/incache); nil

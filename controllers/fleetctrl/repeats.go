@@ -21,6 +21,11 @@ func (r *Reconciler) repeatsOf(ctx context.Context, v *fleetView, sb *sbv1.Spira
 	if full := v.withRepeats[sb]; full != nil {
 		return full
 	}
+	memo := v.memo.benchOf(sb)
+	if memo != nil && memo.full != nil {
+		memo.used = v.memo.gen
+		return memo.full
+	}
 	full := *sb
 	full.Status.CellResults = slices.Clone(sb.Status.CellResults)
 	missing, err := benchstate.AttachCached(ctx, r.Client, r.Provenance, &full)
@@ -29,6 +34,9 @@ func (r *Reconciler) repeatsOf(ctx context.Context, v *fleetView, sb *sbv1.Spira
 	}
 	if err != nil {
 		ctrl.LoggerFrom(ctx).Info("fleet judges a bench without its attempt results", "bench", sb.Name, "error", err.Error())
+	} else if memo != nil && benchstate.Finished(sb) {
+		// A finished bench's records are all written: the next steps would read the same.
+		memo.full, memo.used = &full, v.memo.gen
 	}
 	if v.withRepeats == nil {
 		v.withRepeats = map[*sbv1.SpiralBench]*sbv1.SpiralBench{}

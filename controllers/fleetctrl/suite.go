@@ -205,7 +205,7 @@ func (r *Reconciler) benchEnded(ctx context.Context, v *fleetView, sb *sbv1.Spir
 		return false
 	}
 	out.State, out.Reason = fleet.BenchOutcome(sb)
-	out.Observation = fleet.Observe(r.repeatsOf(ctx, v, sb))
+	out.Observation = r.observed(ctx, v, sb)
 	return true
 }
 

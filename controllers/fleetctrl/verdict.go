@@ -21,7 +21,7 @@ import (
 // and, when the fleet asks, the node's class references) by fleet.Judge.
 func (r *Reconciler) record(ctx context.Context, v *fleetView, row *sbv1.FleetNode, sb *sbv1.SpiralBench, why string) {
 	outcome := outcomeOf(sb)
-	outcome.Observation = fleet.Observe(r.repeatsOf(ctx, v, sb))
+	outcome.Observation = r.observed(ctx, v, sb)
 	r.decide(ctx, v, row, []fleet.StepOutcome{outcome}, sb, sb, why)
 }
 

@@ -31,6 +31,8 @@ type fleetView struct {
 	sorted []*sbv1.FleetNode
 	// benches of this fleet by kind and subject (the node, or "server,client").
 	benches map[string]*sbv1.SpiralBench
+	// memo keeps what earlier steps derived from the same cached objects (read_memo.go).
+	memo *readMemo
 	// withRepeats are finished benches with their attempts' repeats attached, read once per
 	// step (repeatsOf).
 	withRepeats map[*sbv1.SpiralBench]*sbv1.SpiralBench

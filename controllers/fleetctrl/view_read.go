@@ -18,10 +18,11 @@ import (
 // view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
 // the step only reads these objects.
 func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
-	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, rows: map[string]*sbv1.FleetNode{}, loaded: map[string]loadedRow{},
-		benches: map[string]*sbv1.SpiralBench{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(fleet.HeadlineMetric(&f.Spec)),
+	// rows, loaded and benches are made in the size read.
+	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(fleet.HeadlineMetric(&f.Spec)),
 		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{},
-		foreign: map[string]string{}}
+		foreign: map[string]string{}, memo: r.reads.of(f)}
+	v.memo.sweep()
 	r.foreign.of(f, v.foreign)
 	sel, err := poolSelector(f)
 	if err != nil {
@@ -48,28 +49,21 @@ func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleet
 	if err != nil {
 		return nil, err
 	}
+	v.benches = make(map[string]*sbv1.SpiralBench, len(benches))
 	for _, sb := range benches {
-		if !metav1.IsControlledBy(sb, f) {
-			continue
+		b := v.memo.bench(r, f, sb)
+		if !b.own {
+			continue // not the fleet's, whatever its labels say
 		}
-		if !benchstate.Trusted(r.Provenance, sb) {
-			continue // not the fleet's, whatever its labels say (createMarked notes one in a step's way)
-		}
-		kind := sb.Labels[sbv1.LabelFleetKind]
-		round, _ := strconv.Atoi(sb.Labels[sbv1.LabelFleetRound])
-		if kind != fleet.KindUpgrade && int32(round) != f.Status.Round {
-			if !benchstate.Finished(sb) {
-				v.claim(benchNodes(sb)...)
+		if !b.upgrade && b.round != f.Status.Round {
+			if !b.finished {
+				v.claim(b.nodes...)
 			}
 			continue // an earlier round's bench decides nothing now
 		}
-		key := stepKey(kind, sb.Annotations[annotationSubject], sb.Labels[sbv1.LabelFleetStep])
-		if kind == fleet.KindUpgrade {
-			key += "/" + sb.Labels[sbv1.LabelFleetRound] // the gate id
-		}
-		v.benches[key] = sb
-		if !benchstate.Finished(sb) {
-			v.claim(benchNodes(sb)...)
+		v.benches[b.key] = sb
+		if !b.finished {
+			v.claim(b.nodes...)
 		}
 	}
 	if f.Spec.Suite != nil {
