@@ -91,10 +91,7 @@ func (m *readMemo) bench(r *Reconciler, f *sbv1.SpiralBenchFleet, sb *sbv1.Spira
 	kind := sb.Labels[sbv1.LabelFleetKind]
 	round, _ := strconv.Atoi(sb.Labels[sbv1.LabelFleetRound])
 	b.own, b.upgrade, b.round = true, kind == fleet.KindUpgrade, int32(round)
-	b.key = stepKey(kind, sb.Annotations[annotationSubject], sb.Labels[sbv1.LabelFleetStep])
-	if b.upgrade {
-		b.key += "/" + sb.Labels[sbv1.LabelFleetRound] // the gate id
-	}
+	b.key = fleetObjectKey(sb)
 	b.finished, b.nodes = benchstate.Finished(sb), benchNodes(sb)
 	return b
 }

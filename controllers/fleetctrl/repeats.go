@@ -12,7 +12,7 @@ import (
 )
 
 // repeatsOf is a finished bench with its repeats attached, for a fleet's judge, once per step
-// and bench. The fleet reads benches straight from the cache, so the repeats go into a copy of
+// and bench, and once for all steps when every record was read (the step's memo, read_memo.go). The fleet reads benches straight from the cache, so the repeats go into a copy of
 // the bench and its cell list (Attach gives each cell a new repeats slice; nothing else is
 // written). The cache may show the bench's last status before the record it counts, so what
 // the cache lacks is read from the apiserver. Without its records (deleted by hand) the bench

@@ -93,11 +93,7 @@ func (r *Reconciler) viewChecks(ctx context.Context, v *fleetView) error {
 			}
 			continue
 		}
-		key := stepKey(kind, p.Annotations[annotationSubject], p.Labels[sbv1.LabelFleetStep])
-		if kind == fleet.KindUpgrade {
-			key += "/" + p.Labels[sbv1.LabelFleetRound] // the gate id
-		}
-		v.checks[key] = p
+		v.checks[fleetObjectKey(p)] = p
 		if !fleet.CheckDone(p) {
 			v.claim(p.Spec.NodeName)
 		}
