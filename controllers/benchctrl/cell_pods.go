@@ -34,8 +34,8 @@ func indexPodBench(o client.Object) []string {
 // It returns how long to wait for the deleted pods to be gone (0: none is left): the bench
 // completes, and gives its nodes back, only once its pods have left them.
 func (r *Reconciler) cleanupPods(ctx context.Context, sb *sbv1.SpiralBench) (time.Duration, error) {
-	var pods corev1.PodList
-	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingFields{podBenchIndex: sb.Name}); err != nil {
+	var pods corev1.PodList // read in place: every reconcile of a bench reads its pods
+	if err := r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingFields{podBenchIndex: sb.Name}, client.UnsafeDisableDeepCopy); err != nil {
 		return 0, err
 	}
 	var wait time.Duration

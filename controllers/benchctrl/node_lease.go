@@ -103,8 +103,8 @@ func (r *Reconciler) chooseNode(ctx context.Context, sb *sbv1.SpiralBench, p *sb
 		}
 		return p.NodeName, nil
 	}
-	var list corev1.NodeList
-	if err := r.List(ctx, &list); err != nil {
+	var list corev1.NodeList // read-only: no copy of every node a reconcile
+	if err := r.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
 		return "", err
 	}
 	var candidates []*corev1.Node

@@ -97,9 +97,13 @@ func (r *Reconciler) olderWaiting(ctx context.Context, sb *sbv1.SpiralBench, nam
 	if len(older) == 0 {
 		return nil
 	}
+	// The nodes only for a bench not pinned to its nodes, and read in place: a fleet's benches
+	// are pinned, and a copy of a 10,000-node list per reconcile was the manager's garbage.
 	var nodes corev1.NodeList
-	if err := r.List(ctx, &nodes); err != nil {
-		return err
+	if slices.ContainsFunc(older, unpinned) {
+		if err := r.List(ctx, &nodes, client.UnsafeDisableDeepCopy); err != nil {
+			return err
+		}
 	}
 	var first *sbv1.SpiralBench
 	for _, o := range older {
@@ -123,6 +127,16 @@ func wants(ctx context.Context, sb *sbv1.SpiralBench, name string, node *corev1.
 			continue
 		}
 		if p != nil && p.NodeName != "" && p.NodeName == name || (p == nil || p.NodeName == "") && node != nil && fits(ctx, p, node) {
+			return true
+		}
+	}
+	return false
+}
+
+// unpinned says whether a node slot of sb is placed by selector, not by name.
+func unpinned(sb *sbv1.SpiralBench) bool {
+	for _, p := range benchkind.NodeSlots(&sb.Spec) {
+		if p == nil || p.NodeName == "" {
 			return true
 		}
 	}

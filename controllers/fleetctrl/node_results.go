@@ -124,7 +124,6 @@ func (r *Reconciler) loadRows(ctx context.Context, v *fleetView) error {
 	// round, and a row apiece was most of a 10,000-node step's garbage. What was read stays the
 	// cache's.
 	own := v.memo.rowBuffer(len(merged))
-	v.rows, v.loaded = make(map[string]*sbv1.FleetNode, len(merged)), make(map[string]loadedRow, len(merged))
 	for _, res := range merged {
 		if !v.memo.ownsRow(r, f, res) {
 			continue // someone else's row is never read; writeResult says so

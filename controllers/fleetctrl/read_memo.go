@@ -34,6 +34,8 @@ type readMemo struct {
 	// rowBuf holds a step's own copies of its rows (loadRows); the next step writes over them.
 	// Nothing keeps a row past its step: what is written is a deep copy (resultObject).
 	rowBuf []sbv1.FleetNode
+	// maps are the step's maps, emptied as each step begins (step_maps.go).
+	maps stepMaps
 }
 
 // benchRead is what a step derives from one bench of the fleet's namespace.

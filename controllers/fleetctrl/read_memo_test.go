@@ -2,6 +2,9 @@ package fleetctrl
 
 import (
 	"context"
+	"maps"
+	"reflect"
+	"slices"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -191,5 +194,41 @@ func TestAViewThroughTheMemoSeesEachStepsCache(t *testing.T) {
 	view(finished, ended, editors)
 	if len(r.reads.of(f).benches) != 3 {
 		t.Errorf("the memo holds %d benches after the versions changed, want 3", len(r.reads.of(f).benches))
+	}
+}
+
+func TestEachStepsMapsHoldOnlyWhatThatStepRead(t *testing.T) {
+	key := provenance.RandomKey()
+	c := fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).Build()
+	r := &Reconciler{Client: c, APIReader: c, Provenance: key}
+	f := memoFleet()
+	f.Spec.NodeSelector = metav1.LabelSelector{}
+	step := func(cached ...client.Object) *fleetView {
+		t.Helper()
+		var err error
+		if r.cache, err = sbtesting.InformerCache(cached...); err != nil {
+			t.Fatal(err)
+		}
+		v, err := r.view(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+
+	first := step(sbtesting.ReadyNode("a"), sbtesting.ReadyNode("b"), memoBench(t, key, f, "b", "2", sbv1.PhaseRunning))
+	if len(first.pool) != 2 || len(first.benches) != 1 || !first.claimed["b"] {
+		t.Fatalf("first step: pool %v, benches %v, claimed %v", slices.Sorted(maps.Keys(first.pool)), slices.Sorted(maps.Keys(first.benches)), first.claimed)
+	}
+	pool, benches := reflect.ValueOf(first.pool).Pointer(), reflect.ValueOf(first.benches).Pointer()
+
+	// Node b left the pool and its bench is gone: nothing of them may survive into this step.
+	second := step(sbtesting.ReadyNode("a"))
+	if len(second.pool) != 1 || second.pool["a"] == nil || len(second.benches) != 0 || len(second.claimed) != 0 || len(second.busyNodes) != 0 {
+		t.Errorf("second step: pool %v, benches %v, claimed %v, busy %v: want node a alone and nothing else",
+			slices.Sorted(maps.Keys(second.pool)), slices.Sorted(maps.Keys(second.benches)), second.claimed, second.busyNodes)
+	}
+	if reflect.ValueOf(second.pool).Pointer() != pool || reflect.ValueOf(second.benches).Pointer() != benches {
+		t.Error("the second step made its maps again instead of emptying the first step's")
 	}
 }

@@ -18,11 +18,9 @@ import (
 // view reads the pool and the owned benches from the cache. Lists skip the cache's deep copy:
 // the step only reads these objects.
 func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleetView, error) {
-	// rows, loaded and benches are made in the size read.
-	v := &fleetView{f: f, pool: map[string]*corev1.Node{}, busyNodes: map[string]bool{}, claimed: map[string]bool{}, metric: string(fleet.HeadlineMetric(&f.Spec)),
-		steps: fleet.Steps(&f.Spec), checks: map[string]*corev1.Pod{}, next: map[string]int{}, isolate: map[string]string{},
-		foreign: map[string]string{}, memo: r.reads.of(f)}
+	v := &fleetView{f: f, metric: string(fleet.HeadlineMetric(&f.Spec)), steps: fleet.Steps(&f.Spec), memo: r.reads.of(f)}
 	v.memo.sweep()
+	v.memo.maps.begin(v)
 	r.foreign.of(f, v.foreign)
 	sel, err := poolSelector(f)
 	if err != nil {
@@ -49,7 +47,6 @@ func (r *Reconciler) view(ctx context.Context, f *sbv1.SpiralBenchFleet) (*fleet
 	if err != nil {
 		return nil, err
 	}
-	v.benches = make(map[string]*sbv1.SpiralBench, len(benches))
 	for _, sb := range benches {
 		b := v.memo.bench(r, f, sb)
 		if !b.own {
