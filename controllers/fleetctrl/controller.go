@@ -8,7 +8,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/workqueue"
@@ -21,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/controllers/benchstate"
 )
 
 // Reconcile moves a fleet one step and persists it: the fleet's status (small, with an
@@ -131,25 +131,10 @@ const (
 
 // ownerFleet enqueues the fleet controlling a bench or check pod, batched by batchDelay.
 func (r *Reconciler) ownerFleet() handler.EventHandler {
-	enqueue := func(o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-		ref := metav1.GetControllerOf(o)
-		if ref == nil || ref.Kind != "SpiralBenchFleet" || ref.APIVersion != sbv1.GroupVersion.String() {
-			return
-		}
-		key := types.NamespacedName{Namespace: o.GetNamespace(), Name: ref.Name}
-		q.AddAfter(reconcile.Request{NamespacedName: key}, r.batchDelay(key))
-	}
-	return handler.Funcs{
-		CreateFunc: func(_ context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(e.Object, q)
-		},
-		UpdateFunc: func(_ context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(e.ObjectNew, q)
-		},
-		DeleteFunc: func(_ context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-			enqueue(e.Object, q)
-		},
-	}
+	return benchstate.OwnerEvents(sbv1.GroupVersion.WithKind("SpiralBenchFleet").GroupKind(),
+		func(key types.NamespacedName, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			q.AddAfter(reconcile.Request{NamespacedName: key}, r.batchDelay(key))
+		})
 }
 
 // SetupWithManager registers the fleet controller: fleets, the benches they own (only when

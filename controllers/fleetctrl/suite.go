@@ -96,7 +96,12 @@ func (s suiteRun) key(subject, step string) string {
 
 // walk follows the node's steps in order until one still runs or is still to be created.
 func (r *Reconciler) walk(ctx context.Context, v *fleetView, row *sbv1.FleetNode, run suiteRun) suiteWalk {
-	w := suiteWalk{next: -1}
+	// A step walks every undecided node: their outcomes go into one buffer, written over by the
+	// next walk (each walk's outcomes are used before the next begins).
+	if cap(v.walked) < len(v.steps) {
+		v.walked = make([]fleet.StepOutcome, 0, len(v.steps))
+	}
+	w := suiteWalk{next: -1, outcomes: v.walked[:0]}
 	upgrade := run.kind == fleet.KindUpgrade
 	stoppedBy := ""
 	for i, step := range v.steps {

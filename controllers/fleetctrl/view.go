@@ -52,6 +52,8 @@ type fleetView struct {
 	checks map[string]*corev1.Pod
 	// foreign says, by the same keys, why an object in a step's way is not the fleet's own.
 	foreign map[string]string
+	// walked holds the outcomes of the node walk (suite.go) is walking.
+	walked []fleet.StepOutcome
 	// next is, per node of a suite, the index of the step to create next.
 	next map[string]int
 	// isolate names, per node of a suite whose next step is a failed Pair step to run again
