@@ -148,10 +148,7 @@ func TestTheStepMemoKeepsAFinishedBenchsRepeatsUntilItsNodeIsDecided(t *testing.
 // editor's bench nowhere, and a bench's new version in the cache seen at the next step.
 func TestAViewThroughTheMemoSeesEachStepsCache(t *testing.T) {
 	key := provenance.RandomKey()
-	c := fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).Build()
-	r := &Reconciler{Client: c, APIReader: c, Provenance: key}
-	f := memoFleet()
-	f.Spec.NodeSelector = metav1.LabelSelector{}
+	r, f, step := memoSteps(t, key)
 	running := memoBench(t, key, f, "a", "2", sbv1.PhaseRunning)
 	earlier := memoBench(t, key, f, "b", "1", sbv1.PhaseRunning)
 	editors := memoBench(t, nil, f, "c", "2", sbv1.PhaseRunning)
@@ -161,15 +158,7 @@ func TestAViewThroughTheMemoSeesEachStepsCache(t *testing.T) {
 		for _, sb := range benches {
 			cached = append(cached, sb)
 		}
-		var err error
-		if r.cache, err = sbtesting.InformerCache(cached...); err != nil {
-			t.Fatal(err)
-		}
-		v, err := r.view(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return step(cached...)
 	}
 
 	for range 2 { // the second step reads every answer from the memo
@@ -199,22 +188,7 @@ func TestAViewThroughTheMemoSeesEachStepsCache(t *testing.T) {
 
 func TestEachStepsMapsHoldOnlyWhatThatStepRead(t *testing.T) {
 	key := provenance.RandomKey()
-	c := fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).Build()
-	r := &Reconciler{Client: c, APIReader: c, Provenance: key}
-	f := memoFleet()
-	f.Spec.NodeSelector = metav1.LabelSelector{}
-	step := func(cached ...client.Object) *fleetView {
-		t.Helper()
-		var err error
-		if r.cache, err = sbtesting.InformerCache(cached...); err != nil {
-			t.Fatal(err)
-		}
-		v, err := r.view(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
+	_, f, step := memoSteps(t, key)
 
 	first := step(sbtesting.ReadyNode("a"), sbtesting.ReadyNode("b"), memoBench(t, key, f, "b", "2", sbv1.PhaseRunning))
 	if len(first.pool) != 2 || len(first.benches) != 1 || !first.claimed["b"] {
@@ -230,5 +204,26 @@ func TestEachStepsMapsHoldOnlyWhatThatStepRead(t *testing.T) {
 	}
 	if reflect.ValueOf(second.pool).Pointer() != pool || reflect.ValueOf(second.benches).Pointer() != benches {
 		t.Error("the second step made its maps again instead of emptying the first step's")
+	}
+}
+
+// memoSteps is a reconciler and a fleet of the whole pool, and a step: the fleet's view of a
+// client-go informer store holding cached.
+func memoSteps(t *testing.T, key *provenance.Key) (*Reconciler, *sbv1.SpiralBenchFleet, func(cached ...client.Object) *fleetView) {
+	c := fake.NewClientBuilder().WithScheme(sbtesting.Scheme(t)).Build()
+	r := &Reconciler{Client: c, APIReader: c, Provenance: key}
+	f := memoFleet()
+	f.Spec.NodeSelector = metav1.LabelSelector{}
+	return r, f, func(cached ...client.Object) *fleetView {
+		t.Helper()
+		var err error
+		if r.cache, err = sbtesting.InformerCache(cached...); err != nil {
+			t.Fatal(err)
+		}
+		v, err := r.view(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
 	}
 }
