@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
@@ -106,4 +108,68 @@ func TestALeftLeaseChangedSinceIsReadAndItsRunningHolderKeepsIt(t *testing.T) {
 	if got.Status.Phase != sbv1.PhaseQueued || ptr.Deref(h.leases()[0].Spec.HolderIdentity, "") != "lab/other/o1" {
 		t.Errorf("the running holder keeps the node: phase %s, holder %q", got.Status.Phase, ptr.Deref(h.leases()[0].Spec.HolderIdentity, ""))
 	}
+}
+
+// leaseLister counts the lists of leases that bypass the cache.
+type leaseLister struct {
+	client.Reader
+	lists int
+}
+
+func (c *leaseLister) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if _, ok := list.(*coordinationv1.LeaseList); ok {
+		c.lists++
+	}
+	return c.Reader.List(ctx, list, opts...)
+}
+
+// A fleet deletes each passed node's benches. A finished bench whose lease the next bench took
+// over releases nothing and reads nothing; the last holder deletes its lease as it last wrote
+// it, without listing; a restarted manager, which remembers nothing, lists the bench's leases.
+func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {
+	bench := func(name, uid string) *sbv1.SpiralBench {
+		return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
+	}
+	h := newHarness(t, bench("first", "u1"), sbtesting.ReadyNode("spark-a"))
+	h.r.leaseVersions = &leaseVersions{}
+	runToCompletion(h)
+	for _, b := range []*sbv1.SpiralBench{bench("second", "u2"), bench("third", "u3")} {
+		if err := h.c.Create(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+		h.sb.Name = b.Name
+		runToCompletion(h)
+	}
+	remove := func(name string, wantLists int) {
+		t.Helper()
+		reads := &leaseLister{Reader: h.c}
+		h.r.APIReader = reads
+		sb := &sbv1.SpiralBench{}
+		if err := h.c.Get(context.Background(), client.ObjectKey{Namespace: "lab", Name: name}, sb); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.c.Delete(context.Background(), sb); err != nil {
+			t.Fatal(err)
+		}
+		h.sb.Name = name
+		if _, err := h.r.Reconcile(context.Background(), ctrl.Request{NamespacedName: h.sb}); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.c.Get(context.Background(), h.sb, sb); !apierrors.IsNotFound(err) {
+			t.Fatalf("%s is still there after its finalizer: %v", name, err)
+		}
+		if reads.lists != wantLists {
+			t.Errorf("deleting %s listed leases %d times, want %d", name, reads.lists, wantLists)
+		}
+	}
+	remove("first", 0)
+	if l := h.leases(); len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/third/u3" {
+		t.Fatalf("a bench that handed its lease on releases nothing: %+v", l)
+	}
+	remove("third", 0)
+	if l := h.leases(); len(l) != 0 {
+		t.Fatalf("the last holder's lease goes with it: %+v", l)
+	}
+	h.r.leaseVersions = &leaseVersions{} // a restarted manager
+	remove("second", 1)
 }

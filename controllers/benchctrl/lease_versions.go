@@ -80,6 +80,17 @@ func (l *leaseVersions) leftOn(node string) (leaseVersion, bool) {
 	return v, ok && v.left
 }
 
+// last returns what this manager last wrote of node's lease, for whichever holder.
+func (l *leaseVersions) last(node string) (leaseVersion, bool) {
+	if l == nil {
+		return leaseVersion{}, false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	v, ok := l.m[node]
+	return v, ok
+}
+
 // forget drops what is remembered of node's lease (a write based on it failed).
 func (l *leaseVersions) forget(node string) {
 	if l == nil {

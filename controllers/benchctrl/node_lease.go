@@ -266,6 +266,9 @@ func (r *Reconciler) releaseNodes(ctx context.Context, sb *sbv1.SpiralBench, nod
 
 // releaseAllHeld deletes every lease labelled with this bench's UID.
 func (r *Reconciler) releaseAllHeld(ctx context.Context, sb *sbv1.SpiralBench) error {
+	if r.releaseRemembered(ctx, sb) {
+		return nil
+	}
 	var leases coordinationv1.LeaseList
 	if err := r.APIReader.List(ctx, &leases, client.InNamespace(r.LeaseNamespace), client.MatchingLabels{labelHolderUID: string(sb.UID)}); err != nil {
 		return err
@@ -290,4 +293,33 @@ func leaseExpired(l *coordinationv1.Lease, now time.Time) bool {
 		return false
 	}
 	return now.After(l.Spec.RenewTime.Add(time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second))
+}
+
+// releaseRemembered releases the leases of the bench's nodes from what this manager last wrote
+// of them, without a read: a lease last written for another holder (the fleet's next step on
+// the node took it over) is not the bench's, one written for it is deleted as written. False
+// when a node's lease is not remembered or was written since by someone else: the caller
+// lists the leases labelled with the bench instead. A fleet deletes each passed node's
+// benches, and a list per bench was most of what a deletion cost.
+func (r *Reconciler) releaseRemembered(ctx context.Context, sb *sbv1.SpiralBench) bool {
+	nodes := sb.Status.Nodes
+	for _, n := range nodes {
+		if _, ok := r.leaseVersions.last(n); !ok {
+			return false
+		}
+	}
+	for _, n := range nodes {
+		v, _ := r.leaseVersions.last(n)
+		if v.holder != holderID(sb) {
+			continue
+		}
+		mine := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: leasePrefix + n, Namespace: r.LeaseNamespace}}
+		err := r.Delete(ctx, mine, client.Preconditions{ResourceVersion: &v.version})
+		if err != nil && !apierrors.IsNotFound(err) {
+			r.leaseVersions.forget(n)
+			return false
+		}
+		r.leaseVersions.forget(n)
+	}
+	return len(nodes) > 0
 }

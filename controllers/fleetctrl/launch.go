@@ -3,7 +3,6 @@ package fleetctrl
 import (
 	"context"
 	"strconv"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -309,26 +308,11 @@ func markStarted(v *fleetView, kind string, nodes []string, name, step string) {
 // and results are written; a round's start creates up to maxParallel of them, so they are
 // created by a few workers at once.
 func (r *Reconciler) createBenches(ctx context.Context, f *sbv1.SpiralBenchFleet, objects []client.Object) error {
-	work := make(chan client.Object)
-	errs := make(chan error, len(objects))
-	var wg sync.WaitGroup
-	for w := 0; w < min(resultWorkers, len(objects)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for o := range work {
-				if err := r.createMarked(ctx, f, o); err != nil {
-					r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
-					errs <- err
-				}
-			}
-		}()
-	}
-	for _, o := range objects {
-		work <- o
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	return <-errs
+	return inParallel(objects, func(o client.Object) error {
+		err := r.createMarked(ctx, f, o)
+		if err != nil {
+			r.event(f, true, "CreateFailed", "create %T %s: %v", o, o.GetName(), err)
+		}
+		return err
+	})
 }

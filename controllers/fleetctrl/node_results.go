@@ -29,9 +29,6 @@ import (
 // keptRounds is how many rounds' results a fleet keeps; older ones go when a round starts.
 const keptRounds = 5
 
-// resultWorkers write a step's results in parallel (a round's start writes one per node).
-const resultWorkers = 8
-
 // resultIndexKey names a fleet's round ("namespace/fleet/round") in resultOverlay.
 func resultIndexKey(ns, fleetName string, round int32) string {
 	return ns + "/" + fleetName + "/" + strconv.Itoa(int(round))
@@ -203,30 +200,7 @@ var errStaleResult = fmt.Errorf("a node result changed since it was read")
 // writeResults creates or updates the results of the changed rows (an update carries the
 // resourceVersion read, so a write over a newer row fails instead of losing it).
 func (r *Reconciler) writeResults(ctx context.Context, f *sbv1.SpiralBenchFleet, v *fleetView, rows []*sbv1.FleetNode) error {
-	work := make(chan *sbv1.FleetNode)
-	errs := make(chan error, len(rows))
-	var wg sync.WaitGroup
-	for w := 0; w < min(resultWorkers, len(rows)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for row := range work {
-				if err := r.writeResult(ctx, f, row, v.loaded[row.Name].rv); err != nil {
-					errs <- err
-				}
-			}
-		}()
-	}
-	for _, row := range rows {
-		work <- row
-	}
-	close(work)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		return err
-	}
-	return nil
+	return inParallel(rows, func(row *sbv1.FleetNode) error { return r.writeResult(ctx, f, row, v.loaded[row.Name].rv) })
 }
 
 func (r *Reconciler) writeResult(ctx context.Context, f *sbv1.SpiralBenchFleet, row *sbv1.FleetNode, rv string) error {
