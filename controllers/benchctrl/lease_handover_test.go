@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -110,22 +111,26 @@ func TestALeftLeaseChangedSinceIsReadAndItsRunningHolderKeepsIt(t *testing.T) {
 	}
 }
 
-// leaseLister counts the lists of leases that bypass the cache.
-type leaseLister struct {
+// apiLister counts the lists of leases and pods that bypass the cache.
+type apiLister struct {
 	client.Reader
-	lists int
+	leases, pods int
 }
 
-func (c *leaseLister) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
-	if _, ok := list.(*coordinationv1.LeaseList); ok {
-		c.lists++
+func (c *apiLister) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	switch list.(type) {
+	case *coordinationv1.LeaseList:
+		c.leases++
+	case *corev1.PodList:
+		c.pods++
 	}
 	return c.Reader.List(ctx, list, opts...)
 }
 
-// A fleet deletes each passed node's benches. A finished bench whose lease the next bench took
-// over releases nothing and reads nothing; the last holder deletes its lease as it last wrote
-// it, without listing; a restarted manager, which remembers nothing, lists the bench's leases.
+// A fleet deletes each passed node's benches. A finished bench's deletion reads its pods from
+// the cache (it makes no more); the last holder of the node's lease deletes it as it last wrote
+// it, and a bench whose lease the next one took over, or whose lease is gone, releases nothing,
+// all without a list; a restarted manager, which remembers nothing, lists the bench's leases.
 func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {
 	bench := func(name, uid string) *sbv1.SpiralBench {
 		return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
@@ -133,16 +138,16 @@ func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {
 	h := newHarness(t, bench("first", "u1"), sbtesting.ReadyNode("spark-a"))
 	h.r.leaseVersions = &leaseVersions{}
 	runToCompletion(h)
-	for _, b := range []*sbv1.SpiralBench{bench("second", "u2"), bench("third", "u3")} {
+	for _, b := range []*sbv1.SpiralBench{bench("second", "u2"), bench("third", "u3"), bench("fourth", "u4")} {
 		if err := h.c.Create(context.Background(), b); err != nil {
 			t.Fatal(err)
 		}
 		h.sb.Name = b.Name
 		runToCompletion(h)
 	}
-	remove := func(name string, wantLists int) {
+	remove := func(name string, wantLeaseLists int) {
 		t.Helper()
-		reads := &leaseLister{Reader: h.c}
+		reads := &apiLister{Reader: h.c}
 		h.r.APIReader = reads
 		sb := &sbv1.SpiralBench{}
 		if err := h.c.Get(context.Background(), client.ObjectKey{Namespace: "lab", Name: name}, sb); err != nil {
@@ -158,18 +163,19 @@ func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {
 		if err := h.c.Get(context.Background(), h.sb, sb); !apierrors.IsNotFound(err) {
 			t.Fatalf("%s is still there after its finalizer: %v", name, err)
 		}
-		if reads.lists != wantLists {
-			t.Errorf("deleting %s listed leases %d times, want %d", name, reads.lists, wantLists)
+		if reads.leases != wantLeaseLists || reads.pods != 0 {
+			t.Errorf("deleting %s listed leases %d times (want %d) and pods %d times (want 0) from the apiserver", name, reads.leases, wantLeaseLists, reads.pods)
 		}
 	}
 	remove("first", 0)
-	if l := h.leases(); len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/third/u3" {
+	if l := h.leases(); len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/fourth/u4" {
 		t.Fatalf("a bench that handed its lease on releases nothing: %+v", l)
 	}
-	remove("third", 0)
+	remove("fourth", 0)
 	if l := h.leases(); len(l) != 0 {
 		t.Fatalf("the last holder's lease goes with it: %+v", l)
 	}
+	remove("second", 0)
 	h.r.leaseVersions = &leaseVersions{} // a restarted manager
-	remove("second", 1)
+	remove("third", 1)
 }

@@ -91,6 +91,20 @@ func (l *leaseVersions) last(node string) (leaseVersion, bool) {
 	return v, ok
 }
 
+// deleted records that this manager deleted node's lease: it has no holder, so no bench's
+// release needs to read it.
+func (l *leaseVersions) deleted(node string) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.m == nil {
+		l.m = map[string]leaseVersion{}
+	}
+	l.m[node] = leaseVersion{}
+}
+
 // forget drops what is remembered of node's lease (a write based on it failed).
 func (l *leaseVersions) forget(node string) {
 	if l == nil {

@@ -319,7 +319,7 @@ func (r *Reconciler) releaseRemembered(ctx context.Context, sb *sbv1.SpiralBench
 			r.leaseVersions.forget(n)
 			return false
 		}
-		r.leaseVersions.forget(n)
+		r.leaseVersions.deleted(n) // the node's other benches, deleted beside it, read nothing either
 	}
 	return len(nodes) > 0
 }
