@@ -92,15 +92,18 @@ func keepPod(sb *sbv1.SpiralBench, cell, attempt int32) bool {
 // deleteAllPods removes every cell pod of the bench (deletion, suspension of a dead attempt):
 // the pods the manager created for it, not whatever else carries its label. The apiserver's
 // list, not the cache's: a pod created a moment ago goes too. A finished bench creates no more
-// pods and its last ones were seen ending, so its list is the cache's: a fleet deletes each
-// passed node's benches, and a list from the apiserver per bench was most of what that cost.
+// pods and its last ones were seen ending, so its pods are read from the cache's index, in
+// place: a fleet deletes its last round's benches as the next round starts, a list from the
+// apiserver per bench.
 func (r *Reconciler) deleteAllPods(ctx context.Context, sb *sbv1.SpiralBench) error {
-	var reader client.Reader = r.APIReader
-	if benchstate.Finished(sb) {
-		reader = r.Client
-	}
 	var pods corev1.PodList
-	if err := reader.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name}); err != nil {
+	var err error
+	if benchstate.Finished(sb) {
+		err = r.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingFields{podBenchIndex: sb.Name}, client.UnsafeDisableDeepCopy)
+	} else {
+		err = r.APIReader.List(ctx, &pods, client.InNamespace(sb.Namespace), client.MatchingLabels{cellpod.LabelBench: sb.Name})
+	}
+	if err != nil {
 		return err
 	}
 	for i := range pods.Items {

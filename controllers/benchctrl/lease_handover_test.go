@@ -127,8 +127,8 @@ func (c *apiLister) List(ctx context.Context, list client.ObjectList, opts ...cl
 	return c.Reader.List(ctx, list, opts...)
 }
 
-// A fleet deletes each passed node's benches. A finished bench's deletion reads its pods from
-// the cache (it makes no more); the last holder of the node's lease deletes it as it last wrote
+// A fleet deletes its last round's benches as the next starts. A finished bench's deletion
+// reads its pods from the cache (it makes no more); the last holder of the node's lease deletes it as it last wrote
 // it, and a bench whose lease the next one took over, or whose lease is gone, releases nothing,
 // all without a list; a restarted manager, which remembers nothing, lists the bench's leases.
 func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {

@@ -91,18 +91,18 @@ func (l *leaseVersions) last(node string) (leaseVersion, bool) {
 	return v, ok
 }
 
-// deleted records that this manager deleted node's lease: it has no holder, so no bench's
-// release needs to read it.
-func (l *leaseVersions) deleted(node string) {
+// deleted records that this manager deleted node's lease as it was when last written (was):
+// it has no holder, so no bench's release needs to read it. A write remembered since (a new
+// lease on the node) stays.
+func (l *leaseVersions) deleted(node string, was leaseVersion) {
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.m == nil {
-		l.m = map[string]leaseVersion{}
+	if cur, ok := l.m[node]; ok && cur == was {
+		l.m[node] = leaseVersion{}
 	}
-	l.m[node] = leaseVersion{}
 }
 
 // forget drops what is remembered of node's lease (a write based on it failed).

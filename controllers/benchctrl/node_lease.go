@@ -299,8 +299,8 @@ func leaseExpired(l *coordinationv1.Lease, now time.Time) bool {
 // of them, without a read: a lease last written for another holder (the fleet's next step on
 // the node took it over) is not the bench's, one written for it is deleted as written. False
 // when a node's lease is not remembered or was written since by someone else: the caller
-// lists the leases labelled with the bench instead. A fleet deletes each passed node's
-// benches, and a list per bench was most of what a deletion cost.
+// lists the leases labelled with the bench instead. A fleet deletes its last round's benches
+// as the next round starts: a list per bench.
 func (r *Reconciler) releaseRemembered(ctx context.Context, sb *sbv1.SpiralBench) bool {
 	nodes := sb.Status.Nodes
 	for _, n := range nodes {
@@ -316,10 +316,9 @@ func (r *Reconciler) releaseRemembered(ctx context.Context, sb *sbv1.SpiralBench
 		mine := &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: leasePrefix + n, Namespace: r.LeaseNamespace}}
 		err := r.Delete(ctx, mine, client.Preconditions{ResourceVersion: &v.version})
 		if err != nil && !apierrors.IsNotFound(err) {
-			r.leaseVersions.forget(n)
-			return false
+			return false // written since (a conflict): what is remembered now is that write's
 		}
-		r.leaseVersions.deleted(n) // the node's other benches, deleted beside it, read nothing either
+		r.leaseVersions.deleted(n, v) // the node's other benches, deleted beside it, read nothing either
 	}
 	return len(nodes) > 0
 }

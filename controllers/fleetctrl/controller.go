@@ -24,8 +24,7 @@ import (
 )
 
 // Reconcile moves a fleet one step and persists it: the fleet's status (small, with an
-// optimistic lock), then the node results the step changed, then the benches it decided; last
-// it deletes the benches of nodes that passed (judged.go). The
+// optimistic lock), then the node results the step changed, then the benches it decided. The
 // step that finishes a round writes its results before the status instead: whoever sees the
 // round finished then reads every node's final row, and a manager killed between the two
 // writes finds the round's rows decided and finishes it again.
@@ -81,10 +80,6 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	}
 	if passErr != nil {
 		return ctrl.Result{}, passErr
-	}
-	if err := r.deleteJudgedBenches(ctx, v); err != nil {
-		// Not this step's business to stop on: the next step deletes what is left.
-		ctrl.LoggerFrom(ctx).Info("judged benches not deleted", "error", err.Error())
 	}
 	return ctrl.Result{RequeueAfter: wait}, nil
 }

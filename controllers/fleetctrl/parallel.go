@@ -2,8 +2,8 @@ package fleetctrl
 
 import "sync"
 
-// resultWorkers write a step's results, create its benches and delete its judged benches in
-// parallel (a round's start writes one result per node and creates up to maxParallel benches).
+// resultWorkers write a step's results and create its benches in parallel (a round's start
+// writes one result per node and creates up to maxParallel benches).
 const resultWorkers = 8
 
 // inParallel calls do on every item, resultWorkers at once, and returns the first error.

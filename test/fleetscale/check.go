@@ -13,10 +13,8 @@ import (
 )
 
 // check counts what must be zero: nodes without a verdict in their SpiralBenchNodeResult
-// (lost), nodes benched more than once or with two results in the round (repeated), benches
-// overlapping on a node (from the pods' own timestamps). Benches are counted as the recorder
-// saw them over the run: a passed node's are gone by the end.
-func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *podRecorder, benches *benchRecorder, res *Result) error {
+// (lost), nodes benched more than once or with two results in the round (repeated), benches overlapping on a node (from the pods' own timestamps).
+func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *podRecorder, res *Result) error {
 	var results sbv1.SpiralBenchNodeResultList
 	if err := c.List(ctx, &results, client.InNamespace(namespace), client.MatchingLabels{
 		sbv1.LabelResultFleet: f.Name, sbv1.LabelResultRound: strconv.Itoa(int(f.Status.Round))}); err != nil {
@@ -50,14 +48,22 @@ func check(ctx context.Context, c client.Client, f *sbv1.SpiralBenchFleet, rec *
 			res.Lost++
 		}
 	}
-	seen, largest := benches.seen()
-	res.LargestBenchJSON, res.LargestBench = len(largest), largest
+	var benches sbv1.SpiralBenchList
+	if err := c.List(ctx, &benches, client.InNamespace(namespace)); err != nil {
+		return err
+	}
 	perNode := map[string]int{}
-	for _, sb := range seen {
-		if sb.key != "" {
-			perNode[sb.key]++
+	for i := range benches.Items {
+		sb := &benches.Items[i]
+		if data, err := json.Marshal(sb); err == nil && len(data) > res.LargestBenchJSON {
+			res.LargestBenchJSON, res.LargestBench = len(data), data
 		}
-		res.Attempts += sb.attempts
+		if p := sb.Spec.Topology.Placement; p != nil {
+			perNode[p.NodeName+stepSuffix(sb)]++
+		}
+		for _, cell := range sb.Status.CellResults {
+			res.Attempts += int(cell.Attempts)
+		}
 	}
 	if f.Spec.Suite != nil && res.Completed { // every step of every node ran: a step lost counts as lost
 		for i := 0; i < res.Nodes; i++ {

@@ -226,12 +226,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer stopWatch()
-	benches := newBenchRecorder()
-	stopBenches, err := benches.watch(ctx, cfg, scheme)
-	if err != nil {
-		return nil, err
-	}
-	defer stopBenches()
 
 	res := &Result{Nodes: o.Nodes, Reconciles: map[string]float64{}, Verdicts: map[string]int{}, Reasons: map[string]int{}}
 	startCPU := childrenCPU(nil) // the nodes' creation is not the fleet's
@@ -279,7 +273,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				go m.profile(ctx, o.CPUProfile, o.ProfileSeconds, say)
 			}
 			restarted, res.Restarted = true, true
-			res.FinishedAtRestart = benches.finished()
+			res.FinishedAtRestart = finishedBenches(ctx, c)
 		}
 		if cur.Status.RoundCompletionTime != nil && cur.Status.Round >= 1 {
 			res.Completed = true
@@ -294,7 +288,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	m.stop(false)
 	m.account(res)
 	res.ProcessCPU = childrenCPU(startCPU)
-	if err := check(ctx, c, &cur, rec, benches, res); err != nil {
+	if err := check(ctx, c, &cur, rec, res); err != nil {
 		return res, err
 	}
 	res.ManagerRequests = audit.tally()
@@ -401,6 +395,21 @@ func freePort() (int, error) {
 	}
 	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// finishedBenches counts the round's finished benches (-1 when the list fails).
+func finishedBenches(ctx context.Context, c client.Client) int {
+	var benches sbv1.SpiralBenchList
+	if err := c.List(ctx, &benches, client.InNamespace(namespace)); err != nil {
+		return -1
+	}
+	n := 0
+	for i := range benches.Items {
+		if p := benches.Items[i].Status.Phase; p == sbv1.PhaseCompleted || p == sbv1.PhaseFailed {
+			n++
+		}
+	}
+	return n
 }
 
 // diagnose says where benches and pods stand, for a run that did not finish.

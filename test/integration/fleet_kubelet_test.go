@@ -216,6 +216,16 @@ func rowsOf(f *sbv1.SpiralBenchFleet) []sbv1.FleetNode {
 	return out
 }
 
+// fleetBenches lists the benches a fleet owns.
+func fleetBenches(t *testing.T, ns, fleet string) []sbv1.SpiralBench {
+	t.Helper()
+	var list sbv1.SpiralBenchList
+	if err := k8sClient.List(context.Background(), &list, client.InNamespace(ns), client.MatchingLabels{"spiralbench.io/fleet": fleet}); err != nil {
+		t.Fatal(err)
+	}
+	return list.Items
+}
+
 func requestRound(t *testing.T, ns, name, token string) {
 	t.Helper()
 	f := &sbv1.SpiralBenchFleet{}

@@ -115,7 +115,7 @@ func TestFleetKeepsTheLastUpgradesOfANode(t *testing.T) {
 	waitTaint := func(want string) { k.waitGateTaint(60*time.Second, "pu-a", want, func() { passChecks(t, ns) }) }
 	upgradeBenches := func() map[string]int {
 		out := map[string]int{}
-		for _, sb := range fleetBenchesNow(t, ns, "pruneup") {
+		for _, sb := range fleetBenches(t, ns, "pruneup") {
 			if sb.Labels[sbv1.LabelFleetKind] == fleet.KindUpgrade {
 				out[sb.Labels[sbv1.LabelFleetRound]]++
 			}

@@ -138,11 +138,6 @@ func run(m *testing.M) int {
 		return 1
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	if err := ledger.record(ctx); err != nil {
-		cancel()
-		fmt.Fprintln(os.Stderr, "cannot watch benches:", err)
-		return 1
-	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
