@@ -43,24 +43,34 @@ func runToCompletion(h *harness) *sbv1.SpiralBench {
 	return got
 }
 
+// sparkBench is a raw Ethernet bench on node spark-a.
+func sparkBench(name, uid string) *sbv1.SpiralBench {
+	return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
+}
+
+// completedOnSparkA is a harness whose bench "first" (uid u1) has completed on spark-a, with a
+// manager that remembers its lease writes.
+func completedOnSparkA(t *testing.T) *harness {
+	t.Helper()
+	h := newHarness(t, sparkBench("first", "u1"), sbtesting.ReadyNode("spark-a"))
+	h.r.leaseVersions = &leaseVersions{}
+	runToCompletion(h)
+	return h
+}
+
 // A completed bench leaves its lease in place, free because its holder ended; the next bench
 // on the node takes it over with one write and without reading it (a fleet's next step). A
 // restarted manager, which remembers nothing, reads the lease once and sees from its cache
 // that the holder ended.
 func TestTheNextBenchTakesOverTheLeaseACompletedBenchLeft(t *testing.T) {
-	bench := func(name, uid string) *sbv1.SpiralBench {
-		return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
-	}
-	h := newHarness(t, bench("first", "u1"), sbtesting.ReadyNode("spark-a"))
-	h.r.leaseVersions = &leaseVersions{}
-	runToCompletion(h)
+	h := completedOnSparkA(t)
 	if l := h.leases(); len(l) != 1 || ptr.Deref(l[0].Spec.HolderIdentity, "") != "lab/first/u1" {
 		t.Fatalf("the completed bench leaves its lease: %+v", l)
 	}
 
 	takeOver := func(name, uid string, wantReads int) {
 		t.Helper()
-		if err := h.c.Create(context.Background(), bench(name, uid)); err != nil {
+		if err := h.c.Create(context.Background(), sparkBench(name, uid)); err != nil {
 			t.Fatal(err)
 		}
 		reads := &leaseReader{Reader: h.c}
@@ -128,17 +138,13 @@ func (c *apiLister) List(ctx context.Context, list client.ObjectList, opts ...cl
 }
 
 // A fleet deletes its last round's benches as the next starts. A finished bench's deletion
-// reads its pods from the cache (it makes no more); the last holder of the node's lease deletes it as it last wrote
-// it, and a bench whose lease the next one took over, or whose lease is gone, releases nothing,
-// all without a list; a restarted manager, which remembers nothing, lists the bench's leases.
+// reads its pods from the cache (it makes no more); the last holder of the node's lease
+// deletes it as it last wrote it, and a bench whose lease the next one took over, or whose
+// lease is gone, releases nothing, all without a list; a restarted manager, which remembers
+// nothing, lists the bench's leases.
 func TestADeletedFinishedBenchReleasesItsLeaseWithoutAList(t *testing.T) {
-	bench := func(name, uid string) *sbv1.SpiralBench {
-		return sbtesting.MakeSpiralBench(name, "lab").Transport(sbv1.TransportRawEthernet).NodeName("spark-a").UID(uid).Obj()
-	}
-	h := newHarness(t, bench("first", "u1"), sbtesting.ReadyNode("spark-a"))
-	h.r.leaseVersions = &leaseVersions{}
-	runToCompletion(h)
-	for _, b := range []*sbv1.SpiralBench{bench("second", "u2"), bench("third", "u3"), bench("fourth", "u4")} {
+	h := completedOnSparkA(t)
+	for _, b := range []*sbv1.SpiralBench{sparkBench("second", "u2"), sparkBench("third", "u3"), sparkBench("fourth", "u4")} {
 		if err := h.c.Create(context.Background(), b); err != nil {
 			t.Fatal(err)
 		}
