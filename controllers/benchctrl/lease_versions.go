@@ -71,12 +71,7 @@ func (l *leaseVersions) leave(node, holder string) {
 
 // leftOn returns the lease a finished holder left on node, as this manager last wrote it.
 func (l *leaseVersions) leftOn(node string) (leaseVersion, bool) {
-	if l == nil {
-		return leaseVersion{}, false
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	v, ok := l.m[node]
+	v, ok := l.last(node)
 	return v, ok && v.left
 }
 

@@ -303,13 +303,16 @@ func leaseExpired(l *coordinationv1.Lease, now time.Time) bool {
 // as the next round starts: a list per bench.
 func (r *Reconciler) releaseRemembered(ctx context.Context, sb *sbv1.SpiralBench) bool {
 	nodes := sb.Status.Nodes
-	for _, n := range nodes {
-		if _, ok := r.leaseVersions.last(n); !ok {
+	written := make([]leaseVersion, len(nodes))
+	for i, n := range nodes {
+		v, ok := r.leaseVersions.last(n)
+		if !ok {
 			return false
 		}
+		written[i] = v
 	}
-	for _, n := range nodes {
-		v, _ := r.leaseVersions.last(n)
+	for i, n := range nodes {
+		v := written[i]
 		if v.holder != holderID(sb) {
 			continue
 		}

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,17 @@ func TestAnEditorsPodIsNeverARankOfABench(t *testing.T) {
 	if c := done.Status.CellResults[0]; done.Status.Phase != sbv1.PhaseCompleted || c.State != sbv1.CellValid || c.FailedAttempts != 1 {
 		t.Errorf("bench %s, cell %s with %d failed attempts; want the next attempt, under its own pods, measured", done.Status.Phase, c.State, c.FailedAttempts)
 	}
+	mustStay(t, forged)
+	// Deleting the finished bench (as a fleet's next round does) runs its finalizer, which
+	// reads the bench's pods from the cache: alice's pod with the bench's labels and owner
+	// reference is not one of them.
+	if err := k8sClient.Delete(context.Background(), done); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 30*time.Second, "the finished bench's finalizer done", func() (bool, string) {
+		err := k8sClient.Get(context.Background(), client.ObjectKeyFromObject(done), &sbv1.SpiralBench{})
+		return apierrors.IsNotFound(err), fmt.Sprintf("get: %v", err)
+	})
 	mustStay(t, forged)
 }
 
