@@ -16,6 +16,8 @@
 # CPU_PROFILE=FILE writes a CPU profile of the restarted manager's first PROFILE_SECONDS (30)
 # there: `go tool pprof -top build/fleet-scale/manager FILE` says where its time goes.
 # HEAP_PROFILE=FILE writes the manager's live heap there when the run ends (what its cache holds).
+# DUMP_OBJECTS=DIR writes the round's benches, attempt results, node results and nodes there as
+# JSON lists when the run ends: `go run ./hack/cachesizes DIR` says what each costs the cache.
 #
 # MANAGER_GOMEMLIMIT=460MiB runs the manager with that soft memory limit, which it sets itself
 # in a cluster at 90 % of its container's memory limit (here it runs as a plain process).
@@ -44,4 +46,4 @@ build/fleet-scale/fleetscale -nodes "$NODES" -max-parallel "$MAX_PARALLEL" -rest
   -kwok "$kwok" -scheduler "$assets/kube-scheduler" -manager build/fleet-scale/manager \
   -assets "$assets" -crds config/crd/bases -work-dir "$work" -suite "$SUITE" -timeout "$TIMEOUT" -restart-after "$RESTART_AFTER" \
   -cpu-profile "${CPU_PROFILE:-}" -profile-seconds "${PROFILE_SECONDS:-30}" -heap-profile "${HEAP_PROFILE:-}" -manager-gomemlimit "${MANAGER_GOMEMLIMIT:-}" \
-  -manager-godebug "${MANAGER_GODEBUG:-}"
+  -manager-godebug "${MANAGER_GODEBUG:-}" -dump-objects "${DUMP_OBJECTS:-}"

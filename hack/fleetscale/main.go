@@ -34,6 +34,7 @@ func main() {
 	flag.StringVar(&o.ManagerGoMemLimit, "manager-gomemlimit", "", "the manager's GOMEMLIMIT (as it derives from a container limit of 10/9 of it)")
 	flag.StringVar(&o.ManagerGoDebug, "manager-godebug", "", "the manager's GODEBUG (gctrace=1: each collection in its log)")
 	flag.StringVar(&o.HeapProfile, "heap-profile", "", "write the manager's live heap here when the run ends")
+	flag.StringVar(&o.DumpObjects, "dump-objects", "", "write the round's benches, attempt results, node results and nodes here when the run ends (hack/cachesizes reads them)")
 	flag.IntVar(&o.ProfileSeconds, "profile-seconds", 30, "length of that profile")
 	suite := flag.String("suite", "", "bench each node with this built-in suite (Quick) instead of one TCP bench")
 	flag.Parse()

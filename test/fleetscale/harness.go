@@ -64,6 +64,10 @@ type Options struct {
 	ProfileSeconds int
 	// HeapProfile, when set, is where the manager's live heap goes when the run ends.
 	HeapProfile string
+	// DumpObjects, when set, is a directory the round's cached kinds go to when the run ends,
+	// one JSON list each (benches, attempt results, node results, nodes): hack/cachesizes says
+	// what each object costs in the manager's cache.
+	DumpObjects string
 	// SuiteSteps > 0 benches each node with a suite of that many TCP steps (s1, s2, ...)
 	// instead of one template bench.
 	SuiteSteps int
@@ -290,6 +294,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	res.ProcessCPU = childrenCPU(startCPU)
 	if err := check(ctx, c, &cur, rec, res); err != nil {
 		return res, err
+	}
+	if o.DumpObjects != "" {
+		if err := dumpObjects(ctx, c, o.DumpObjects); err != nil {
+			return res, err
+		}
 	}
 	res.ManagerRequests = audit.tally()
 	if !res.Completed {
