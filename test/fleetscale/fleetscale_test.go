@@ -2,6 +2,7 @@ package fleetscale
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,7 +45,7 @@ func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
 	res, err := Run(context.Background(), Options{
 		Nodes: nodes(), MaxParallel: 10, RestartAt: 0.5,
 		KwokBin: kwok, SchedulerBin: scheduler, ManagerBin: manager, Assets: assets, CRDDir: filepath.Join(root, "config", "crd", "bases"),
-		WorkDir: dir, Timeout: 150 * time.Second, Log: testWriter{t},
+		WorkDir: dir, Timeout: 150 * time.Second, Log: testWriter{t}, DumpObjects: filepath.Join(dir, "objects"),
 	})
 	if err != nil {
 		logs(t, dir)
@@ -58,6 +59,18 @@ func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
 	}
 	if res.LargestFleetJSON >= 256<<10 || res.LargestResultJSON >= 256<<10 {
 		t.Fatalf("fleet object %d bytes, largest node result %d bytes", res.LargestFleetJSON, res.LargestResultJSON)
+	}
+	// The dump hack/cachesizes reads holds the round: a bench, an attempt record, a result and a
+	// Node at least for every node.
+	for file := range DumpedKinds {
+		data, err := os.ReadFile(filepath.Join(dir, "objects", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l struct{ Items []json.RawMessage }
+		if err := json.Unmarshal(data, &l); err != nil || len(l.Items) < nodes() {
+			t.Fatalf("%s: %d objects for %d nodes (%v)", file, len(l.Items), nodes(), err)
+		}
 	}
 	// The fleet controller's own API requests (the apiserver's audit log: its results, status,
 	// benches and node verdicts) stay within 15 per node benched.
