@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	sbv1 "github.com/spiralbench/spiralbench/api/v1alpha1"
+	"github.com/spiralbench/spiralbench/test/fleetscale"
 )
 
 // benchesDump writes n distinct benches, as fleet-scale.sh's dump would hold them, into a dir.
@@ -39,7 +40,7 @@ func benchesDump(t *testing.T, n int) string {
 // Each part taken away leaves less held, and the struct alone is the floor: the rows order
 // as the table says, so a lever read from them is the size of what it removes.
 func TestTakingAPartAwayHoldsLess(t *testing.T) {
-	items, err := read(filepath.Join(benchesDump(t, 2000), "benches.json"))
+	items, err := fleetscale.ReadDumped(filepath.Join(benchesDump(t, 2000), "benches.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +64,13 @@ func TestTakingAPartAwayHoldsLess(t *testing.T) {
 
 func TestAFileNotDumpedIsRefused(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := read(filepath.Join(dir, "pods.json")); err == nil {
+	if _, err := fleetscale.ReadDumped(filepath.Join(dir, "pods.json")); err == nil {
 		t.Fatal("read a file fleet-scale.sh does not write")
 	}
 	if err := os.WriteFile(filepath.Join(dir, "nodes.json"), []byte(`{"items":[]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := read(filepath.Join(dir, "nodes.json")); err == nil {
+	if _, err := fleetscale.ReadDumped(filepath.Join(dir, "nodes.json")); err == nil {
 		t.Fatal("an empty dump gave sizes")
 	}
 }

@@ -3,6 +3,7 @@ package fleetscale
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -40,4 +41,24 @@ func dumpObjects(ctx context.Context, c client.Client, dir string) error {
 		}
 	}
 	return nil
+}
+
+// ReadDumped returns the objects of one file dumpObjects wrote: an error for a file it does not
+// write, or one that holds no object.
+func ReadDumped(path string) ([]json.RawMessage, error) {
+	if _, known := DumpedKinds[filepath.Base(path)]; !known {
+		return nil, fmt.Errorf("%s is not a file fleet-scale.sh dumps", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var l struct{ Items []json.RawMessage }
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(l.Items) == 0 {
+		return nil, fmt.Errorf("%s holds no objects", path)
+	}
+	return l.Items, nil
 }

@@ -2,7 +2,6 @@ package fleetscale
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -63,13 +62,9 @@ func TestFleetOfFiftySimulatedNodesSurvivesAManagerCrash(t *testing.T) {
 	// The dump hack/cachesizes reads holds the round: a bench, an attempt record, a result and a
 	// Node at least for every node.
 	for file := range DumpedKinds {
-		data, err := os.ReadFile(filepath.Join(dir, "objects", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var l struct{ Items []json.RawMessage }
-		if err := json.Unmarshal(data, &l); err != nil || len(l.Items) < nodes() {
-			t.Fatalf("%s: %d objects for %d nodes (%v)", file, len(l.Items), nodes(), err)
+		items, err := ReadDumped(filepath.Join(dir, "objects", file))
+		if err != nil || len(items) < nodes() {
+			t.Fatalf("%s: %d objects for %d nodes (%v)", file, len(items), nodes(), err)
 		}
 	}
 	// The fleet controller's own API requests (the apiserver's audit log: its results, status,
